@@ -1,0 +1,56 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace vbas
+{
+
+/**
+ * What an error is about, so a front end can name its own parameter (the QGIS layer maps
+ * Subject::RecordRegion to RECORD_REGION_FIELD, for example) without parsing messages.
+ */
+enum class Subject
+{
+    General,
+    Regions,         //!< the initial regions (ids, geometries, points)
+    Records,         //!< the record table as a whole
+    RecordRegion,    //!< the region reference of records
+    RecordCount,     //!< the count (weight) of records
+    QuasiIdentifier, //!< quasi-identifier schema or values
+    K,               //!< the required anonymity
+    SiteCount,       //!< the number of sites or its estimation parameters
+    SiteLocation,    //!< site location parameters or given sites
+    Partition,       //!< partition parameters (obstacles, parent field...)
+    Strategy,        //!< an unknown strategy id
+};
+
+/**
+ * A problem a user can fix. The message says what is wrong and what to do, in the engine's own
+ * words; front ends prefix their parameter name for subject().
+ */
+class Error : public std::runtime_error
+{
+public:
+    Error(Subject subject, const std::string& message)
+        : std::runtime_error(message)
+        , mSubject(subject)
+    {
+    }
+    Subject subject() const { return mSubject; }
+
+private:
+    Subject mSubject;
+};
+
+/** Thrown when the user cancels; callers discard partial results. */
+class Canceled : public std::runtime_error
+{
+public:
+    Canceled()
+        : std::runtime_error("canceled by the user")
+    {
+    }
+};
+
+} // namespace vbas

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# README's test command: installs the dependencies, builds everything and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${JOBS:-2}"

@@ -1,0 +1,46 @@
+#include "Feedback.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace
+{
+class RecordingFeedback : public vbas::Feedback
+{
+public:
+    std::vector<double> seen;
+
+protected:
+    void onProgress(double overall) override { seen.push_back(overall); }
+};
+} // namespace
+
+TEST(Feedback, NestedStagesMapIntoTheirWindow)
+{
+    RecordingFeedback feedback;
+    {
+        vbas::Feedback::Stage outer(feedback, 0.5, 1.0);
+        {
+            vbas::Feedback::Stage inner(feedback, 0.0, 0.5);
+            feedback.setProgress(0.5); // half of [0.5, 0.75]
+        }
+        feedback.setProgress(1.0);
+    }
+    ASSERT_GE(feedback.seen.size(), 3u);
+    EXPECT_DOUBLE_EQ(feedback.seen[0], 0.5);   // outer start
+    EXPECT_DOUBLE_EQ(feedback.seen[2], 0.625); // inner half-way
+    EXPECT_DOUBLE_EQ(feedback.seen.back(), 1.0);
+}
+
+TEST(Feedback, CheckCanceledThrowsOnlyWhenCanceled)
+{
+    struct CancelingFeedback : vbas::Feedback
+    {
+        bool isCanceled() const override { return true; }
+    };
+    vbas::Feedback quiet;
+    EXPECT_NO_THROW(quiet.checkCanceled());
+    CancelingFeedback canceling;
+    EXPECT_THROW(canceling.checkCanceled(), vbas::Canceled);
+}
