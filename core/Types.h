@@ -28,8 +28,14 @@ struct Point
     double y = 0.0;
 };
 
-inline bool operator==(const Point& a, const Point& b) { return a.x == b.x && a.y == b.y; }
-inline bool operator!=(const Point& a, const Point& b) { return !(a == b); }
+inline bool operator==(const Point& a, const Point& b)
+{
+    return a.x == b.x && a.y == b.y;
+}
+inline bool operator!=(const Point& a, const Point& b)
+{
+    return !(a == b);
+}
 
 /** Squared planar distance; exact ties are compared on this value. */
 inline double squaredDistance(const Point& a, const Point& b)

@@ -1,0 +1,228 @@
+#include "Pipeline.h"
+
+#include "partition/Partitioner.h"
+#include "quality/Metric.h"
+#include "sitecount/SiteCounter.h"
+#include "sitelocation/SiteLocator.h"
+#include "suppression/Suppressor.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace vbas
+{
+
+double PipelineResult::metric(const std::string& id) const
+{
+    for (const MetricValue& value : metrics)
+        if (value.id == id)
+            return value.value;
+    throw Error(Subject::Strategy, "no metric '" + id + "' in this result");
+}
+
+std::vector<double> PipelineResult::objectives(const Registry& registry) const
+{
+    std::vector<double> vector;
+    for (const MetricEntry& entry : registry.metrics)
+        if (entry.paretoObjective)
+            vector.push_back(metric(entry.id));
+    return vector;
+}
+
+Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
+    : mConfig(std::move(config))
+    , mRegistry(registry)
+{
+    const StrategyOptions& options = mConfig.options;
+    mSiteCounter =
+        Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").create(options);
+    mSiteLocator =
+        Registry::find(registry.siteLocators, mConfig.siteLocator, "site-location method").create(options);
+    mPartitioner =
+        Registry::find(registry.partitioners, mConfig.partitioner, "partition method").create(options);
+    mSuppressor =
+        Registry::find(registry.suppressors, mConfig.suppressor, "suppression method").create(options);
+}
+
+Pipeline::~Pipeline() = default;
+
+PreparedData Pipeline::prepare(const Dataset& dataset, Feedback& feedback) const
+{
+    const Count k = mConfig.k;
+    if (k < 2)
+        throw Error(Subject::K,
+                    "k must be at least 2 (got " + std::to_string(k) +
+                        "): with k = 1 every record is a group of its own; use 2 or more, e.g. 5");
+    const Count n = dataset.totalRecords();
+    if (k > n)
+        throw Error(Subject::K, "k = " + std::to_string(k) + " is larger than the " + std::to_string(n) +
+                                    " records: no group can ever reach it; lower k or release more records");
+
+    const HistogramTable& regionHistograms = dataset.regionHistograms();
+    const std::size_t classCount = dataset.classes().size();
+    std::vector<bool> classSuppressed(classCount, false);
+    Count globallySuppressed = 0;
+    if (mConfig.globalSuppression)
+    {
+        // The whole data set as one group: a class below k there stays below k in any aggregate.
+        const HistogramTable whole = regionHistograms.mergeGroups(
+            std::vector<std::uint32_t>(regionHistograms.size(), 0), 1, classCount);
+        const std::vector<bool> suppressed = mSuppressor->suppress(whole, k, feedback);
+        for (std::size_t e = 0; e < suppressed.size(); ++e)
+            if (suppressed[e])
+            {
+                classSuppressed[whole.allEntries()[e].cls] = true;
+                globallySuppressed += whole.allEntries()[e].count;
+            }
+    }
+    std::vector<bool> keep(regionHistograms.allEntries().size());
+    for (std::size_t e = 0; e < keep.size(); ++e)
+        keep[e] = !classSuppressed[regionHistograms.allEntries()[e].cls];
+    PreparedData data{&dataset, k, std::move(classSuppressed), globallySuppressed,
+                      RegionSet(dataset, regionHistograms.filterEntries(keep))};
+    if (globallySuppressed > 0)
+        feedback.info(
+            "global suppression withheld " + std::to_string(globallySuppressed) +
+            " records whose combination of quasi-identifier values occurs fewer than k times in the "
+            "whole data set");
+    if (data.regions.totalRecords() == 0)
+        feedback.warning(
+            "global suppression withheld every record: no combination of quasi-identifier values "
+            "occurs k times in the whole data set; use fewer quasi-identifiers, coarser categories "
+            "or a smaller k");
+    const std::size_t empty = data.regions.size() - data.regions.nonEmptyCount();
+    if (empty > 0)
+        feedback.info(
+            std::to_string(empty) + " of " + std::to_string(data.regions.size()) +
+            " regions hold no records to release; they still join the region of their nearest site");
+    return data;
+}
+
+std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& feedback,
+                                          std::uint64_t* raw) const
+{
+    const std::uint64_t estimate = mSiteCounter->estimate(data.regions, data.k, feedback);
+    if (raw != nullptr)
+        *raw = estimate;
+    const std::uint64_t clamped = clampSiteCount(estimate, data.regions);
+    if (clamped != estimate)
+        feedback.warning("the site-count estimate " + std::to_string(estimate) + " was clamped to " +
+                         std::to_string(clamped) + " (between 1 and the " +
+                         std::to_string(data.regions.nonEmptyCount()) + " regions that hold records)");
+    return clamped;
+}
+
+std::vector<Point> Pipeline::locateSites(const PreparedData& data, std::size_t count,
+                                         Feedback& feedback) const
+{
+    return mSiteLocator->locate(data.regions, count, feedback);
+}
+
+PipelineResult Pipeline::finish(const PreparedData& data, std::vector<Point> sites, Feedback& feedback) const
+{
+    Partition partition;
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.6);
+        partition = mPartitioner->partition(data.regions, std::move(sites), feedback);
+    }
+    Aggregation aggregation = Aggregation::build(data.regions, partition);
+    if (aggregation.emptySites > 0)
+        feedback.info(std::to_string(aggregation.emptySites) + " of " +
+                      std::to_string(partition.sites.size()) +
+                      " sites received no region and form no aggregate");
+    const std::size_t requested = partition.sites.size();
+    PipelineResult result = rate(data, std::move(partition), std::move(aggregation), feedback);
+    result.requestedSites = requested;
+    return result;
+}
+
+PipelineResult Pipeline::rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
+                                    std::size_t groups, Feedback& feedback) const
+{
+    if (regionGroup.size() != data.regions.size())
+        throw Error(Subject::Partition, "every region needs an aggregate");
+    Aggregation aggregation = Aggregation::fromGroups(data.regions, regionGroup, groups);
+    for (std::size_t g = 0; g < groups; ++g)
+        if (aggregation.memberCount(g) == 0)
+            throw Error(Subject::Partition, "aggregate " + std::to_string(g) + " has no member region");
+    // An existing aggregation has no sites: distances are measured to the mean of its members.
+    Partition partition;
+    partition.regionSite = regionGroup;
+    for (std::size_t g = 0; g < groups; ++g)
+        partition.sites.push_back(memberMean(data.regions, aggregation, g));
+    PipelineResult result = rate(data, std::move(partition), std::move(aggregation), feedback);
+    result.requestedSites = groups;
+    return result;
+}
+
+PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Aggregation aggregation,
+                              Feedback& feedback) const
+{
+    feedback.checkCanceled();
+    PipelineResult result;
+    result.k = data.k;
+    result.release =
+        Release::apply(data.regions, aggregation, *mSuppressor, data.k, data.globallySuppressed, feedback);
+    result.partition = std::move(partition);
+    result.aggregation = std::move(aggregation);
+    result.classGloballySuppressed = data.classGloballySuppressed;
+    const RatingInput input{data.regions, result.partition, result.aggregation, result.release, data.k};
+    result.aggregates = aggregateFigures(input);
+    for (const MetricEntry& entry : mRegistry.metrics)
+        result.metrics.push_back({entry.id, entry.create(mConfig.options)->compute(input)});
+    return result;
+}
+
+PipelineResult Pipeline::run(const Dataset& dataset, Feedback& feedback) const
+{
+    std::uint64_t raw = 0;
+    std::vector<Point> sites;
+    std::optional<PreparedData> data;
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.2);
+        data.emplace(prepare(dataset, feedback));
+    }
+    const std::uint64_t count = estimateSiteCount(*data, feedback, &raw);
+    feedback.info("site count: " + std::to_string(count) + " (" + mConfig.siteCounter + ")");
+    {
+        Feedback::Stage stage(feedback, 0.2, 0.5);
+        sites = locateSites(*data, count, feedback);
+    }
+    Feedback::Stage stage(feedback, 0.5, 1.0);
+    PipelineResult result = finish(*data, std::move(sites), feedback);
+    result.estimatedSites = raw;
+    result.requestedSites = count;
+    return result;
+}
+
+std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult& result)
+{
+    const Aggregation& aggregation = result.aggregation;
+    const HistogramTable& histograms = aggregation.histograms;
+    std::vector<RecordFate> fates(dataset.rows());
+    for (std::size_t row = 0; row < dataset.rows(); ++row)
+    {
+        const RegionIndex region = dataset.rowRegion(row);
+        if (region == kNoRegion)
+        {
+            fates[row] = RecordFate::Dropped;
+            continue;
+        }
+        const ClassId cls = dataset.rowClass(row);
+        if (result.classGloballySuppressed[cls])
+        {
+            fates[row] = RecordFate::SuppressedGlobally;
+            continue;
+        }
+        const std::uint32_t a = aggregation.regionAggregate[region];
+        const HistogramTable::Range entries = histograms.entries(a);
+        const ClassCount* entry = std::lower_bound(entries.begin(), entries.end(), cls,
+                                                   [](const ClassCount& e, ClassId c) { return e.cls < c; });
+        const std::size_t index = std::size_t(entry - histograms.allEntries().data());
+        fates[row] = result.release.aggregateEntrySuppressed[index] ? RecordFate::SuppressedLocally
+                                                                    : RecordFate::Released;
+    }
+    return fates;
+}
+
+} // namespace vbas

@@ -1,0 +1,126 @@
+#pragma once
+
+#include "Feedback.h"
+#include "Registry.h"
+#include "data/Dataset.h"
+#include "data/RegionSet.h"
+#include "partition/Aggregation.h"
+#include "quality/AggregateFigures.h"
+#include "suppression/Release.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vbas
+{
+
+class SiteCounter;
+class SiteLocator;
+class Partitioner;
+class Suppressor;
+
+/** A configured run: k, global suppression, and one strategy id per component. */
+struct PipelineConfig
+{
+    Count k = 5;
+    bool globalSuppression = true;
+    std::string siteCounter = "sitecount.gaps_maxcombs";
+    std::string siteLocator = "sitelocation.balanced_density";
+    std::string partitioner = "partition.voronoi";
+    std::string suppressor = "suppression.small_classes";
+    StrategyOptions options;
+};
+
+/** The data set ready for the stages: k checked, global suppression applied (SPEC steps 1-2). */
+struct PreparedData
+{
+    const Dataset* dataset;
+    Count k;
+    /** Per class: withheld by global suppression. */
+    std::vector<bool> classGloballySuppressed;
+    Count globallySuppressed;
+    RegionSet regions;
+};
+
+struct MetricValue
+{
+    std::string id;
+    double value;
+};
+
+/** What a run releases and how good it is. */
+struct PipelineResult
+{
+    Count k = 0;
+    /** The site-count estimate before clamping (0 when the sites were given). */
+    std::uint64_t estimatedSites = 0;
+    /** Sites asked of the locator (the clamped estimate), or the number of given sites. */
+    std::uint64_t requestedSites = 0;
+    Partition partition;
+    Aggregation aggregation;
+    Release release;
+    std::vector<bool> classGloballySuppressed;
+    std::vector<AggregateFigures> aggregates;
+    /** Every registered metric, in registry order. */
+    std::vector<MetricValue> metrics;
+
+    /** Value of metric `id`; throws Error(Strategy) for an unknown id. */
+    double metric(const std::string& id) const;
+    /** The Pareto objective vector of this result (registry order). */
+    std::vector<double> objectives(const Registry& registry) const;
+};
+
+/** What happened to an input row. */
+enum class RecordFate : std::uint8_t
+{
+    Released,
+    SuppressedGlobally,
+    SuppressedLocally,
+    Dropped, //!< its region is unknown and the dataset dropped it
+};
+
+/**
+ * The facade: runs a configured pipeline (SPEC section 2) as a whole or stage by stage.
+ * Strategies are created once from their ids; unknown ids or bad options throw Error at
+ * construction, before any work.
+ */
+class Pipeline
+{
+public:
+    explicit Pipeline(PipelineConfig config, const Registry& registry = Registry::builtIn());
+    ~Pipeline();
+
+    const PipelineConfig& config() const { return mConfig; }
+    const Registry& registry() const { return mRegistry; }
+
+    /** Checks k against the data and applies global suppression (when configured). */
+    PreparedData prepare(const Dataset& dataset, Feedback& feedback) const;
+    /** Site-count estimate clamped to [1, non-empty regions]; `raw` receives the unclamped one. */
+    std::uint64_t estimateSiteCount(const PreparedData& data, Feedback& feedback,
+                                    std::uint64_t* raw = nullptr) const;
+    std::vector<Point> locateSites(const PreparedData& data, std::size_t count, Feedback& feedback) const;
+    /** Partition with the given sites, local suppression and rating. */
+    PipelineResult finish(const PreparedData& data, std::vector<Point> sites, Feedback& feedback) const;
+    /** Rates an existing aggregation given as a group per region (groups 0..groups-1, none empty). */
+    PipelineResult rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
+                              std::size_t groups, Feedback& feedback) const;
+    /** All stages. */
+    PipelineResult run(const Dataset& dataset, Feedback& feedback) const;
+
+private:
+    PipelineResult rate(const PreparedData& data, Partition partition, Aggregation aggregation,
+                        Feedback& feedback) const;
+
+    PipelineConfig mConfig;
+    const Registry& mRegistry;
+    std::unique_ptr<SiteCounter> mSiteCounter;
+    std::unique_ptr<SiteLocator> mSiteLocator;
+    std::unique_ptr<Partitioner> mPartitioner;
+    std::unique_ptr<Suppressor> mSuppressor;
+};
+
+/** The fate of every input row of `dataset` in `result`. */
+std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult& result);
+
+} // namespace vbas

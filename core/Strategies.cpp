@@ -1,0 +1,94 @@
+#include "Registry.h"
+
+#include "partition/VoronoiPartitioner.h"
+#include "quality/Metrics.h"
+#include "sitecount/FixedCount.h"
+#include "sitecount/GapsEntropyCount.h"
+#include "sitecount/GapsMaxCombsCount.h"
+#include "sitecount/NaiveAnonymityCount.h"
+#include "sitelocation/BalancedDensitySites.h"
+#include "sitelocation/NaiveAnonymitySites.h"
+#include "sitelocation/NaiveDensitySites.h"
+#include "sitelocation/RandomSites.h"
+#include "suppression/SmallClassSuppression.h"
+
+namespace vbas
+{
+namespace
+{
+Registry makeBuiltIn()
+{
+    Registry r;
+    r.siteCounters = {
+        {"sitecount.gaps_maxcombs", "GAPS MaxCombs",
+         "population cutoff from the product of category counts (lowest counts, least suppression)",
+         &GapsMaxCombsCount::create},
+        {"sitecount.gaps_entropy", "GAPS Entropy",
+         "population cutoff from the entropy of the quasi-identifier classes", &GapsEntropyCount::create},
+        {"sitecount.naive_anonymity", "Naive anonymity-based",
+         "regions needed to reach k if classes were spread evenly (most sites, smallest regions)",
+         &NaiveAnonymityCount::create},
+        {"sitecount.fixed", "Fixed", "the site count given in SITE_COUNT", &FixedCount::create},
+    };
+    r.siteLocators = {
+        {"sitelocation.balanced_density", "Balanced density",
+         "cells of equal record population, one site each (least suppression, thesis recommendation)",
+         &BalancedDensitySites::create},
+        {"sitelocation.naive_density", "Naive density",
+         "equal grid cells, sites in proportion to the number of regions in each",
+         &NaiveDensitySites::create},
+        {"sitelocation.naive_anonymity", "Naive anonymity-based", "sites at the regions of lowest anonymity",
+         &NaiveAnonymitySites::create},
+        {"sitelocation.random", "Random", "uniform random sites in the bounding box (seeded)",
+         &RandomSites::create},
+    };
+    r.partitioners = {
+        {"partition.voronoi", "Voronoi (Euclidean)",
+         "each region joins the site nearest its representative point", &VoronoiPartitioner::create},
+    };
+    r.suppressors = {
+        {"suppression.small_classes", "Small classes", "withhold every record of a class smaller than k",
+         &SmallClassSuppression::create},
+    };
+    r.metrics = {
+        {"quality.global_anonymity", "Global anonymity",
+         "smallest group of look-alike records in any region before suppression", false,
+         &GlobalAnonymityBefore::create},
+        {"quality.global_anonymity_after", "Released anonymity", "smallest released group (at least k)",
+         false, &GlobalAnonymityAfter::create},
+        {"quality.anonymity_deviation", "Anonymity deviation",
+         "how far regions overshoot k on average: protection paid for with detail", true,
+         &AnonymityDeviation::create},
+        {"quality.average_distance", "Average distance",
+         "mean distance from a small area to its region's site: how coarse the geography became", true,
+         &AverageDistance::create},
+        {"quality.alternative_average_distance", "Alternative average distance",
+         "mean distance from a small area to the centre of its region's small areas", false,
+         &AlternativeAverageDistance::create},
+        {"quality.suppressed_global", "Suppressed globally",
+         "records unique in the whole data set, withheld before aggregation", false,
+         &SuppressedGlobal::create},
+        {"quality.suppressed_local", "Suppressed locally",
+         "records still in too-small groups after aggregation, withheld", false, &SuppressedLocal::create},
+        {"quality.suppressed", "Suppressed", "all withheld records", true, &SuppressedTotal::create},
+        {"quality.precision_loss", "Precision loss",
+         "average share of the geographic hierarchy climbed (0 none, 1 everything merged)", true,
+         &PrecisionLoss::create},
+        {"quality.discernibility", "Discernibility",
+         "sum of squared released group sizes: how indistinct records became", true, &Discernibility::create},
+        {"quality.discernibility_penalized", "Discernibility with suppression",
+         "discernibility plus N for every withheld record", false, &DiscernibilityPenalized::create},
+        {"quality.non_uniform_entropy", "Non-uniform entropy",
+         "bits lost on where each released record lives", true, &NonUniformEntropy::create},
+    };
+    return r;
+}
+} // namespace
+
+const Registry& Registry::builtIn()
+{
+    static const Registry registry = makeBuiltIn();
+    return registry;
+}
+
+} // namespace vbas

@@ -1,0 +1,59 @@
+#include "Sweep.h"
+
+#include "quality/Pareto.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vbas
+{
+
+std::vector<std::uint64_t> sweepSiteCounts(std::uint64_t s0, const SweepOptions& options, std::uint64_t upper)
+{
+    if (options.steps < 0 || !(options.fraction >= 0.0))
+        throw Error(Subject::SiteCount, "the sweep needs a non-negative number of steps and step fraction");
+    const auto step = static_cast<std::int64_t>(std::ceil(options.fraction * double(s0)));
+    std::vector<std::uint64_t> counts;
+    for (int j = -options.steps; j <= options.steps; ++j)
+    {
+        const std::int64_t s = std::int64_t(s0) + j * step;
+        if (s >= 1 && std::uint64_t(s) <= std::max<std::uint64_t>(upper, 1))
+            counts.push_back(std::uint64_t(s));
+    }
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    return counts;
+}
+
+void markParetoOptimal(std::vector<SweepRow>& rows, const Registry& registry)
+{
+    std::vector<std::vector<double>> objectives;
+    for (const SweepRow& row : rows)
+        objectives.push_back(row.result.objectives(registry));
+    const std::vector<bool> optimal = paretoOptimal(objectives);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i].paretoOptimal = optimal[i];
+}
+
+std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, const SweepOptions& options,
+                            Feedback& feedback)
+{
+    std::uint64_t raw = 0;
+    const std::uint64_t s0 = pipeline.estimateSiteCount(data, feedback, &raw);
+    const std::vector<std::uint64_t> counts =
+        sweepSiteCounts(s0, options, std::max<std::uint64_t>(1, data.regions.nonEmptyCount()));
+    std::vector<SweepRow> rows;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+    {
+        Feedback::Stage stage(feedback, double(i) / double(counts.size()),
+                              double(i + 1) / double(counts.size()));
+        std::vector<Point> sites = pipeline.locateSites(data, counts[i], feedback);
+        SweepRow row{counts[i], pipeline.finish(data, std::move(sites), feedback), false};
+        row.result.estimatedSites = raw;
+        rows.push_back(std::move(row));
+    }
+    markParetoOptimal(rows, pipeline.registry());
+    return rows;
+}
+
+} // namespace vbas

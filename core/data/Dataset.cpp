@@ -1,0 +1,167 @@
+#include "Dataset.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace vbas
+{
+namespace
+{
+
+std::string quoted(const std::string& text)
+{
+    return "'" + text + "'";
+}
+
+std::unordered_map<std::string, RegionIndex> indexRegionIds(const std::vector<RegionInput>& regions)
+{
+    std::unordered_map<std::string, RegionIndex> index;
+    index.reserve(regions.size());
+    std::size_t duplicates = 0;
+    std::string firstDuplicate;
+    for (RegionIndex r = 0; r < regions.size(); ++r)
+    {
+        if (!index.emplace(regions[r].id, r).second)
+        {
+            if (duplicates++ == 0)
+                firstDuplicate = regions[r].id;
+        }
+    }
+    if (duplicates > 0)
+        throw Error(Subject::Regions,
+                    std::to_string(duplicates) +
+                        " region(s) repeat an id already used (first: " + quoted(firstDuplicate) +
+                        "); region ids must be unique: pick a unique id field or dissolve "
+                        "the duplicates first");
+    return index;
+}
+
+void checkCounts(const RecordTable& records)
+{
+    if (records.counts.empty())
+        return;
+    if (records.counts.size() != records.rows())
+        throw Error(Subject::RecordCount, "the count column has " + std::to_string(records.counts.size()) +
+                                              " values for " + std::to_string(records.rows()) + " records");
+    std::size_t bad = 0;
+    std::size_t firstBad = 0;
+    for (std::size_t row = 0; row < records.counts.size(); ++row)
+        if (records.counts[row] <= 0 && bad++ == 0)
+            firstBad = row;
+    if (bad > 0)
+        throw Error(Subject::RecordCount,
+                    std::to_string(bad) + " record(s) have a count of zero or less (first: row " +
+                        std::to_string(firstBad + 1) + ", count " + std::to_string(records.counts[firstBad]) +
+                        "); counts must be positive whole numbers: fix or remove those rows");
+}
+
+} // namespace
+
+Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const RecordTable& records,
+                       const DatasetOptions& options, Feedback& feedback)
+{
+    if (regions.empty())
+        throw Error(Subject::Regions, "there are no regions; give a layer with at least one polygon");
+    if (records.rows() == 0)
+        throw Error(Subject::Records, "there are no records to release; give a table with at least one row");
+    if (records.quasiIdentifierCount != schema.size() ||
+        records.codes.size() != records.rows() * records.quasiIdentifierCount)
+        throw Error(Subject::QuasiIdentifier, "the record codes do not match the " +
+                                                  std::to_string(schema.size()) +
+                                                  " quasi-identifiers of the schema");
+    const auto regionIndex = indexRegionIds(regions);
+    for (const RegionInput& region : regions)
+        if (!std::isfinite(region.point.x) || !std::isfinite(region.point.y))
+            throw Error(Subject::Regions,
+                        "region " + quoted(region.id) +
+                            " has no usable representative point (empty or broken geometry); "
+                            "repair or remove it");
+    checkCounts(records);
+    feedback.checkCanceled();
+
+    Dataset dataset;
+    // Resolve each distinct region key once.
+    std::vector<RegionIndex> keyRegion(records.regionKeys.size(), kNoRegion);
+    for (std::size_t key = 0; key < records.regionKeys.size(); ++key)
+    {
+        const auto found = regionIndex.find(records.regionKeys[key]);
+        if (found != regionIndex.end())
+            keyRegion[key] = found->second;
+    }
+    const std::size_t rows = records.rows();
+    dataset.mRowRegion.resize(rows);
+    std::size_t unknownRows = 0;
+    Count unknownRecords = 0;
+    std::size_t firstUnknownKey = 0;
+    for (std::size_t row = 0; row < rows; ++row)
+    {
+        const std::uint32_t key = records.regionKey[row];
+        const RegionIndex region = key < keyRegion.size() ? keyRegion[key] : kNoRegion;
+        dataset.mRowRegion[row] = region;
+        if (region == kNoRegion)
+        {
+            if (unknownRows++ == 0)
+                firstUnknownKey = key;
+            unknownRecords += records.counts.empty() ? 1 : Count(records.counts[row]);
+        }
+    }
+    if (unknownRows > 0)
+    {
+        const std::string first = firstUnknownKey < records.regionKeys.size()
+                                      ? quoted(records.regionKeys[firstUnknownKey])
+                                      : "(no id)";
+        const std::string what = std::to_string(unknownRecords) + " record(s) in " +
+                                 std::to_string(unknownRows) +
+                                 " row(s) name regions that are not among the regions (first: " + first + ")";
+        if (options.unknownRegions == UnknownRegionPolicy::Fail)
+            throw Error(Subject::RecordRegion,
+                        what + "; fix the region ids of those records or choose to drop unknown regions");
+        feedback.warning(what + "; they are dropped and not released");
+        dataset.mDroppedRows = unknownRows;
+        dataset.mDroppedRecords = unknownRecords;
+        if (unknownRows == rows)
+            throw Error(Subject::RecordRegion,
+                        "no record names a known region (first unknown: " + first +
+                            "); check that the record region field matches the region id field");
+    }
+
+    // Observed category counts: codes are category indices, so the largest code + 1.
+    const std::size_t q = schema.size();
+    std::vector<std::uint64_t> observed(q, 0);
+    for (std::size_t row = 0; row < rows; ++row)
+    {
+        if (dataset.mRowRegion[row] == kNoRegion)
+            continue;
+        const std::uint32_t* codes = records.codes.data() + row * q;
+        for (std::size_t j = 0; j < q; ++j)
+            observed[j] = std::max<std::uint64_t>(observed[j], std::uint64_t(codes[j]) + 1);
+    }
+    std::vector<std::uint64_t> categories(q);
+    for (std::size_t j = 0; j < q; ++j)
+    {
+        schema.setObservedCategories(j, observed[j]);
+        categories[j] = schema.categories(j);
+    }
+    feedback.checkCanceled();
+
+    if (!records.counts.empty())
+        dataset.mRowCount.assign(records.counts.begin(), records.counts.end());
+    dataset.mClasses = ClassDictionary::build(categories, records.codes.data(), rows,
+                                              dataset.mRowRegion.data(), dataset.mRowClass, feedback);
+    dataset.mHistograms = HistogramTable::fromRows(
+        dataset.mRowRegion, dataset.mRowClass, dataset.mRowCount.empty() ? nullptr : dataset.mRowCount.data(),
+        regions.size(), dataset.mClasses.size(), feedback);
+
+    dataset.mRegionIds.reserve(regions.size());
+    dataset.mPoints.reserve(regions.size());
+    for (RegionInput& region : regions)
+    {
+        dataset.mRegionIds.push_back(std::move(region.id));
+        dataset.mPoints.push_back(region.point);
+    }
+    dataset.mSchema = std::move(schema);
+    return dataset;
+}
+
+} // namespace vbas

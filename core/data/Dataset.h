@@ -1,0 +1,82 @@
+#pragma once
+
+#include "ClassDictionary.h"
+#include "Feedback.h"
+#include "HistogramTable.h"
+#include "RecordTable.h"
+#include "Schema.h"
+#include "Types.h"
+
+#include <string>
+#include <vector>
+
+namespace vbas
+{
+
+/** An initial region (small area): unique id and representative point. */
+struct RegionInput
+{
+    std::string id;
+    Point point;
+};
+
+/** What to do with records whose region id names no region. */
+enum class UnknownRegionPolicy
+{
+    Fail, //!< stop with an error naming the first unknown id
+    Drop, //!< leave those records out of the release and report how many
+};
+
+struct DatasetOptions
+{
+    UnknownRegionPolicy unknownRegions = UnknownRegionPolicy::Fail;
+};
+
+/**
+ * Validated input of one release: regions, schema, and every record reduced to its region and
+ * equivalence class, with the per-region class histograms built (SPEC section 2, step 1).
+ * Keeps the per-row mapping so a front end can tell the fate of each input row.
+ */
+class Dataset
+{
+public:
+    /**
+     * Validates and loads. Throws Error on: no regions; duplicate region ids; no records; a count
+     * that is zero or negative; a code beyond a declared category count; records naming unknown
+     * regions (unless options drop them; the number dropped is reported through feedback).
+     */
+    static Dataset build(std::vector<RegionInput> regions, Schema schema, const RecordTable& records,
+                         const DatasetOptions& options, Feedback& feedback);
+
+    std::size_t regionCount() const { return mRegionIds.size(); }
+    const std::string& regionId(RegionIndex r) const { return mRegionIds[r]; }
+    const std::vector<Point>& points() const { return mPoints; }
+    const Schema& schema() const { return mSchema; }
+    const ClassDictionary& classes() const { return mClasses; }
+    /** Per-region class histograms of every loaded record (before any suppression). */
+    const HistogramTable& regionHistograms() const { return mHistograms; }
+    /** N: records loaded (weighted), without dropped ones. */
+    Count totalRecords() const { return mHistograms.grandTotal(); }
+
+    std::size_t rows() const { return mRowRegion.size(); }
+    /** Region of an input row, or kNoRegion when the row was dropped. */
+    RegionIndex rowRegion(std::size_t row) const { return mRowRegion[row]; }
+    ClassId rowClass(std::size_t row) const { return mRowClass[row]; }
+    Count rowCount(std::size_t row) const { return mRowCount.empty() ? 1 : mRowCount[row]; }
+    std::size_t droppedRows() const { return mDroppedRows; }
+    Count droppedRecords() const { return mDroppedRecords; }
+
+private:
+    std::vector<std::string> mRegionIds;
+    std::vector<Point> mPoints;
+    Schema mSchema;
+    ClassDictionary mClasses;
+    HistogramTable mHistograms;
+    std::vector<RegionIndex> mRowRegion;
+    std::vector<ClassId> mRowClass;
+    std::vector<Count> mRowCount;
+    std::size_t mDroppedRows = 0;
+    Count mDroppedRecords = 0;
+};
+
+} // namespace vbas

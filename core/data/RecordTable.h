@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * Raw records as category codes, as a front end hands them over (one row per record, or per
+ * group of identical records when counts are given: a GROUP BY table is a valid input).
+ *
+ * Region references are interned: regionKeys holds each distinct region id the records name once,
+ * and regionKey[row] indexes it, so validation resolves each distinct id once.
+ */
+struct RecordTable
+{
+    std::size_t quasiIdentifierCount = 0;
+    std::vector<std::string> regionKeys;
+    std::vector<std::uint32_t> regionKey;
+    /** Row-major codes, rows() * quasiIdentifierCount values. */
+    std::vector<std::uint32_t> codes;
+    /** Count (weight) of each row; empty means every row is one record. */
+    std::vector<std::int64_t> counts;
+
+    std::size_t rows() const { return regionKey.size(); }
+};
+
+} // namespace vbas

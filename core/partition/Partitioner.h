@@ -1,0 +1,36 @@
+#pragma once
+
+#include "Feedback.h"
+#include "Types.h"
+#include "data/RegionSet.h"
+
+#include <vector>
+
+namespace vbas
+{
+
+/** Sites and the site each initial region is assigned to. */
+struct Partition
+{
+    std::vector<Point> sites;
+    /** Per initial region: the index of its site. */
+    std::vector<SiteIndex> regionSite;
+};
+
+/**
+ * Assigns every initial region to one site (thesis section 3.2.3, SPEC section 5).
+ *
+ * Contract, checked for every registered partitioner by one parameterised test:
+ *  - every region gets a site index below sites.size();
+ *  - deterministic; distance ties go to the lower site index;
+ *  - polls feedback.checkCanceled() in long loops.
+ */
+class Partitioner
+{
+public:
+    virtual ~Partitioner() = default;
+    virtual Partition partition(const RegionSet& regions, std::vector<Point> sites,
+                                Feedback& feedback) const = 0;
+};
+
+} // namespace vbas

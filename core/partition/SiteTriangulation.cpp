@@ -1,0 +1,133 @@
+#include "SiteTriangulation.h"
+
+#include <CGAL/Delaunay_triangulation_2.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Spatial_sort_traits_adapter_2.h>
+#include <CGAL/Triangulation_vertex_base_with_info_2.h>
+#include <CGAL/property_map.h>
+#include <CGAL/spatial_sort.h>
+
+#include <numeric>
+
+namespace vbas
+{
+namespace
+{
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using VertexBase = CGAL::Triangulation_vertex_base_with_info_2<SiteIndex, Kernel>;
+using DataStructure = CGAL::Triangulation_data_structure_2<VertexBase>;
+using Delaunay = CGAL::Delaunay_triangulation_2<Kernel, DataStructure>;
+using CgalPoint = Kernel::Point_2;
+using VertexHandle = Delaunay::Vertex_handle;
+using FaceHandle = Delaunay::Face_handle;
+
+CgalPoint toCgal(const Point& p)
+{
+    return CgalPoint(p.x, p.y);
+}
+} // namespace
+
+struct SiteTriangulation::Impl
+{
+    Delaunay triangulation;
+    std::vector<VertexHandle> siteVertex;
+
+    /**
+     * Among the sites exactly as near to q as `nearest`, the lowest index. Equidistant nearest
+     * sites lie on one empty circle around q, and consecutive sites on an empty circle are
+     * Delaunay neighbours, so a walk over equidistant neighbours finds them all.
+     */
+    SiteIndex lowestEquidistant(VertexHandle nearest, const CgalPoint& q) const
+    {
+        SiteIndex best = nearest->info();
+        if (triangulation.dimension() < 1)
+            return best;
+        std::vector<VertexHandle> frontier{nearest};
+        std::vector<VertexHandle> seen{nearest};
+        while (!frontier.empty())
+        {
+            const VertexHandle v = frontier.back();
+            frontier.pop_back();
+            auto circulator = triangulation.incident_vertices(v);
+            const auto start = circulator;
+            if (circulator == nullptr)
+                continue;
+            do
+            {
+                const VertexHandle w = circulator;
+                if (triangulation.is_infinite(w) || std::find(seen.begin(), seen.end(), w) != seen.end())
+                    continue;
+                if (CGAL::compare_distance_to_point(q, w->point(), nearest->point()) == CGAL::EQUAL)
+                {
+                    seen.push_back(w);
+                    frontier.push_back(w);
+                    best = std::min(best, w->info());
+                }
+            } while (++circulator != start);
+        }
+        return best;
+    }
+};
+
+SiteTriangulation::SiteTriangulation(const std::vector<Point>& sites)
+    : mImpl(std::make_unique<Impl>())
+{
+    std::vector<CgalPoint> points;
+    points.reserve(sites.size());
+    for (const Point& site : sites)
+        points.push_back(toCgal(site));
+    mImpl->triangulation.insert(points.begin(), points.end());
+    for (auto v = mImpl->triangulation.finite_vertices_begin();
+         v != mImpl->triangulation.finite_vertices_end(); ++v)
+        v->info() = kNoSite;
+    // Ascending site order: the first site seen at a location owns its vertex.
+    mImpl->siteVertex.resize(sites.size());
+    FaceHandle hint;
+    for (SiteIndex i = 0; i < sites.size(); ++i)
+    {
+        const VertexHandle v = mImpl->triangulation.nearest_vertex(points[i], hint);
+        hint = v->face();
+        mImpl->siteVertex[i] = v;
+        if (v->info() == kNoSite)
+            v->info() = i;
+    }
+}
+
+SiteTriangulation::~SiteTriangulation() = default;
+
+SiteIndex SiteTriangulation::nearestSite(const Point& query) const
+{
+    const CgalPoint q = toCgal(query);
+    return mImpl->lowestEquidistant(mImpl->triangulation.nearest_vertex(q), q);
+}
+
+std::vector<SiteIndex> SiteTriangulation::nearestSites(const std::vector<Point>& queries,
+                                                       Feedback& feedback) const
+{
+    std::vector<CgalPoint> points;
+    points.reserve(queries.size());
+    for (const Point& query : queries)
+        points.push_back(toCgal(query));
+    std::vector<std::size_t> order(queries.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    using Traits = CGAL::Spatial_sort_traits_adapter_2<Kernel, CGAL::Pointer_property_map<CgalPoint>::type>;
+    CGAL::spatial_sort(order.begin(), order.end(), Traits(CGAL::make_property_map(points)));
+
+    std::vector<SiteIndex> nearest(queries.size(), kNoSite);
+    FaceHandle hint;
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        if (i % 65536 == 0)
+        {
+            feedback.checkCanceled();
+            feedback.setProgress(double(i) / double(order.size()));
+        }
+        const CgalPoint& q = points[order[i]];
+        const VertexHandle v = mImpl->triangulation.nearest_vertex(q, hint);
+        hint = v->face();
+        nearest[order[i]] = mImpl->lowestEquidistant(v, q);
+    }
+    return nearest;
+}
+
+} // namespace vbas

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "Partitioner.h"
+
+#include <memory>
+
+namespace vbas
+{
+
+struct StrategyOptions;
+
+/**
+ * partition.voronoi: each region goes to the site nearest its representative point (Euclidean),
+ * ties to the lower site index. Sites live in one CGAL Delaunay triangulation; region points are
+ * spatially sorted once and located with the previous answer as hint (GEOMETRY-NOTES section a),
+ * about 0.5 us a point.
+ */
+class VoronoiPartitioner : public Partitioner
+{
+public:
+    static std::unique_ptr<Partitioner> create(const StrategyOptions& options);
+    Partition partition(const RegionSet& regions, std::vector<Point> sites,
+                        Feedback& feedback) const override;
+
+    /** The same assignment for arbitrary query points (used by tests and other partitioners). */
+    static std::vector<SiteIndex> nearestSites(const std::vector<Point>& sites,
+                                               const std::vector<Point>& queries, Feedback& feedback);
+};
+
+} // namespace vbas

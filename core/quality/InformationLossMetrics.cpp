@@ -1,0 +1,60 @@
+#include "Metrics.h"
+
+#include <cmath>
+
+namespace vbas
+{
+namespace
+{
+double discernibility(const RatingInput& input)
+{
+    const std::vector<ClassCount>& entries = input.aggregation.histograms.allEntries();
+    double sum = 0.0;
+    for (std::size_t e = 0; e < entries.size(); ++e)
+        if (!input.release.aggregateEntrySuppressed[e])
+            sum += double(entries[e].count) * double(entries[e].count);
+    return sum;
+}
+} // namespace
+
+double PrecisionLoss::compute(const RatingInput& input) const
+{
+    const std::size_t regionCount = input.regions.size();
+    const std::size_t aggregates = input.aggregation.size();
+    if (regionCount <= 1 || aggregates == 0)
+        return 0.0;
+    const double height = std::log2(double(regionCount));
+    double sum = 0.0;
+    for (std::size_t a = 0; a < aggregates; ++a)
+        sum += std::log2(double(input.aggregation.memberCount(a))) / height;
+    return sum / double(aggregates);
+}
+
+double Discernibility::compute(const RatingInput& input) const
+{
+    return discernibility(input);
+}
+
+double DiscernibilityPenalized::compute(const RatingInput& input) const
+{
+    const Release& release = input.release;
+    return discernibility(input) +
+           double(release.inputRecords) * double(release.globallySuppressed + release.locallySuppressed);
+}
+
+double NonUniformEntropy::compute(const RatingInput& input) const
+{
+    const Aggregation& aggregation = input.aggregation;
+    double sum = 0.0;
+    for (RegionIndex r = 0; r < input.regions.size(); ++r)
+    {
+        const Count inRegion = input.release.regionReleased[r];
+        if (inRegion == 0)
+            continue;
+        const Count inAggregate = input.release.aggregateReleased[aggregation.regionAggregate[r]];
+        sum -= double(inRegion) * std::log2(double(inRegion) / double(inAggregate));
+    }
+    return sum;
+}
+
+} // namespace vbas

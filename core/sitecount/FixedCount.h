@@ -1,0 +1,24 @@
+#pragma once
+
+#include "SiteCounter.h"
+
+#include <memory>
+
+namespace vbas
+{
+
+struct StrategyOptions;
+
+/** sitecount.fixed: the site count the user gives. */
+class FixedCount : public SiteCounter
+{
+public:
+    explicit FixedCount(std::uint64_t count);
+    static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
+    std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
+
+private:
+    std::uint64_t mCount;
+};
+
+} // namespace vbas

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "Feedback.h"
+#include "data/RegionSet.h"
+
+#include <cstdint>
+
+namespace vbas
+{
+
+/**
+ * Estimates how many Voronoi sites (aggregates) a release needs (thesis section 3.2.1, SPEC
+ * section 3).
+ *
+ * Contract, checked for every registered counter by one parameterised test:
+ *  - returns the raw estimate, which may be 0 or exceed the regions; the pipeline clamps it to
+ *    [1, non-empty regions] with clampSiteCount() and says so;
+ *  - deterministic; throws Error(SiteCount) on unusable parameters.
+ */
+class SiteCounter
+{
+public:
+    virtual ~SiteCounter() = default;
+    virtual std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const = 0;
+};
+
+/** Clamps an estimate to [1, regions that hold records] (at least 1 even with none). */
+std::uint64_t clampSiteCount(std::uint64_t estimate, const RegionSet& regions);
+
+/** The distribution offset d: `configured` when set (it must lie in (0, 1]), else `fallback`. */
+double distributionOffset(double configured, double fallback);
+
+/**
+ * floor() of a product with a decimal offset such as 0.2 or 0.9, which binary floating point
+ * holds only approximately: 4425 * 0.2 must give 885, not 884.
+ */
+std::uint64_t floorDecimal(long double value);
+
+} // namespace vbas

@@ -1,0 +1,49 @@
+#include "Release.h"
+
+namespace vbas
+{
+
+Release Release::apply(const RegionSet& regions, const Aggregation& aggregation, const Suppressor& suppressor,
+                       Count k, Count globallySuppressed, Feedback& feedback)
+{
+    Release release;
+    const HistogramTable& histograms = aggregation.histograms;
+    release.aggregateEntrySuppressed = suppressor.suppress(histograms, k, feedback);
+    const std::size_t aggregates = aggregation.size();
+    release.aggregateReleased.assign(aggregates, 0);
+    release.aggregateSuppressed.assign(aggregates, 0);
+    release.aggregateAnonymityAfter.assign(aggregates, 0);
+    release.aggregateReleasedClasses.assign(aggregates, 0);
+    for (std::size_t a = 0; a < aggregates; ++a)
+    {
+        for (std::size_t e = histograms.firstEntry(a); e < histograms.firstEntry(a + 1); ++e)
+        {
+            const Count count = histograms.allEntries()[e].count;
+            if (release.aggregateEntrySuppressed[e])
+            {
+                release.aggregateSuppressed[a] += count;
+                continue;
+            }
+            release.aggregateReleased[a] += count;
+            ++release.aggregateReleasedClasses[a];
+            Count& smallest = release.aggregateAnonymityAfter[a];
+            if (smallest == 0 || count < smallest)
+                smallest = count;
+        }
+        release.locallySuppressed += release.aggregateSuppressed[a];
+        release.released += release.aggregateReleased[a];
+    }
+
+    const HistogramTable& regionHistograms = regions.histograms();
+    release.regionReleased.assign(regions.size(), 0);
+    for (RegionIndex r = 0; r < regions.size(); ++r)
+        for (std::size_t e = regionHistograms.firstEntry(r); e < regionHistograms.firstEntry(r + 1); ++e)
+            if (!release.aggregateEntrySuppressed[aggregation.regionEntryTarget[e]])
+                release.regionReleased[r] += regionHistograms.allEntries()[e].count;
+
+    release.globallySuppressed = globallySuppressed;
+    release.inputRecords = regions.dataset().totalRecords();
+    return release;
+}
+
+} // namespace vbas

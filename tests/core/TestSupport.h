@@ -1,0 +1,87 @@
+#pragma once
+
+#include "Feedback.h"
+#include "data/Dataset.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace vbas::test
+{
+
+/** Builds a Dataset from readable rows: region id, quasi-identifier codes and a count. */
+class DatasetBuilder
+{
+public:
+    explicit DatasetBuilder(std::vector<QuasiIdentifier> quasiIdentifiers = {})
+        : mSchema(std::move(quasiIdentifiers))
+    {
+        mRecords.quasiIdentifierCount = mSchema.size();
+    }
+
+    DatasetBuilder& region(const std::string& id, double x, double y)
+    {
+        mRegions.push_back({id, {x, y}});
+        return *this;
+    }
+
+    /** Adds `count` identical records (one row with a count when counts are on, else `count` rows). */
+    DatasetBuilder& records(const std::string& regionId, std::vector<std::uint32_t> codes,
+                            std::int64_t count = 1)
+    {
+        const auto [it, added] = mKeyIndex.emplace(regionId, std::uint32_t(mRecords.regionKeys.size()));
+        if (added)
+            mRecords.regionKeys.push_back(regionId);
+        const std::int64_t rows = mWeighted ? 1 : count;
+        for (std::int64_t i = 0; i < rows; ++i)
+        {
+            mRecords.regionKey.push_back(it->second);
+            mRecords.codes.insert(mRecords.codes.end(), codes.begin(), codes.end());
+            if (mWeighted)
+                mRecords.counts.push_back(count);
+        }
+        return *this;
+    }
+
+    /** Rows carry counts from now on (call before adding records). */
+    DatasetBuilder& weighted()
+    {
+        mWeighted = true;
+        return *this;
+    }
+
+    const RecordTable& table() const { return mRecords; }
+
+    Dataset build(DatasetOptions options = {}) const
+    {
+        Feedback feedback;
+        return Dataset::build(mRegions, mSchema, mRecords, options, feedback);
+    }
+
+private:
+    Schema mSchema;
+    std::vector<RegionInput> mRegions;
+    RecordTable mRecords;
+    std::unordered_map<std::string, std::uint32_t> mKeyIndex;
+    bool mWeighted = false;
+};
+
+/** Feedback that keeps warnings and infos for assertions. */
+class RecordingFeedback : public Feedback
+{
+public:
+    std::vector<std::string> warnings;
+    std::vector<std::string> infos;
+    void warning(const std::string& message) override { warnings.push_back(message); }
+    void info(const std::string& message) override { infos.push_back(message); }
+};
+
+/** One quasi-identifier with `categories` declared categories (0: observed). */
+inline QuasiIdentifier qi(const std::string& name, std::uint64_t categories = 0)
+{
+    return {name, categories};
+}
+
+} // namespace vbas::test
