@@ -1,0 +1,19 @@
+#pragma once
+
+#include "Types.h"
+
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * The Voronoi cell of every site as a closed counter-clockwise ring, bounded by a frame far
+ * around the sites (GEOMETRY-NOTES section c: circumcentres of the site's incident Delaunay faces,
+ * four far frame points so hull cells close). A site that shares its location with a lower index
+ * gets an empty ring. For display only: cells cut across small areas, so they do not match the
+ * released counts.
+ */
+std::vector<std::vector<Point>> voronoiCells(const std::vector<Point>& sites);
+
+} // namespace vbas

@@ -1,0 +1,187 @@
+#include "GeometryTestSupport.h"
+#include "geometry/ClippedCells.h"
+#include "geometry/Dissolve.h"
+#include "partition/VoronoiCells.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+
+using namespace vbas;
+using namespace vbas::test;
+
+namespace
+{
+constexpr double kPi = 3.14159265358979323846;
+
+/** An aggregation from an explicit group per region (members in region order). */
+Aggregation groupsOf(const std::vector<std::uint32_t>& group, std::size_t groups)
+{
+    Aggregation aggregation;
+    aggregation.memberOffsets.assign(groups + 1, 0);
+    for (std::uint32_t g : group)
+        ++aggregation.memberOffsets[g + 1];
+    std::partial_sum(aggregation.memberOffsets.begin(), aggregation.memberOffsets.end(),
+                     aggregation.memberOffsets.begin());
+    aggregation.members.resize(group.size());
+    std::vector<std::size_t> cursor(aggregation.memberOffsets.begin(), aggregation.memberOffsets.end() - 1);
+    for (RegionIndex r = 0; r < group.size(); ++r)
+        aggregation.members[cursor[group[r]]++] = r;
+    aggregation.aggregateSite.resize(groups);
+    return aggregation;
+}
+
+double areaOfWkb(const RegionGeometries& geometries, const std::vector<unsigned char>& wkb)
+{
+    const geos::GeometryPtr g = geos::fromWkb(geometries.context(), wkb.data(), wkb.size());
+    double area = 0;
+    GEOSArea_r(geometries.context().handle(), g.get(), &area);
+    return area;
+}
+} // namespace
+
+TEST(Dissolve, GridSquaresByHand)
+{
+    // 3 x 3 unit squares, row-major from (0,0). Groups: an L of three (0, 1, 3), a 2x2 block minus
+    // one... kept simple: 0 = {0,1,3} (L), 1 = {2, 6} (two corners, apart), 2 = {4,5,7,8} (2x2).
+    RegionGeometries geometries;
+    for (int i = 0; i < 9; ++i)
+        addWkt(geometries, square(i % 3, i / 3));
+    Feedback feedback;
+    const auto dissolved = dissolve(geometries, groupsOf({0, 0, 1, 0, 2, 2, 1, 2, 2}, 3), feedback);
+    ASSERT_EQ(dissolved.size(), 3u);
+    EXPECT_NEAR(dissolved[0].area, 3.0, 1e-12);
+    EXPECT_NEAR(dissolved[0].perimeter, 8.0, 1e-12);
+    EXPECT_EQ(dissolved[0].parts, 1u);
+    EXPECT_NEAR(dissolved[1].area, 2.0, 1e-12);
+    EXPECT_EQ(dissolved[1].parts, 2u);
+    EXPECT_NEAR(dissolved[1].perimeter, 8.0, 1e-12);
+    EXPECT_NEAR(dissolved[2].area, 4.0, 1e-12);
+    EXPECT_NEAR(dissolved[2].perimeter, 8.0, 1e-12);
+    EXPECT_NEAR(dissolved[2].compactness, 4 * kPi * 4 / 64, 1e-12); // a square: pi / 4
+    EXPECT_NEAR(areaOfWkb(geometries, dissolved[2].wkb), 4.0, 1e-12);
+}
+
+TEST(Dissolve, OverlappingMembersFallBackToUnaryUnion)
+{
+    // Two overlapping squares: coverage union is invalid here, the fallback must be exact.
+    RegionGeometries geometries;
+    addWkt(geometries, square(0, 0, 2));
+    addWkt(geometries, square(1, 1, 2));
+    Feedback feedback;
+    const auto dissolved = dissolve(geometries, groupsOf({0, 0}, 1), feedback);
+    EXPECT_NEAR(dissolved[0].area, 7.0, 1e-12);
+    EXPECT_EQ(dissolved[0].parts, 1u);
+}
+
+TEST(Dissolve, GermanDistrictsAreasAddUp)
+{
+    const std::vector<District> districts = readDistricts();
+    ASSERT_EQ(districts.size(), 413u); // data/README.md
+    RegionGeometries geometries;
+    std::vector<std::uint32_t> group;
+    double total = 0;
+    for (const District& d : districts)
+    {
+        addWkt(geometries, d.wkt, d.key);
+        total += geometries.area(geometries.size() - 1);
+        group.push_back(std::uint32_t(std::stoi(d.key.substr(0, 2)) - 1)); // the 16 states (Laender)
+    }
+    EXPECT_EQ(geometries.repairedCount(), 0u);
+    Feedback feedback;
+    const auto dissolved = dissolve(geometries, groupsOf(group, 16), feedback);
+    double sum = 0;
+    for (std::size_t a = 0; a < dissolved.size(); ++a)
+    {
+        double members = 0;
+        for (std::size_t r = 0; r < group.size(); ++r)
+            if (group[r] == a)
+                members += geometries.area(r);
+        EXPECT_NEAR(dissolved[a].area, members, members * 1e-9) << "state " << a + 1;
+        sum += dissolved[a].area;
+    }
+    EXPECT_NEAR(sum, total, total * 1e-9);
+    EXPECT_NEAR(total / 1e6, 357000, 3000); // Germany is about 357,000 km2
+}
+
+TEST(RegionGeometries, RepairsInvalidPolygonsAndCountsThem)
+{
+    RegionGeometries geometries;
+    addWkt(geometries, "POLYGON ((0 0, 2 2, 2 0, 0 2, 0 0))"); // a bow-tie: two triangles of area 1
+    EXPECT_EQ(geometries.repairedCount(), 1u);
+    EXPECT_NEAR(geometries.area(0), 2.0, 1e-12);
+    EXPECT_EQ(GEOSisValid_r(geometries.context().handle(), geometries.geometry(0)), 1);
+}
+
+TEST(RegionGeometries, RejectsNonPolygons)
+{
+    RegionGeometries geometries;
+    EXPECT_THROW(addWkt(geometries, "LINESTRING (0 0, 1 1)", "line"), Error);
+    EXPECT_THROW(addWkt(geometries, "POLYGON EMPTY", "empty"), Error);
+}
+
+TEST(RegionGeometries, RepresentativePoints)
+{
+    RegionGeometries geometries;
+    // A U shape: its centroid (2, 1.1...) lies in the notch, outside; a point on surface lies inside.
+    addWkt(geometries, "POLYGON ((0 0, 4 0, 4 3, 3 3, 3 1, 1 1, 1 3, 0 3, 0 0))");
+    addWkt(geometries, square(10, 10, 2));
+    const Point centroid = geometries.representativePoint(1, RepresentativePoint::Centroid);
+    EXPECT_DOUBLE_EQ(centroid.x, 11.0);
+    EXPECT_DOUBLE_EQ(centroid.y, 11.0);
+    const GEOSContextHandle_t h = geometries.context().handle();
+    const auto inside = [&](Point p)
+    {
+        const geos::GeometryPtr point =
+            geos::own(geometries.context(), GEOSGeom_createPointFromXY_r(h, p.x, p.y));
+        return GEOSIntersects_r(h, geometries.geometry(0), point.get()) == 1;
+    };
+    EXPECT_FALSE(inside(geometries.representativePoint(0, RepresentativePoint::Centroid)));
+    EXPECT_TRUE(inside(geometries.representativePoint(0, RepresentativePoint::PointOnSurface)));
+}
+
+TEST(VoronoiCells, EachCellHoldsItsSiteAndNoOtherIsCloser)
+{
+    std::mt19937 generator(3);
+    std::vector<Point> sites;
+    for (int i = 0; i < 200; ++i)
+        sites.push_back({double(generator() % 1000), double(generator() % 1000)});
+    sites.push_back(sites[5]); // a duplicate owns no cell
+    const auto cells = voronoiCells(sites);
+    EXPECT_TRUE(cells.back().empty());
+    for (std::size_t s = 0; s + 1 < sites.size(); ++s)
+    {
+        ASSERT_GE(cells[s].size(), 4u) << s;
+        // Every cell vertex is at least as close to its site as to any other (within rounding).
+        for (const Point& v : cells[s])
+            for (const Point& other : sites)
+                EXPECT_LE(std::sqrt(squaredDistance(v, sites[s])),
+                          std::sqrt(squaredDistance(v, other)) + 1e-6);
+    }
+}
+
+TEST(ClippedCells, PartitionTheStudyArea)
+{
+    const std::vector<District> districts = readDistricts();
+    RegionGeometries geometries;
+    double total = 0;
+    for (const District& d : districts)
+    {
+        addWkt(geometries, d.wkt, d.key);
+        total += geometries.area(geometries.size() - 1);
+    }
+    std::vector<Point> sites;
+    for (std::size_t i = 0; i < districts.size(); i += 9)
+        sites.push_back(geometries.representativePoint(i, RepresentativePoint::PointOnSurface));
+    Feedback feedback;
+    const auto cells = clippedVoronoiCells(geometries, sites, feedback);
+    double sum = 0;
+    for (const auto& wkb : cells)
+    {
+        ASSERT_FALSE(wkb.empty()); // every site lies inside Germany
+        sum += areaOfWkb(geometries, wkb);
+    }
+    EXPECT_NEAR(sum, total, total * 1e-6);
+}
