@@ -81,13 +81,14 @@ inline SyntheticRelease makeRelease(const Scale& scale, std::uint64_t seed = 1)
             total += step;
         }
     }
-    // Skewed categories: weight of category c is 1 / (1 + c / 3), a long tail like age bands.
+    // Smooth categories like age bands: the last about a third as frequent as the first.
     std::vector<std::discrete_distribution<std::uint32_t>> draw;
     for (std::uint64_t categories : scale.categories)
     {
         std::vector<double> weights;
         for (std::uint64_t c = 0; c < categories; ++c)
-            weights.push_back(1.0 / (1.0 + double(c) / 3.0));
+            weights.push_back(1.0 - 0.7 * double(c) / double(categories));
+
         draw.emplace_back(weights.begin(), weights.end());
     }
     std::vector<QuasiIdentifier> qis;

@@ -38,8 +38,12 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
         Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").create(options);
     mSiteLocator =
         Registry::find(registry.siteLocators, mConfig.siteLocator, "site-location method").create(options);
+    if (!mConfig.siteRefiner.empty())
+        mSiteRefiner =
+            Registry::find(registry.siteRefiners, mConfig.siteRefiner, "site refinement").create(options);
     mPartitioner =
         Registry::find(registry.partitioners, mConfig.partitioner, "partition method").create(options);
+
     mSuppressor =
         Registry::find(registry.suppressors, mConfig.suppressor, "suppression method").create(options);
 }
@@ -118,6 +122,23 @@ std::vector<Point> Pipeline::locateSites(const PreparedData& data, std::size_t c
     return mSiteLocator->locate(data.regions, count, feedback);
 }
 
+std::vector<Point> Pipeline::refineSites(const PreparedData& data, std::vector<Point> sites,
+                                         std::optional<RefinementReport>& report, Feedback& feedback) const
+{
+    if (!mSiteRefiner)
+        return sites;
+    report.emplace();
+    sites = mSiteRefiner->refine(data.regions, data.k, *mPartitioner, std::move(sites), *report, feedback);
+    feedback.info(mConfig.siteRefiner + ": " + std::to_string(report->movesAccepted) + " of " +
+                  std::to_string(report->movesTried) + " moves kept, global anonymity " +
+                  std::to_string(report->anonymityBefore) + " -> " + std::to_string(report->anonymityAfter) +
+                  " before suppression; stopped: " + report->stopReason);
+    if (report->duplicateSitesDropped > 0)
+        feedback.info(std::to_string(report->duplicateSitesDropped) +
+                      " seed sites shared a location with another and were dropped");
+    return sites;
+}
+
 PipelineResult Pipeline::finish(const PreparedData& data, std::vector<Point> sites, Feedback& feedback) const
 {
     Partition partition;
@@ -178,20 +199,26 @@ PipelineResult Pipeline::run(const Dataset& dataset, Feedback& feedback) const
     std::uint64_t raw = 0;
     std::vector<Point> sites;
     std::optional<PreparedData> data;
+    std::optional<RefinementReport> refinement;
     {
-        Feedback::Stage stage(feedback, 0.0, 0.2);
+        Feedback::Stage stage(feedback, 0.0, 0.1);
         data.emplace(prepare(dataset, feedback));
     }
     const std::uint64_t count = estimateSiteCount(*data, feedback, &raw);
     feedback.info("site count: " + std::to_string(count) + " (" + mConfig.siteCounter + ")");
     {
-        Feedback::Stage stage(feedback, 0.2, 0.5);
+        Feedback::Stage stage(feedback, 0.1, 0.2);
         sites = locateSites(*data, count, feedback);
     }
-    Feedback::Stage stage(feedback, 0.5, 1.0);
+    {
+        Feedback::Stage stage(feedback, 0.2, 0.7);
+        sites = refineSites(*data, std::move(sites), refinement, feedback);
+    }
+    Feedback::Stage stage(feedback, 0.7, 1.0);
     PipelineResult result = finish(*data, std::move(sites), feedback);
     result.estimatedSites = raw;
     result.requestedSites = count;
+    result.refinement = std::move(refinement);
     return result;
 }
 

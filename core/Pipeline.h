@@ -6,9 +6,11 @@
 #include "data/RegionSet.h"
 #include "partition/Aggregation.h"
 #include "quality/AggregateFigures.h"
+#include "sitelocation/SiteRefiner.h"
 #include "suppression/Release.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@ namespace vbas
 
 class SiteCounter;
 class SiteLocator;
+class SiteRefiner;
 class Partitioner;
 class Suppressor;
 
@@ -27,6 +30,8 @@ struct PipelineConfig
     bool globalSuppression = true;
     std::string siteCounter = "sitecount.gaps_maxcombs";
     std::string siteLocator = "sitelocation.balanced_density";
+    /** Refinement of the located sites (e.g. "refinement.adc"); empty for none. */
+    std::string siteRefiner;
     std::string partitioner = "partition.voronoi";
     std::string suppressor = "suppression.small_classes";
     StrategyOptions options;
@@ -57,6 +62,8 @@ struct PipelineResult
     std::uint64_t estimatedSites = 0;
     /** Sites asked of the locator (the clamped estimate), or the number of given sites. */
     std::uint64_t requestedSites = 0;
+    /** What the site refinement did, when one ran. */
+    std::optional<RefinementReport> refinement;
     Partition partition;
     Aggregation aggregation;
     Release release;
@@ -100,6 +107,9 @@ public:
     std::uint64_t estimateSiteCount(const PreparedData& data, Feedback& feedback,
                                     std::uint64_t* raw = nullptr) const;
     std::vector<Point> locateSites(const PreparedData& data, std::size_t count, Feedback& feedback) const;
+    /** Refines the sites when a refiner is configured (else returns them unchanged and no report). */
+    std::vector<Point> refineSites(const PreparedData& data, std::vector<Point> sites,
+                                   std::optional<RefinementReport>& report, Feedback& feedback) const;
     /** Partition with the given sites, local suppression and rating. */
     PipelineResult finish(const PreparedData& data, std::vector<Point> sites, Feedback& feedback) const;
     /** Rates an existing aggregation given as a group per region (groups 0..groups-1, none empty). */
@@ -116,6 +126,7 @@ private:
     const Registry& mRegistry;
     std::unique_ptr<SiteCounter> mSiteCounter;
     std::unique_ptr<SiteLocator> mSiteLocator;
+    std::unique_ptr<SiteRefiner> mSiteRefiner;
     std::unique_ptr<Partitioner> mPartitioner;
     std::unique_ptr<Suppressor> mSuppressor;
 };

@@ -12,6 +12,7 @@ namespace vbas
 
 class SiteCounter;
 class SiteLocator;
+class SiteRefiner;
 class Partitioner;
 class Suppressor;
 class Metric;
@@ -50,6 +51,7 @@ public:
 
     std::vector<StrategyEntry<SiteCounter>> siteCounters;
     std::vector<StrategyEntry<SiteLocator>> siteLocators;
+    std::vector<StrategyEntry<SiteRefiner>> siteRefiners;
     std::vector<StrategyEntry<Partitioner>> partitioners;
     std::vector<StrategyEntry<Suppressor>> suppressors;
     std::vector<MetricEntry> metrics;

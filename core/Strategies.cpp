@@ -6,6 +6,7 @@
 #include "sitecount/GapsEntropyCount.h"
 #include "sitecount/GapsMaxCombsCount.h"
 #include "sitecount/NaiveAnonymityCount.h"
+#include "sitelocation/AdcRefiner.h"
 #include "sitelocation/BalancedDensitySites.h"
 #include "sitelocation/NaiveAnonymitySites.h"
 #include "sitelocation/NaiveDensitySites.h"
@@ -41,6 +42,12 @@ Registry makeBuiltIn()
          &NaiveAnonymitySites::create},
         {"sitelocation.random", "Random", "uniform random sites in the bounding box (seeded)",
          &RandomSites::create},
+    };
+    r.siteRefiners = {
+        {"refinement.adc", "Anonymity-driven clustering (ADC)",
+         "moves sites one at a time towards the records of the rarest groups while anonymity rises (least "
+         "suppression, slower)",
+         &AdcRefiner::create},
     };
     r.partitioners = {
         {"partition.voronoi", "Voronoi (Euclidean)",

@@ -40,6 +40,10 @@ struct StrategyOptions
     std::uint64_t fixedSiteCount = 0;
 
     CellCentre cellCentre = CellCentre::Mean;
+    /** ADC limits: moves tried and seconds; 0 means no limit. */
+    std::uint64_t adcMaxMoves = 0;
+    double adcMaxSeconds = 0.0;
+
     /** Seed of every random choice. */
     std::uint64_t seed = 1;
 };

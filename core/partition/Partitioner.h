@@ -1,9 +1,11 @@
 #pragma once
 
 #include "Feedback.h"
+#include "IncrementalPartition.h"
 #include "Types.h"
 #include "data/RegionSet.h"
 
+#include <memory>
 #include <vector>
 
 namespace vbas
@@ -31,6 +33,9 @@ public:
     virtual ~Partitioner() = default;
     virtual Partition partition(const RegionSet& regions, std::vector<Point> sites,
                                 Feedback& feedback) const = 0;
+    /** The same partition, ready to follow single site moves; sites must be at distinct locations. */
+    virtual std::unique_ptr<IncrementalPartition>
+    incremental(const RegionSet& regions, std::vector<Point> sites, Feedback& feedback) const = 0;
 };
 
 } // namespace vbas

@@ -90,6 +90,8 @@ SiteTriangulation::SiteTriangulation(const std::vector<Point>& sites)
         mImpl->siteVertex[i] = v;
         if (v->info() == kNoSite)
             v->info() = i;
+        else
+            mDistinct = false;
     }
 }
 
@@ -99,6 +101,71 @@ SiteIndex SiteTriangulation::nearestSite(const Point& query) const
 {
     const CgalPoint q = toCgal(query);
     return mImpl->lowestEquidistant(mImpl->triangulation.nearest_vertex(q), q);
+}
+
+bool SiteTriangulation::moveSite(SiteIndex s, const Point& p)
+{
+    if (!mDistinct)
+        throw Error(Subject::SiteLocation, "sites must have distinct locations to be moved");
+    const VertexHandle v = mImpl->siteVertex[s];
+    return mImpl->triangulation.move_if_no_collision(v, toCgal(p)) == v;
+}
+
+void SiteTriangulation::neighbours(SiteIndex s, std::vector<SiteIndex>& out) const
+{
+    const Delaunay& triangulation = mImpl->triangulation;
+    if (triangulation.dimension() < 1)
+        return;
+    auto circulator = triangulation.incident_vertices(mImpl->siteVertex[s]);
+    const auto start = circulator;
+    do
+    {
+        if (!triangulation.is_infinite(circulator))
+            out.push_back(circulator->info());
+    } while (++circulator != start);
+}
+
+bool SiteTriangulation::inStar(SiteIndex s, const Point& p) const
+{
+    const Delaunay& triangulation = mImpl->triangulation;
+    if (triangulation.dimension() < 2)
+        return false;
+    const CgalPoint q = toCgal(p);
+    auto face = triangulation.incident_faces(mImpl->siteVertex[s]);
+    const auto start = face;
+    do
+    {
+        if (triangulation.is_infinite(face))
+            continue;
+        const CgalPoint& a = face->vertex(0)->point();
+        const CgalPoint& b = face->vertex(1)->point();
+        const CgalPoint& c = face->vertex(2)->point();
+        // Faces are counter-clockwise: inside or on the boundary when no edge sees q on its right.
+        if (CGAL::orientation(a, b, q) != CGAL::RIGHT_TURN &&
+            CGAL::orientation(b, c, q) != CGAL::RIGHT_TURN && CGAL::orientation(c, a, q) != CGAL::RIGHT_TURN)
+            return true;
+    } while (++face != start);
+    return false;
+}
+
+SiteIndex SiteTriangulation::nearestAmong(const Point& q, const std::vector<Point>& sites,
+                                          const SiteIndex* first, const SiteIndex* last)
+{
+    const CgalPoint query = toCgal(q);
+    SiteIndex best = *first;
+    CgalPoint bestPoint = toCgal(sites[best]);
+    for (const SiteIndex* it = first + 1; it != last; ++it)
+    {
+        const SiteIndex candidate = *it;
+        const CgalPoint point = toCgal(sites[candidate]);
+        const CGAL::Comparison_result order = CGAL::compare_distance_to_point(query, point, bestPoint);
+        if (order == CGAL::SMALLER || (order == CGAL::EQUAL && candidate < best))
+        {
+            best = candidate;
+            bestPoint = point;
+        }
+    }
+    return best;
 }
 
 std::vector<SiteIndex> SiteTriangulation::nearestSites(const std::vector<Point>& queries,

@@ -29,9 +29,25 @@ public:
     /** Nearest site of one query. */
     SiteIndex nearestSite(const Point& query) const;
 
+    /** Whether every site has a location of its own (required by moveSite). */
+    bool sitesAreDistinct() const { return mDistinct; }
+    /** Moves site s to p; false (nothing moved) when another site is at p. Needs distinct sites. */
+    bool moveSite(SiteIndex s, const Point& p);
+    /** The Delaunay (Voronoi) neighbours of site s, appended to `out`. */
+    void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const;
+    /**
+     * Whether p lies in the star of s: the union of the Delaunay triangles at s, i.e. the polygon
+     * through its neighbour sites, closed by s itself when s is on the hull. Boundary included.
+     */
+    bool inStar(SiteIndex s, const Point& p) const;
+    /** The nearest of `candidates` to q, exact, ties to the lowest index. */
+    static SiteIndex nearestAmong(const Point& q, const std::vector<Point>& sites, const SiteIndex* first,
+                                  const SiteIndex* last);
+
 private:
     struct Impl;
     std::unique_ptr<Impl> mImpl;
+    bool mDistinct = true;
 };
 
 } // namespace vbas

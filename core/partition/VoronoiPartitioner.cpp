@@ -1,6 +1,7 @@
 #include "VoronoiPartitioner.h"
 
 #include "SiteTriangulation.h"
+#include "VoronoiIncremental.h"
 
 namespace vbas
 {
@@ -17,6 +18,14 @@ Partition VoronoiPartitioner::partition(const RegionSet& regions, std::vector<Po
     result.regionSite = nearestSites(sites, regions.points(), feedback);
     result.sites = std::move(sites);
     return result;
+}
+
+std::unique_ptr<IncrementalPartition>
+VoronoiPartitioner::incremental(const RegionSet& regions, std::vector<Point> sites, Feedback& feedback) const
+{
+    if (sites.empty())
+        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
+    return std::make_unique<VoronoiIncremental>(regions.points(), std::move(sites), feedback);
 }
 
 std::vector<SiteIndex> VoronoiPartitioner::nearestSites(const std::vector<Point>& sites,

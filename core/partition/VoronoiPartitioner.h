@@ -21,6 +21,8 @@ public:
     static std::unique_ptr<Partitioner> create(const StrategyOptions& options);
     Partition partition(const RegionSet& regions, std::vector<Point> sites,
                         Feedback& feedback) const override;
+    std::unique_ptr<IncrementalPartition> incremental(const RegionSet& regions, std::vector<Point> sites,
+                                                      Feedback& feedback) const override;
 
     /** The same assignment for arbitrary query points (used by tests and other partitioners). */
     static std::vector<SiteIndex> nearestSites(const std::vector<Point>& sites,

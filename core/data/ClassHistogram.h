@@ -1,0 +1,49 @@
+#pragma once
+
+#include "HistogramTable.h"
+#include "Types.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * A mutable class histogram of one aggregate that follows region moves (ADC): counts by class in
+ * an open-addressing table. Adding or removing a region's entries costs one probe per entry; the
+ * anonymity is recomputed on the first read after a change (one scan), because ADC reads it once
+ * per move for the few aggregates a move touched.
+ */
+class ClassHistogram
+{
+public:
+    ClassHistogram();
+
+    void add(HistogramTable::Range entries);
+    void remove(HistogramTable::Range entries);
+
+    /** Smallest non-zero class count; 0 when empty. */
+    Count anonymity() const;
+    Count count(ClassId cls) const;
+    Count records() const { return mRecords; }
+    std::size_t classes() const { return mSize; }
+    /** Classes whose count equals `cardinality`, in class-id (key) order. */
+    std::vector<ClassId> classesAt(Count cardinality) const;
+
+private:
+    void change(ClassId cls, Count amount, bool adding);
+    std::size_t slotOf(ClassId cls) const;
+    void grow();
+    void erase(std::size_t slot);
+
+    static constexpr ClassId kEmpty = static_cast<ClassId>(-1);
+    std::vector<ClassId> mKeys;
+    std::vector<Count> mCounts;
+    std::size_t mSize = 0;
+    Count mRecords = 0;
+    mutable Count mAnonymity = 0;
+    mutable bool mAnonymityKnown = true;
+};
+
+} // namespace vbas

@@ -1,0 +1,190 @@
+#include "AdcRefiner.h"
+
+#include "AdcLedger.h"
+#include "StrategyOptions.h"
+#include "partition/Partitioner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+namespace vbas
+{
+namespace
+{
+using Clock = std::chrono::steady_clock;
+
+/** The seeds without repeated locations, first occurrence kept. */
+std::vector<Point> distinctSites(const std::vector<Point>& seeds)
+{
+    std::set<std::pair<double, double>> seen;
+    std::vector<Point> sites;
+    for (const Point& p : seeds)
+        if (seen.emplace(p.x, p.y).second)
+            sites.push_back(p);
+    return sites;
+}
+
+Count classCountIn(const RegionSet& regions, RegionIndex region, ClassId cls)
+{
+    const HistogramTable::Range entries = regions.histograms().entries(region);
+    const ClassCount* found =
+        std::lower_bound(entries.begin(), entries.end(), cls,
+                         [](const ClassCount& entry, ClassId c) { return entry.cls < c; });
+    return found != entries.end() && found->cls == cls ? found->count : 0;
+}
+
+/**
+ * The weighted mean of the region points in the neighbourhood of s that hold class `cls`
+ * (thesis equations 5-6); false when none does. Neighbourhood points lie in the cells of s and of
+ * its neighbours, so only their members are visited.
+ */
+bool candidateSite(const RegionSet& regions, const IncrementalPartition& partition, SiteIndex s, ClassId cls,
+                   std::vector<SiteIndex>& scratch, Point& candidate)
+{
+    scratch.assign(1, s);
+    partition.neighbours(s, scratch);
+    double sumX = 0.0, sumY = 0.0, sumW = 0.0;
+    for (SiteIndex owner : scratch)
+        for (RegionIndex r : partition.members(owner))
+        {
+            const Count weight = classCountIn(regions, r, cls);
+            if (weight == 0 || !partition.inNeighbourhood(s, regions.point(r), owner))
+                continue;
+            sumX += double(weight) * regions.point(r).x;
+            sumY += double(weight) * regions.point(r).y;
+            sumW += double(weight);
+        }
+    if (sumW == 0.0)
+        return false;
+    candidate = {sumX / sumW, sumY / sumW};
+    return true;
+}
+} // namespace
+
+AdcRefiner::AdcRefiner(std::uint64_t maxMoves, double maxSeconds)
+    : mMaxMoves(maxMoves)
+    , mMaxSeconds(maxSeconds)
+{
+    if (!(maxSeconds >= 0.0))
+        throw Error(Subject::SiteLocation, "the ADC time limit must be zero (none) or positive seconds");
+}
+
+std::unique_ptr<SiteRefiner> AdcRefiner::create(const StrategyOptions& options)
+{
+    return std::make_unique<AdcRefiner>(options.adcMaxMoves, options.adcMaxSeconds);
+}
+
+std::vector<Point> AdcRefiner::refine(const RegionSet& regions, Count k, const Partitioner& partitioner,
+                                      std::vector<Point> seeds, RefinementReport& report,
+                                      Feedback& feedback) const
+{
+    const Clock::time_point start = Clock::now();
+    std::vector<Point> sites = distinctSites(seeds);
+    report = RefinementReport{};
+    report.duplicateSitesDropped = seeds.size() - sites.size();
+    if (sites.empty())
+        return sites;
+    const std::unique_ptr<IncrementalPartition> partition =
+        partitioner.incremental(regions, std::move(sites), feedback);
+    AdcLedger ledger(regions, *partition);
+    AdcLedger::Objective value = ledger.objective();
+    report.objectiveBefore = double(value);
+    report.anonymityBefore = ledger.globalAnonymity();
+
+    std::vector<IncrementalPartition::Change> changes;
+    std::vector<SiteIndex> scratch;
+    const auto elapsed = [&]
+    {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const Count alphaStart = ledger.globalAnonymity();
+    while (true)
+    {
+        const Count alpha = ledger.globalAnonymity();
+        if (alpha == 0)
+        {
+            report.stopReason = "no records to release";
+            break;
+        }
+        if (alpha >= k)
+        {
+            report.stopReason = report.movesAccepted == 0 ? "already k-anonymous before suppression"
+                                                          : "reached k before suppression";
+            break;
+        }
+        if (alpha > alphaStart)
+            feedback.setProgress(double(alpha - alphaStart) / double(k - alphaStart));
+
+        // One pass over the aggregates with records, ascending anonymity, then site index.
+        std::vector<SiteIndex> order;
+        for (SiteIndex s = 0; s < partition->sites().size(); ++s)
+            if (ledger.anonymity(s) > 0)
+                order.push_back(s);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](SiteIndex a, SiteIndex b) { return ledger.anonymity(a) < ledger.anonymity(b); });
+        bool accepted = false, restart = false, limited = false;
+        for (SiteIndex s : order)
+        {
+            const Count lowest = ledger.anonymity(s);
+            for (ClassId cls : ledger.histogram(s).classesAt(lowest))
+            {
+                if (ledger.histogram(s).count(cls) != ledger.anonymity(s))
+                    continue; // an earlier move of this pass changed the aggregate
+                if ((mMaxMoves > 0 && report.movesTried >= mMaxMoves) ||
+                    (mMaxSeconds > 0 && elapsed() >= mMaxSeconds))
+                {
+                    limited = true;
+                    break;
+                }
+                if (report.movesTried % 256 == 0)
+                    feedback.checkCanceled();
+                Point candidate;
+                const Point previous = partition->sites()[s];
+                if (!candidateSite(regions, *partition, s, cls, scratch, candidate) || candidate == previous)
+                    continue;
+                ++report.movesTried;
+                changes.clear();
+                if (!partition->move(s, candidate, changes))
+                    continue;
+                ledger.apply(changes);
+                const AdcLedger::Objective moved = ledger.objective();
+                if (moved > value)
+                {
+                    value = moved;
+                    ++report.movesAccepted;
+                    accepted = true;
+                    if (ledger.anonymity(s) > lowest)
+                    {
+                        restart = true;
+                        break;
+                    }
+                }
+                else
+                {
+                    ledger.revert(changes);
+                    partition->undo(s, previous, changes);
+                }
+            }
+            if (restart || limited)
+                break;
+        }
+        if (limited)
+        {
+            report.stopReason = mMaxMoves > 0 && report.movesTried >= mMaxMoves ? "move limit" : "time limit";
+            break;
+        }
+        if (!accepted)
+        {
+            report.stopReason = "local maximum: a full pass kept no move";
+            break;
+        }
+    }
+    report.objectiveAfter = double(value);
+    report.anonymityAfter = ledger.globalAnonymity();
+    report.seconds = elapsed();
+    return partition->sites();
+}
+
+} // namespace vbas

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "Feedback.h"
+#include "data/RegionSet.h"
+
+#include <string>
+#include <vector>
+
+namespace vbas
+{
+
+class Partitioner;
+
+/** What a refinement run did (ADC: SPEC section 6). */
+struct RefinementReport
+{
+    std::uint64_t movesTried = 0;
+    std::uint64_t movesAccepted = 0;
+    double objectiveBefore = 0.0;
+    double objectiveAfter = 0.0;
+    Count anonymityBefore = 0;
+    Count anonymityAfter = 0;
+    /** Seed sites dropped because another seed site had the same location. */
+    std::size_t duplicateSitesDropped = 0;
+    std::string stopReason;
+    double seconds = 0.0;
+};
+
+/**
+ * Improves the sites of any site locator (the seed) for a given partitioner and k.
+ *
+ * Contract: returns at most as many sites as it was given, at distinct locations inside the
+ * bounding box of the region points; deterministic; stops promptly on cancel; fills `report`.
+ */
+class SiteRefiner
+{
+public:
+    virtual ~SiteRefiner() = default;
+    virtual std::vector<Point> refine(const RegionSet& regions, Count k, const Partitioner& partitioner,
+                                      std::vector<Point> seeds, RefinementReport& report,
+                                      Feedback& feedback) const = 0;
+};
+
+} // namespace vbas
