@@ -1,10 +1,13 @@
 #include "vbasalgorithmbase.h"
 
+#include "vbasprovider.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsfeature.h>
 #include <qgsfields.h>
 #include <qgsprocessingparameters.h>
+
+#include <QIcon>
 
 #include <cmath>
 
@@ -22,6 +25,16 @@ QgsProcessingException VbasAlgorithmBase::parameterError(const QString& paramete
 QgsProcessingException VbasAlgorithmBase::canceledError()
 {
     return QgsProcessingException(QObject::tr("Canceled by the user; no output was written."));
+}
+
+QIcon VbasAlgorithmBase::icon() const
+{
+    return QIcon(VbasProvider::iconPath());
+}
+
+QString VbasAlgorithmBase::svgIconPath() const
+{
+    return VbasProvider::iconPath();
 }
 
 void VbasAlgorithmBase::addKParameter()

@@ -33,6 +33,10 @@ public:
     static QgsProcessingException parameterError(const QString& parameterName, const QString& message);
     /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
     static QgsProcessingException canceledError();
+
+    /** Returns the VBAS icon, so that VBAS steps stand out in models and mixed search results. */
+    QIcon icon() const override;
+    QString svgIconPath() const override;
     /**
      * Returns the number of records `feature` stands for: 1 without a count field
      * (`countFieldIndex` -1), else the field's value, which must be a whole number ≥ 1 (text holding

@@ -131,7 +131,7 @@ int vbasRunAlgorithm(const VbasCommandLine& commandLine)
     context.setProject(QgsProject::instance());
     QString invalid;
     if (!algorithm->checkParameterValues(parameters, context, &invalid))
-        return fail(invalid);
+        return fail(QObject::tr("%1 (see: vbas_process help %2)").arg(invalid, algorithm->id()));
 
     VbasConsoleFeedback feedback(commandLine.json);
     bool ok = false;
