@@ -4,7 +4,6 @@
 #include "vbasqgiscompat.h"
 
 #include <qgsprocessingoutputs.h>
-#include <qgsprocessingutils.h>
 
 #include <memory>
 
@@ -125,22 +124,16 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
 
     // The sink is created only now, after counting, so that a cancel or a bad count leaves no file.
     QVariantMap outputs;
-    QgsFields outputFields;
-    for (const int field : keyFields)
-        outputFields.append(fields.at(field));
-    QgsFields sizeField;
-    sizeField.append(QgsField(QStringLiteral("group_size"), VbasCompat::FieldTypeLongLong));
-    outputFields = QgsProcessingUtils::combineFields(outputFields, sizeField);
     QString destination;
     const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,
-                                                               outputFields, VbasCompat::WkbNoGeometry,
+                                                               counts.fields(), VbasCompat::WkbNoGeometry,
                                                                QgsCoordinateReferenceSystem()));
     if (sink) // OUTPUT is optional: no sink when the user skipped it
     {
         for (const VbasGroupCounts::Group& group : violating)
         {
             QgsFeature row;
-            row.setAttributes(QgsAttributes(group.values) << group.records);
+            row.setAttributes(group.row());
             if (!sink->addFeature(row, QgsFeatureSink::FastInsert))
                 throw QgsProcessingException(writeFeatureError(sink.get(), parameters, kOutput));
         }

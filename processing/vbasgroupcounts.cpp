@@ -6,6 +6,7 @@
 #include <qgsfeatureiterator.h>
 #include <qgsfeaturesource.h>
 #include <qgsprocessingfeedback.h>
+#include <qgsprocessingutils.h>
 
 VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int>& keyFields, int countField,
                                        QgsProcessingFeedback& feedback)
@@ -19,6 +20,13 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
     const double percentPerFeature = total > 0 ? 100.0 / total : 0.0;
 
     VbasGroupCounts counts;
+    QgsFields keys;
+    for (const int field : keyFields)
+        keys.append(source.fields().at(field));
+    QgsFields size;
+    size.append(QgsField(QStringLiteral("group_size"), VbasCompat::FieldTypeLongLong));
+    counts.mFields = QgsProcessingUtils::combineFields(keys, size);
+
     QgsFeatureIterator features = source.getFeatures(request);
     QgsFeature feature;
     for (double done = 0; features.nextFeature(feature); ++done)

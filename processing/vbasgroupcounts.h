@@ -1,6 +1,7 @@
 #pragma once
 
 #include <qgsfeature.h>
+#include <qgsfields.h>
 
 #include <QList>
 #include <QVariant>
@@ -26,6 +27,9 @@ public:
     {
         QgsAttributes values; //!< the key values as read from the group's first row
         qint64 records = 0;
+
+        /** Returns the group as a row of the table described by fields(): its values, then its size. */
+        QgsAttributes row() const { return QgsAttributes(values) << records; }
     };
 
     /**
@@ -36,6 +40,8 @@ public:
     static VbasGroupCounts count(QgsFeatureSource& source, const QList<int>& keyFields, int countField,
                                  QgsProcessingFeedback& feedback);
 
+    /** Returns the fields of a table of groups: the key fields, then group_size. */
+    const QgsFields& fields() const { return mFields; }
     std::size_t groupCount() const { return mGroups.size(); }
     qint64 records() const { return mRecords; }
     /** Returns the size of the smallest group, NULL when there is no group. */
@@ -47,6 +53,7 @@ private:
     /** NULL is std::nullopt, which sorts before any text. */
     using Key = std::vector<std::optional<QString>>;
 
+    QgsFields mFields;
     std::map<Key, Group> mGroups;
     qint64 mRecords = 0;
 };
