@@ -29,6 +29,12 @@ if(QGIS_FOUND AND QGIS_CORE_LIBRARY AND QGIS_ANALYSIS_LIBRARY)
         message(STATUS "VBAS: QGIS ${QGIS_VERSION} with Qt${QT_VERSION_MAJOR}; building the QGIS provider")
         set(VBAS_QGIS_PLUGIN_DIR "lib/qgis/plugins" CACHE STRING
             "Where the C++ plugin is installed, relative to CMAKE_INSTALL_PREFIX")
+        set(VBAS_SHIM_INSTALL_DIR "share/vbas/python/plugins" CACHE STRING
+            "Where the Python plugin folder for qgis_process is installed, relative to CMAKE_INSTALL_PREFIX")
+        # The Python plugin (the "shim") that lets stock qgis_process load our provider: its name and
+        # the folder holding it in the build tree (point QGIS_PLUGINPATH there).
+        set(VBAS_SHIM_NAME vbas_processing)
+        set(VBAS_SHIM_PLUGINS_DIR ${PROJECT_BINARY_DIR}/python/plugins)
     endif()
 endif()
 
@@ -38,3 +44,35 @@ if(NOT VBAS_HAVE_QGIS)
     endif()
     message(STATUS "VBAS: QGIS not found; building the core engine only")
 endif()
+
+if(VBAS_HAVE_QGIS)
+    # One target carrying QGIS's headers (as SYSTEM, so -Werror never trips on them) and libraries.
+    add_library(vbas_qgis INTERFACE)
+    target_include_directories(vbas_qgis SYSTEM INTERFACE ${QGIS_INCLUDE_DIR})
+    target_link_libraries(vbas_qgis INTERFACE ${QGIS_CORE_LIBRARY} ${QGIS_ANALYSIS_LIBRARY}
+                                              Qt${QT_VERSION_MAJOR}::Core Qt${QT_VERSION_MAJOR}::Gui
+                                              Qt${QT_VERSION_MAJOR}::Widgets Qt${QT_VERSION_MAJOR}::Xml)
+
+    # Stock qgis_process, to test the shim with. Debian's /usr/bin/qgis_process wrapper passes an
+    # option that 3.22 rejects, so the binary itself is the one to call.
+    find_program(VBAS_QGIS_PROCESS qgis_process.bin)
+endif()
+
+# Reads `key=value` from metadata.txt, the single source of the plugin's name, version and
+# description, into out_var.
+function(vbas_metadata_value key out_var)
+    file(READ "${PROJECT_SOURCE_DIR}/metadata.txt" _metadata)
+    if(NOT _metadata MATCHES "(^|\n)${key}=([^\n]*)")
+        message(FATAL_ERROR "metadata.txt has no '${key}=' line")
+    endif()
+    set(${out_var} "${CMAKE_MATCH_2}" PARENT_SCOPE)
+endfunction()
+
+# Makes a shared module that QGIS loads (the desktop plugin, the qgis_process shim library)
+# self-contained: everything it links statically stays private to it, so that two of our modules in
+# one QGIS process never bind to each other's copy, and a missing symbol fails the link, not QGIS.
+function(vbas_qgis_module target)
+    set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+                                               PREFIX "lib")
+    target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined)
+endfunction()

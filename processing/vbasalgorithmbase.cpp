@@ -1,0 +1,162 @@
+#include "vbasalgorithmbase.h"
+
+#include "vbasprovider.h"
+#include "vbasqgiscompat.h"
+
+#include <qgsfeature.h>
+#include <qgsfields.h>
+#include <qgsprocessingparameters.h>
+
+#include <QIcon>
+
+#include <cmath>
+
+namespace
+{
+/** Counts beyond 2^53 would lose precision as doubles; no real table has rows that heavy. */
+constexpr double kLargestExactCount = 9007199254740992.0;
+} // namespace
+
+QgsProcessingException VbasAlgorithmBase::parameterError(const QString& parameterName, const QString& message)
+{
+    return QgsProcessingException(QStringLiteral("%1: %2").arg(parameterName, message));
+}
+
+QgsProcessingException VbasAlgorithmBase::canceledError()
+{
+    return QgsProcessingException(QObject::tr("Canceled by the user; no output was written."));
+}
+
+QIcon VbasAlgorithmBase::icon() const
+{
+    return QIcon(VbasProvider::iconPath());
+}
+
+QString VbasAlgorithmBase::svgIconPath() const
+{
+    return VbasProvider::iconPath();
+}
+
+void VbasAlgorithmBase::addKParameter()
+{
+    addParameter(new QgsProcessingParameterNumber(
+        kParameterK, QObject::tr("Required anonymity k (smallest allowed group)"),
+        VbasCompat::NumberTypeInteger, 5, false, 2));
+}
+
+void VbasAlgorithmBase::addQuasiIdentifiersParameter(const QString& parentLayerParameter)
+{
+    addParameter(new QgsProcessingParameterField(kParameterQuasiIdentifiers,
+                                                 QObject::tr("Quasi-identifier fields"), QVariant(),
+                                                 parentLayerParameter, VbasCompat::FieldTypeAny, true, true));
+}
+
+void VbasAlgorithmBase::addCountFieldParameter(const QString& parentLayerParameter)
+{
+    addParameter(new QgsProcessingParameterField(
+        kParameterCountField, QObject::tr("Record count field (empty: each row is one record)"), QVariant(),
+        parentLayerParameter, VbasCompat::FieldTypeAny, false, true));
+}
+
+int VbasAlgorithmBase::parameterAsK(const QVariantMap& parameters, QgsProcessingContext& context) const
+{
+    const int k = parameterAsInt(parameters, kParameterK, context);
+    if (k < 2)
+        throw parameterError(kParameterK,
+                             QObject::tr("k is %1, but a group must hold at least 2 records to hide "
+                                         "anyone; set K to 2 or more (5 is common)")
+                                 .arg(k));
+    return k;
+}
+
+int VbasAlgorithmBase::parameterAsFieldIndex(const QVariantMap& parameters, const QString& name,
+                                             const QgsFields& fields, QgsProcessingContext& context) const
+{
+    const QList<int> indices = parameterAsFieldIndices(parameters, name, fields, context);
+    return indices.isEmpty() ? -1 : indices.constFirst();
+}
+
+QList<int> VbasAlgorithmBase::parameterAsFieldIndices(const QVariantMap& parameters, const QString& name,
+                                                      const QgsFields& fields,
+                                                      QgsProcessingContext& context) const
+{
+    const auto* definition = dynamic_cast<const QgsProcessingParameterField*>(parameterDefinition(name));
+    Q_ASSERT(definition);
+    const QString layerParameter = definition->parentLayerParameterName();
+    const QStringList names = parameterAsFields(parameters, name, context);
+    if (names.isEmpty() && !(definition->flags() & VbasCompat::ParameterFlagOptional))
+        throw parameterError(name, QObject::tr("no field given; choose one of the fields of %1 (%2)")
+                                       .arg(layerParameter, fields.names().join(QStringLiteral(", "))));
+    QList<int> indices;
+    for (const QString& fieldName : names)
+    {
+        const int index = fields.lookupField(fieldName);
+        if (index < 0)
+            throw parameterError(
+                name, QObject::tr("%1 has no field '%2'; choose one of its fields (%3)")
+                          .arg(layerParameter, fieldName, fields.names().join(QStringLiteral(", "))));
+        indices.append(index);
+    }
+    return indices;
+}
+
+qint64 VbasAlgorithmBase::recordCount(const QgsFeature& feature, int countFieldIndex)
+{
+    if (countFieldIndex < 0)
+        return 1;
+    const QVariant value = feature.attribute(countFieldIndex);
+    bool isNumber = false;
+    const double count = VbasCompat::isNull(value) ? 0.0 : value.toDouble(&isNumber);
+    if (!isNumber || !(count >= 1.0) || count > kLargestExactCount || std::floor(count) != count)
+        throw parameterError(
+            kParameterCountField,
+            QObject::tr("feature %1 has the count '%2', but counts must be whole numbers of at "
+                        "least 1; fix that row, or leave COUNT_FIELD empty to count every row "
+                        "as one record")
+                .arg(feature.id())
+                .arg(VbasCompat::isNull(value) ? QStringLiteral("NULL") : value.toString()));
+    return static_cast<qint64>(count);
+}
+
+QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
+{
+    switch (subject)
+    {
+    case vbas::Subject::Regions:
+        return QStringLiteral("REGIONS");
+    case vbas::Subject::Records:
+        return QStringLiteral("RECORDS");
+    case vbas::Subject::RecordRegion:
+        return QStringLiteral("RECORD_REGION_FIELD");
+    case vbas::Subject::RecordCount:
+        return kParameterCountField;
+    case vbas::Subject::QuasiIdentifier:
+        return kParameterQuasiIdentifiers;
+    case vbas::Subject::K:
+        return kParameterK;
+    case vbas::Subject::SiteCount:
+        return QStringLiteral("SITE_COUNT");
+    case vbas::Subject::SiteLocation:
+        return QStringLiteral("SITE_LOCATION");
+    case vbas::Subject::Partition:
+        return QStringLiteral("PARTITION");
+    case vbas::Subject::General:
+    case vbas::Subject::Strategy:
+        break;
+    }
+    return QString();
+}
+
+QgsProcessingException VbasAlgorithmBase::engineError(const vbas::Error& error) const
+{
+    const QString message = QString::fromStdString(error.what());
+    const QString parameter = parameterForSubject(error.subject());
+    return parameter.isEmpty() ? QgsProcessingException(message) : parameterError(parameter, message);
+}
+
+QgsProcessingException VbasAlgorithmBase::unexpectedEngineError(const std::exception& error)
+{
+    return QgsProcessingException(
+        QObject::tr("internal error in the VBAS engine (%1); please report it with the input that caused it")
+            .arg(QString::fromLocal8Bit(error.what())));
+}

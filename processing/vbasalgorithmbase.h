@@ -1,0 +1,112 @@
+#pragma once
+
+#include "Error.h"
+#include "vbasfeedbackadapter.h"
+
+#include <qgsprocessingalgorithm.h>
+#include <qgsprocessingfeedback.h>
+
+#include <exception>
+#include <type_traits>
+#include <utility>
+
+class QgsFeature;
+class QgsFields;
+
+/**
+ * Base of every VBAS Processing algorithm: the parameters they share, the readers that validate
+ * them with messages a user can act on, and runEngine(), the one funnel through which algorithms
+ * call engine code.
+ *
+ * Every error a user can fix reads "PARAMETER: what is wrong; what to do", so that the dialog, the
+ * log and qgis_process all point at the input to change.
+ */
+class VbasAlgorithmBase : public QgsProcessingAlgorithm
+{
+public:
+    // Names of the shared parameters. Saved models and scripts store them: never rename.
+    static inline const QString kParameterK = QStringLiteral("K");
+    static inline const QString kParameterQuasiIdentifiers = QStringLiteral("QUASI_IDENTIFIERS");
+    static inline const QString kParameterCountField = QStringLiteral("COUNT_FIELD");
+
+    /** Returns the error every user-fixable problem becomes: "PARAMETER: message". */
+    static QgsProcessingException parameterError(const QString& parameterName, const QString& message);
+    /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
+    static QgsProcessingException canceledError();
+
+    /** Returns the VBAS icon, so that VBAS steps stand out in models and mixed search results. */
+    QIcon icon() const override;
+    QString svgIconPath() const override;
+    /**
+     * Returns the number of records `feature` stands for: 1 without a count field
+     * (`countFieldIndex` -1), else the field's value, which must be a whole number ≥ 1 (text holding
+     * one is accepted, as CSV files deliver it). Throws, naming COUNT_FIELD, for anything else.
+     */
+    static qint64 recordCount(const QgsFeature& feature, int countFieldIndex);
+
+protected:
+    /** Adds K, the required anonymity: an integer ≥ 2, default 5. */
+    void addKParameter();
+    /** Adds QUASI_IDENTIFIERS: any number of fields of the layer parameter `parentLayerParameter`. */
+    void addQuasiIdentifiersParameter(const QString& parentLayerParameter);
+    /** Adds COUNT_FIELD: an optional field of `parentLayerParameter` holding each row's record count. */
+    void addCountFieldParameter(const QString& parentLayerParameter);
+
+    /** Returns K; throws when it is below 2 (scripts and saved models bypass the widget's minimum). */
+    int parameterAsK(const QVariantMap& parameters, QgsProcessingContext& context) const;
+    /**
+     * Returns the index in `fields` of the field named by the field parameter `name`, or -1 when
+     * the parameter is optional and empty. Throws, naming the parameter and the fields there are,
+     * when the field does not exist or a required parameter is empty.
+     */
+    int parameterAsFieldIndex(const QVariantMap& parameters, const QString& name, const QgsFields& fields,
+                              QgsProcessingContext& context) const;
+    /** Returns the indices of the fields named by the multiple-field parameter `name`; throws like
+     * parameterAsFieldIndex(). */
+    QList<int> parameterAsFieldIndices(const QVariantMap& parameters, const QString& name,
+                                       const QgsFields& fields, QgsProcessingContext& context) const;
+
+    /**
+     * Returns the parameter a user must change to fix an engine error about `subject`, or an empty
+     * string when no single parameter is to blame. The default maps subjects to the shared parameter
+     * names (REGIONS, RECORDS, RECORD_REGION_FIELD, COUNT_FIELD, QUASI_IDENTIFIERS, K, SITE_COUNT,
+     * SITE_LOCATION, PARTITION); an algorithm whose inputs are named differently overrides it.
+     */
+    virtual QString parameterForSubject(vbas::Subject subject) const;
+
+    /**
+     * Runs engine code: `engineCall(vbas::Feedback&)`, reporting to `feedback`, and returns its result.
+     * The only place where engine exceptions cross into QGIS: vbas::Error becomes a
+     * QgsProcessingException prefixed with parameterForSubject(), vbas::Canceled becomes
+     * canceledError(), and any other exception a QgsProcessingException too, because an exception
+     * QGIS does not expect would end the whole application. Create sinks only after it returns, so
+     * that a canceled or failed run leaves no partial output behind.
+     */
+    template <typename EngineCall>
+    std::invoke_result_t<EngineCall, vbas::Feedback&> runEngine(QgsProcessingFeedback* feedback,
+                                                                EngineCall&& engineCall) const
+    {
+        QgsProcessingFeedback silent;
+        VbasFeedbackAdapter adapter(feedback ? *feedback : silent);
+        try
+        {
+            return std::forward<EngineCall>(engineCall)(static_cast<vbas::Feedback&>(adapter));
+        }
+        catch (const vbas::Canceled&)
+        {
+            throw canceledError();
+        }
+        catch (const vbas::Error& error)
+        {
+            throw engineError(error);
+        }
+        catch (const std::exception& error)
+        {
+            throw unexpectedEngineError(error);
+        }
+    }
+
+private:
+    QgsProcessingException engineError(const vbas::Error& error) const;
+    static QgsProcessingException unexpectedEngineError(const std::exception& error);
+};

@@ -1,0 +1,169 @@
+#include "vbasalgorithmcheckanonymity.h"
+
+#include "vbasgroupcounts.h"
+#include "vbasqgiscompat.h"
+
+#include <qgsprocessingoutputs.h>
+
+#include <memory>
+
+namespace
+{
+const QString kInput = QStringLiteral("INPUT");
+const QString kRegionField = QStringLiteral("REGION_FIELD");
+const QString kOutput = QStringLiteral("OUTPUT");
+const QString kGroups = QStringLiteral("GROUPS");
+const QString kRecords = QStringLiteral("RECORDS");
+const QString kViolatingGroups = QStringLiteral("VIOLATING_GROUPS");
+const QString kViolatingRecords = QStringLiteral("VIOLATING_RECORDS");
+const QString kMinGroupSize = QStringLiteral("MIN_GROUP_SIZE");
+const QString kVerdict = QStringLiteral("VERDICT");
+
+} // namespace
+
+void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
+{
+    addParameter(new QgsProcessingParameterFeatureSource(kInput, QObject::tr("Released records"),
+                                                         {static_cast<int>(VbasCompat::SourceTypeVector)}));
+    addParameter(new QgsProcessingParameterField(kRegionField, QObject::tr("Released region field"),
+                                                 QVariant(), kInput));
+    addQuasiIdentifiersParameter(kInput);
+    addCountFieldParameter(kInput);
+    addKParameter();
+    addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Groups below k"),
+                                                       VbasCompat::SourceTypeVector, QVariant(), true));
+    addOutput(
+        new QgsProcessingOutputNumber(kGroups, QObject::tr("Groups (region × quasi-identifier values)")));
+    addOutput(new QgsProcessingOutputNumber(kRecords, QObject::tr("Records")));
+    addOutput(new QgsProcessingOutputNumber(kViolatingGroups, QObject::tr("Groups below k")));
+    addOutput(new QgsProcessingOutputNumber(kViolatingRecords, QObject::tr("Records in groups below k")));
+    addOutput(new QgsProcessingOutputNumber(kMinGroupSize, QObject::tr("Smallest group size")));
+    addOutput(new QgsProcessingOutputString(kVerdict, QObject::tr("Verdict (PASS or FAIL)")));
+}
+
+QString VbasAlgorithmCheckAnonymity::name() const
+{
+    return QStringLiteral("checkanonymity");
+}
+
+QString VbasAlgorithmCheckAnonymity::displayName() const
+{
+    return QObject::tr("Check k-anonymity of a release");
+}
+
+QStringList VbasAlgorithmCheckAnonymity::tags() const
+{
+    return QObject::tr("k-anonymity,anonymity,verify,check,release,privacy,disclosure,health,records")
+        .split(',');
+}
+
+QString VbasAlgorithmCheckAnonymity::group() const
+{
+    return QObject::tr("Verification");
+}
+
+QString VbasAlgorithmCheckAnonymity::groupId() const
+{
+    return QStringLiteral("verification");
+}
+
+QString VbasAlgorithmCheckAnonymity::shortHelpString() const
+{
+    return QObject::tr(
+        "Checks that a released table is k-anonymous: every group of records that share a released region "
+        "and the same quasi-identifier values must hold at least k records.\n\n"
+        "Released records (INPUT): any vector layer or table, one row per record or per group of "
+        "identical records.\n"
+        "Released region field (REGION_FIELD): the released region (aggregate) of each row.\n"
+        "Quasi-identifier fields (QUASI_IDENTIFIERS): the fields an attacker may know, such as age group "
+        "and sex. Leave empty to check the size of each region alone.\n"
+        "Record count field (COUNT_FIELD): how many records each row stands for, as in a pre-aggregated "
+        "table; whole numbers of at least 1. Empty: each row is one record.\n"
+        "Required anonymity k (K): the smallest allowed group size.\n\n"
+        "Values are compared exactly, as text; NULL is a value of its own, distinct from an empty text.\n\n"
+        "Groups below k (OUTPUT, optional) lists every such group with its region, quasi-identifier values "
+        "and group_size, sorted by region and then by values. The outputs GROUPS, RECORDS, "
+        "VIOLATING_GROUPS, VIOLATING_RECORDS and MIN_GROUP_SIZE (empty for an empty table) sum up the "
+        "check; VERDICT is PASS when no group is below k, else FAIL.\n\n"
+        "A FAIL means the table must not be released as it is: merge the listed regions further, "
+        "generalize the quasi-identifiers or suppress the listed records, then check again. The check "
+        "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.");
+}
+
+VbasAlgorithmCheckAnonymity* VbasAlgorithmCheckAnonymity::createInstance() const
+{
+    return new VbasAlgorithmCheckAnonymity();
+}
+
+QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& parameters,
+                                                          QgsProcessingContext& context,
+                                                          QgsProcessingFeedback* feedback)
+{
+    const std::unique_ptr<QgsProcessingFeatureSource> source(parameterAsSource(parameters, kInput, context));
+    if (!source)
+        throw QgsProcessingException(invalidSourceError(parameters, kInput));
+    const QgsFields fields = source->fields();
+    QList<int> keyFields{parameterAsFieldIndex(parameters, kRegionField, fields, context)};
+    for (const int field : parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context))
+    {
+        if (keyFields.contains(field))
+            throw parameterError(
+                kParameterQuasiIdentifiers,
+                QObject::tr("'%1' is listed twice or is the REGION_FIELD; list each field once")
+                    .arg(fields.at(field).name()));
+        keyFields.append(field);
+    }
+    const int countField = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
+    const int k = parameterAsK(parameters, context);
+
+    const VbasGroupCounts counts = VbasGroupCounts::count(*source, keyFields, countField, *feedback);
+    const std::vector<VbasGroupCounts::Group> violating = counts.groupsBelow(k);
+    qint64 violatingRecords = 0;
+    for (const VbasGroupCounts::Group& group : violating)
+        violatingRecords += group.records;
+
+    // The sink is created only now, after counting, so that a cancel or a bad count leaves no file.
+    QVariantMap outputs;
+    QString destination;
+    const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,
+                                                               counts.fields(), VbasCompat::WkbNoGeometry,
+                                                               QgsCoordinateReferenceSystem()));
+    if (sink) // OUTPUT is optional: no sink when the user skipped it
+    {
+        for (const VbasGroupCounts::Group& group : violating)
+        {
+            QgsFeature row;
+            row.setAttributes(group.row());
+            if (!sink->addFeature(row, QgsFeatureSink::FastInsert))
+                throw QgsProcessingException(writeFeatureError(sink.get(), parameters, kOutput));
+        }
+        outputs.insert(kOutput, destination);
+    }
+
+    const bool passes = violating.empty();
+    if (counts.groupCount() == 0)
+        feedback->pushWarning(QObject::tr("INPUT has no records, so no group can be below k"));
+    if (passes)
+        feedback->pushInfo(QObject::tr("VERDICT PASS: all %1 groups (%2 records) hold at least %3 records")
+                               .arg(counts.groupCount())
+                               .arg(counts.records())
+                               .arg(k));
+    else
+        feedback->pushWarning(
+            QObject::tr("VERDICT FAIL: %1 of %2 groups (%3 of %4 records) hold fewer than %5 "
+                        "records; the smallest holds %6")
+                .arg(violating.size())
+                .arg(counts.groupCount())
+                .arg(violatingRecords)
+                .arg(counts.records())
+                .arg(k)
+                .arg(counts.minGroupSize().toLongLong()));
+
+    outputs.insert(kGroups, static_cast<qlonglong>(counts.groupCount()));
+    outputs.insert(kRecords, counts.records());
+    outputs.insert(kViolatingGroups, static_cast<qlonglong>(violating.size()));
+    outputs.insert(kViolatingRecords, violatingRecords);
+    outputs.insert(kMinGroupSize, counts.minGroupSize());
+    outputs.insert(kVerdict, passes ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
+    return outputs;
+}

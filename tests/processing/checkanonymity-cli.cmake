@@ -1,0 +1,74 @@
+# Runs vbas:checkanonymity from a command line on data/released.csv and checks results counted by
+# hand. TOOL is vbas_process, or stock qgis_process with SHIM_PLUGINS (the build tree's Python plugin
+# folder) and SHIM_NAME (the plugin to enable). WORK is a scratch folder; it also holds the isolated
+# QGIS profile, so no run touches the user's.
+#
+# released.csv, groups (region, age_group, sex) weighted by n, k = 5:
+#   A/30-39/F 5, A/30-39/M 2, A/40-49/F 6, B/30-39/F 1 + 4 = 5, B/40-49/M 7, C/40-49/F 3
+#   -> 6 groups, 28 records; below 5: A/30-39/M (2) and C/40-49/F (3), 5 records; smallest 2.
+# Regions alone: A 13, B 12, C 3 -> 3 groups; below 5: C, 3 records.
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/profile" "${WORK}/runtime")
+file(CHMOD "${WORK}/runtime" DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+set(ENV{QT_QPA_PLATFORM} offscreen)
+set(ENV{QGIS_CUSTOM_CONFIG_PATH} "${WORK}/profile")
+set(ENV{XDG_RUNTIME_DIR} "${WORK}/runtime")
+set(ENV{XDG_CACHE_HOME} "${WORK}/cache")
+
+# Runs TOOL with the given arguments; stores stdout in OUT and stderr in ERR, and fails the test
+# unless the exit status is zero exactly when EXPECT_SUCCESS is true.
+function(run_tool expect_success)
+    execute_process(COMMAND "${TOOL}" ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    string(REPLACE ";" " " command_line "${ARGN}")
+    if(expect_success AND NOT status EQUAL 0)
+        message(FATAL_ERROR "${command_line}: exit ${status}\n${out}\n${err}")
+    elseif(NOT expect_success AND status EQUAL 0)
+        message(FATAL_ERROR "${command_line}: succeeded but should have failed\n${out}\n${err}")
+    endif()
+    set(OUT "${out}" PARENT_SCOPE)
+    set(ERR "${err}" PARENT_SCOPE)
+endfunction()
+
+# Checks that the JSON in OUT reports the given results.
+function(expect_results groups records violating_groups violating_records min_group_size verdict)
+    foreach(pair GROUPS:${groups} RECORDS:${records} VIOLATING_GROUPS:${violating_groups}
+                 VIOLATING_RECORDS:${violating_records} MIN_GROUP_SIZE:${min_group_size} VERDICT:${verdict})
+        string(REPLACE ":" ";" pair "${pair}")
+        list(GET pair 0 name)
+        list(GET pair 1 expected)
+        string(JSON actual ERROR_VARIABLE json_error GET "${OUT}" results ${name})
+        if(json_error)
+            message(FATAL_ERROR "${name}: ${json_error}\n${OUT}")
+        elseif(NOT actual STREQUAL expected)
+            message(FATAL_ERROR "${name}: expected ${expected}, got '${actual}'\n${OUT}")
+        endif()
+    endforeach()
+endfunction()
+
+if(SHIM_PLUGINS)
+    set(ENV{QGIS_PLUGINPATH} "${SHIM_PLUGINS}")
+    run_tool(TRUE plugins enable ${SHIM_NAME})
+endif()
+
+run_tool(TRUE list)
+if(NOT OUT MATCHES "vbas:checkanonymity")
+    message(FATAL_ERROR "list does not show vbas:checkanonymity:\n${OUT}\n${ERR}")
+endif()
+
+run_tool(TRUE --json run vbas:checkanonymity "--INPUT=${INPUT}" --REGION_FIELD=region
+         --QUASI_IDENTIFIERS=age_group --QUASI_IDENTIFIERS=sex --COUNT_FIELD=n --K=5 "--OUTPUT=${WORK}/violations.csv")
+expect_results(6 28 2 5 2 FAIL)
+file(STRINGS "${WORK}/violations.csv" rows)
+string(REPLACE "\"" "" rows "${rows}") # GDAL may quote numbers
+if(NOT rows STREQUAL "region,age_group,sex,group_size;A,30-39,M,2;C,40-49,F,3")
+    message(FATAL_ERROR "unexpected groups below k: ${rows}")
+endif()
+
+run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${INPUT}" REGION_FIELD=region COUNT_FIELD=n K=5)
+expect_results(3 28 1 3 3 FAIL)
+
+run_tool(FALSE run vbas:checkanonymity "--INPUT=${INPUT}" --REGION_FIELD=regoin)
+if(NOT ERR MATCHES "REGION_FIELD: INPUT has no field 'regoin'")
+    message(FATAL_ERROR "the error does not name REGION_FIELD:\n${OUT}\n${ERR}")
+endif()

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <qgsfeature.h>
+#include <qgsvectorlayer.h>
+
+#include <QStringList>
+#include <QVariantMap>
+
+#include <memory>
+
+/** The NULL attribute value of a text field. */
+QVariant nullText();
+
+/**
+ * Returns a memory table without geometry. `fields` are "name:type" in the memory provider's
+ * syntax (string, integer, double); each row gives one value per field.
+ */
+std::unique_ptr<QgsVectorLayer> makeTable(const QStringList& fields, const QList<QVariantList>& rows);
+
+/** Returns `row` `times` times, for tables with many identical records. */
+QList<QVariantList> repeated(const QVariantList& row, int times);
+
+/** What one algorithm run produced. */
+struct AlgorithmRun
+{
+    bool ok = false;
+    QVariantMap results;
+    QList<QgsAttributes> outputRows; //!< the features of the OUTPUT layer, when there is one
+    QStringList outputFields;
+    QString errors; //!< what the algorithm reported as errors
+    QString log;    //!< the whole text log
+};
+
+/**
+ * Runs the algorithm `id` with `parameters`, through QgsProcessingAlgorithm::run() as QGIS does,
+ * and reads the OUTPUT layer before the run's context goes away. A layer given as a parameter must
+ * be a QgsVectorLayer pointer wrapped in a QVariant. With `canceled`, the user has already
+ * canceled when the algorithm starts.
+ */
+AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled = false);

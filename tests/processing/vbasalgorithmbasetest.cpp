@@ -1,0 +1,152 @@
+// The funnel between engine code and QGIS: error conversion, the Subject -> parameter mapping and
+// the feedback adapter.
+
+#include "vbasalgorithmbase.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace
+{
+/** The smallest algorithm that can reach the protected funnel, with one subject renamed. */
+class FunnelProbe : public VbasAlgorithmBase
+{
+public:
+    QString name() const override { return QStringLiteral("funnelprobe"); }
+    QString displayName() const override { return name(); }
+    FunnelProbe* createInstance() const override { return new FunnelProbe(); }
+    void initAlgorithm(const QVariantMap&) override {}
+
+    template <typename EngineCall>
+    auto callEngine(QgsProcessingFeedback* feedback, EngineCall&& engineCall) const
+    {
+        return runEngine(feedback, std::forward<EngineCall>(engineCall));
+    }
+    QString defaultParameterFor(vbas::Subject subject) const
+    {
+        return VbasAlgorithmBase::parameterForSubject(subject);
+    }
+
+protected:
+    QString parameterForSubject(vbas::Subject subject) const override
+    {
+        return subject == vbas::Subject::RecordRegion ? QStringLiteral("REGION_FIELD")
+                                                      : VbasAlgorithmBase::parameterForSubject(subject);
+    }
+    QVariantMap processAlgorithm(const QVariantMap&, QgsProcessingContext&, QgsProcessingFeedback*) override
+    {
+        return {};
+    }
+};
+
+/** Returns the message of the QgsProcessingException that `engineCall` ends in. */
+template <typename EngineCall> std::string funnelError(EngineCall engineCall, bool canceled = false)
+{
+    QgsProcessingFeedback feedback;
+    if (canceled)
+        feedback.cancel();
+    try
+    {
+        FunnelProbe().callEngine(&feedback, engineCall);
+    }
+    catch (const QgsProcessingException& error)
+    {
+        return error.what().toStdString();
+    }
+    ADD_FAILURE() << "no QgsProcessingException";
+    return {};
+}
+} // namespace
+
+TEST(AlgorithmBase, EngineResultPassesThrough)
+{
+    QgsProcessingFeedback feedback;
+    EXPECT_EQ(FunnelProbe().callEngine(&feedback, [](vbas::Feedback&) { return 42; }), 42);
+}
+
+TEST(AlgorithmBase, EngineErrorIsPrefixedWithTheParameterOfItsSubject)
+{
+    EXPECT_EQ(funnelError([](vbas::Feedback&) { throw vbas::Error(vbas::Subject::K, "too small; use 5"); }),
+              "K: too small; use 5");
+    EXPECT_EQ(funnelError([](vbas::Feedback&) { throw vbas::Error(vbas::Subject::RecordCount, "negative"); }),
+              "COUNT_FIELD: negative");
+}
+
+TEST(AlgorithmBase, AlgorithmsCanRenameTheParameterOfASubject)
+{
+    EXPECT_EQ(
+        funnelError([](vbas::Feedback&) { throw vbas::Error(vbas::Subject::RecordRegion, "unknown id"); }),
+        "REGION_FIELD: unknown id");
+}
+
+TEST(AlgorithmBase, ErrorWithoutParameterIsNotPrefixed)
+{
+    EXPECT_EQ(funnelError([](vbas::Feedback&) { throw vbas::Error(vbas::Subject::General, "out of sites"); }),
+              "out of sites");
+}
+
+TEST(AlgorithmBase, DefaultSubjectParameters)
+{
+    const FunnelProbe probe;
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::General), QString());
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::Regions), "REGIONS");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::Records), "RECORDS");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::RecordRegion), "RECORD_REGION_FIELD");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::RecordCount), "COUNT_FIELD");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::QuasiIdentifier), "QUASI_IDENTIFIERS");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::K), "K");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::SiteCount), "SITE_COUNT");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::SiteLocation), "SITE_LOCATION");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::Partition), "PARTITION");
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::Strategy), QString());
+}
+
+TEST(AlgorithmBase, EngineCancelBecomesTheCanceledError)
+{
+    EXPECT_EQ(funnelError([](vbas::Feedback&) -> int { throw vbas::Canceled(); }),
+              "Canceled by the user; no output was written.");
+}
+
+TEST(AlgorithmBase, OtherExceptionsDoNotEscapeAsThemselves)
+{
+    const std::string error =
+        funnelError([](vbas::Feedback&) { throw std::logic_error("index out of range"); });
+    EXPECT_EQ(error.rfind("internal error in the VBAS engine (index out of range)", 0), 0u) << error;
+}
+
+TEST(AlgorithmBase, CancelInQgisStopsTheEngine)
+{
+    EXPECT_EQ(funnelError(
+                  [](vbas::Feedback& engine)
+                  {
+                      engine.checkCanceled();
+                      return 0;
+                  },
+                  true),
+              "Canceled by the user; no output was written.");
+}
+
+TEST(AlgorithmBase, FeedbackAdapterForwardsProgressMessagesAndCancel)
+{
+    QgsProcessingFeedback feedback;
+    FunnelProbe().callEngine(&feedback,
+                             [&feedback](vbas::Feedback& engine)
+                             {
+                                 {
+                                     const vbas::Feedback::Stage secondHalf(engine, 0.5, 1.0);
+                                     engine.setProgress(0.5);
+                                     EXPECT_DOUBLE_EQ(feedback.progress(), 75.0);
+                                 }
+                                 engine.setProgress(0.25);
+                                 EXPECT_DOUBLE_EQ(feedback.progress(), 25.0);
+                                 engine.info("sites placed");
+                                 engine.warning("3 regions without records");
+                                 EXPECT_FALSE(engine.isCanceled());
+                                 feedback.cancel();
+                                 EXPECT_TRUE(engine.isCanceled());
+                             });
+    EXPECT_TRUE(feedback.textLog().contains(QStringLiteral("sites placed")));
+    EXPECT_TRUE(feedback.textLog().contains(QStringLiteral("3 regions without records")));
+}
