@@ -77,7 +77,8 @@ void runPipeline(benchmark::State& state, const bench::Scale& scale)
         std::vector<Point> located = pipeline.locateSites(data, count, feedback);
         stage["4_balanced_density"] += seconds(t);
         t = Clock::now();
-        Partition partition = VoronoiPartitioner().partition(data.regions, std::move(located), feedback);
+        Partition partition =
+            VoronoiPartitioner().partition(data.partitionInput(), std::move(located), feedback);
         stage["5_voronoi"] += seconds(t);
         t = Clock::now();
         const Aggregation aggregation = Aggregation::build(data.regions, partition);

@@ -1,6 +1,8 @@
 #include "Pipeline.h"
 
+#include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
+
 #include "quality/Metric.h"
 #include "sitecount/SiteCounter.h"
 #include "sitelocation/SiteLocator.h"
@@ -43,6 +45,13 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
             Registry::find(registry.siteRefiners, mConfig.siteRefiner, "site refinement").create(options);
     mPartitioner =
         Registry::find(registry.partitioners, mConfig.partitioner, "partition method").create(options);
+    if (!mConfig.regionParent.empty())
+        mPartitioner =
+            std::make_unique<ParentConstrainedPartitioner>(std::move(mPartitioner), mConfig.regionParent);
+    if (mConfig.repairContiguity && !mConfig.spatial.adjacency)
+        throw Error(Subject::Partition,
+                    "the contiguity repair needs the region polygons to know which areas are "
+                    "neighbours");
 
     mSuppressor =
         Registry::find(registry.suppressors, mConfig.suppressor, "suppression method").create(options);
@@ -82,8 +91,15 @@ PreparedData Pipeline::prepare(const Dataset& dataset, Feedback& feedback) const
     std::vector<bool> keep(regionHistograms.allEntries().size());
     for (std::size_t e = 0; e < keep.size(); ++e)
         keep[e] = !classSuppressed[regionHistograms.allEntries()[e].cls];
-    PreparedData data{&dataset, k, std::move(classSuppressed), globallySuppressed,
-                      RegionSet(dataset, regionHistograms.filterEntries(keep))};
+    PreparedData data{&dataset,
+                      k,
+                      std::move(classSuppressed),
+                      globallySuppressed,
+                      RegionSet(dataset, regionHistograms.filterEntries(keep)),
+                      {},
+                      mConfig.spatial};
+    for (RegionIndex r = 0; r < data.regions.size(); ++r)
+        data.regionWeights.push_back(data.regions.records(r));
     if (globallySuppressed > 0)
         feedback.info(
             "global suppression withheld " + std::to_string(globallySuppressed) +
@@ -128,7 +144,9 @@ std::vector<Point> Pipeline::refineSites(const PreparedData& data, std::vector<P
     if (!mSiteRefiner)
         return sites;
     report.emplace();
-    sites = mSiteRefiner->refine(data.regions, data.k, *mPartitioner, std::move(sites), *report, feedback);
+    sites = mSiteRefiner->refine(data.regions, data.partitionInput(), data.k, *mPartitioner, std::move(sites),
+                                 *report, feedback);
+
     feedback.info(mConfig.siteRefiner + ": " + std::to_string(report->movesAccepted) + " of " +
                   std::to_string(report->movesTried) + " moves kept, global anonymity " +
                   std::to_string(report->anonymityBefore) + " -> " + std::to_string(report->anonymityAfter) +
@@ -144,7 +162,17 @@ PipelineResult Pipeline::finish(const PreparedData& data, std::vector<Point> sit
     Partition partition;
     {
         Feedback::Stage stage(feedback, 0.0, 0.6);
-        partition = mPartitioner->partition(data.regions, std::move(sites), feedback);
+        partition = mPartitioner->partition(data.partitionInput(), std::move(sites), feedback);
+    }
+    std::optional<ContiguityReport> contiguity;
+    if (mConfig.repairContiguity)
+    {
+        contiguity = repairContiguity(*mConfig.spatial.adjacency, data.regionWeights, mConfig.regionParent,
+                                      partition.regionSite);
+        feedback.info("contiguity: " + std::to_string(contiguity->strandedPieces) + " stranded pieces, " +
+                      std::to_string(contiguity->regionsMoved) + " regions moved to an adjacent aggregate, " +
+                      std::to_string(contiguity->islandPieces) +
+                      " island pieces kept with their nearest aggregate");
     }
     Aggregation aggregation = Aggregation::build(data.regions, partition);
     if (aggregation.emptySites > 0)
@@ -154,6 +182,7 @@ PipelineResult Pipeline::finish(const PreparedData& data, std::vector<Point> sit
     const std::size_t requested = partition.sites.size();
     PipelineResult result = rate(data, std::move(partition), std::move(aggregation), feedback);
     result.requestedSites = requested;
+    result.contiguity = contiguity;
     return result;
 }
 

@@ -5,6 +5,10 @@
 #include "data/Dataset.h"
 #include "data/RegionSet.h"
 #include "partition/Aggregation.h"
+#include "partition/ContiguityRepair.h"
+
+#include "partition/SpatialContext.h"
+
 #include "quality/AggregateFigures.h"
 #include "sitelocation/SiteRefiner.h"
 #include "suppression/Release.h"
@@ -35,6 +39,15 @@ struct PipelineConfig
     std::string partitioner = "partition.voronoi";
     std::string suppressor = "suppression.small_classes";
     StrategyOptions options;
+    /** Region adjacency and obstacles for obstacle-aware partitions (optional). */
+    SpatialContext spatial;
+    /**
+     * Parent code of every region (province, health authority); when given, no aggregate mixes
+     * regions of different parents (SPEC section 5). Empty: no constraint.
+     */
+    std::vector<std::uint32_t> regionParent;
+    /** Move stranded pieces of aggregates to an adjacent aggregate before suppression (needs adjacency). */
+    bool repairContiguity = false;
 };
 
 /** The data set ready for the stages: k checked, global suppression applied (SPEC steps 1-2). */
@@ -46,6 +59,11 @@ struct PreparedData
     std::vector<bool> classGloballySuppressed;
     Count globallySuppressed;
     RegionSet regions;
+    /** Records of each region after global suppression. */
+    std::vector<Count> regionWeights;
+    SpatialContext spatial;
+
+    PartitionInput partitionInput() const { return {regions.points(), regionWeights, spatial}; }
 };
 
 struct MetricValue
@@ -62,6 +80,8 @@ struct PipelineResult
     std::uint64_t estimatedSites = 0;
     /** Sites asked of the locator (the clamped estimate), or the number of given sites. */
     std::uint64_t requestedSites = 0;
+    /** What the contiguity repair did, when it ran. */
+    std::optional<ContiguityReport> contiguity;
     /** What the site refinement did, when one ran. */
     std::optional<RefinementReport> refinement;
     Partition partition;

@@ -1,5 +1,7 @@
 #include "Registry.h"
 
+#include "partition/BarrierPartitioner.h"
+#include "partition/GeodesicPartitioner.h"
 #include "partition/VoronoiPartitioner.h"
 #include "quality/Metrics.h"
 #include "sitecount/FixedCount.h"
@@ -52,7 +54,14 @@ Registry makeBuiltIn()
     r.partitioners = {
         {"partition.voronoi", "Voronoi (Euclidean)",
          "each region joins the site nearest its representative point", &VoronoiPartitioner::create},
+        {"partition.barrier", "Barrier (through neighbouring areas)",
+         "regions join sites through shared borders that no obstacle cuts; aggregates are contiguous",
+         &BarrierPartitioner::create},
+        {"partition.geodesic", "Geodesic (around obstacles)",
+         "each region joins the site with the shortest path that goes around the obstacles",
+         &GeodesicPartitioner::create},
     };
+
     r.suppressors = {
         {"suppression.small_classes", "Small classes", "withhold every record of a class smaller than k",
          &SmallClassSuppression::create},

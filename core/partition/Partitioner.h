@@ -2,8 +2,8 @@
 
 #include "Feedback.h"
 #include "IncrementalPartition.h"
+#include "SpatialContext.h"
 #include "Types.h"
-#include "data/RegionSet.h"
 
 #include <memory>
 #include <vector>
@@ -31,11 +31,11 @@ class Partitioner
 {
 public:
     virtual ~Partitioner() = default;
-    virtual Partition partition(const RegionSet& regions, std::vector<Point> sites,
+    virtual Partition partition(const PartitionInput& input, std::vector<Point> sites,
                                 Feedback& feedback) const = 0;
     /** The same partition, ready to follow single site moves; sites must be at distinct locations. */
     virtual std::unique_ptr<IncrementalPartition>
-    incremental(const RegionSet& regions, std::vector<Point> sites, Feedback& feedback) const = 0;
+    incremental(const PartitionInput& input, std::vector<Point> sites, Feedback& feedback) const = 0;
 };
 
 } // namespace vbas

@@ -7,6 +7,7 @@
 #include <CGAL/property_map.h>
 #include <CGAL/spatial_sort.h>
 
+#include <algorithm>
 #include <numeric>
 
 namespace vbas
@@ -31,6 +32,9 @@ struct SiteTriangulation::Impl
 {
     Delaunay triangulation;
     std::vector<VertexHandle> siteVertex;
+    /** Visit marks of the k-nearest walk, by owning site, valid when equal to `walk`. */
+    mutable std::vector<std::uint32_t> visited;
+    mutable std::uint32_t walk = 0;
 
     /**
      * Among the sites exactly as near to q as `nearest`, the lowest index. Equidistant nearest
@@ -72,30 +76,46 @@ struct SiteTriangulation::Impl
 SiteTriangulation::SiteTriangulation(const std::vector<Point>& sites)
     : mImpl(std::make_unique<Impl>())
 {
-    std::vector<CgalPoint> points;
-    points.reserve(sites.size());
-    for (const Point& site : sites)
-        points.push_back(toCgal(site));
-    mImpl->triangulation.insert(points.begin(), points.end());
+    // One vertex per location, owned by the lowest index there; inserted in one spatially sorted
+    // batch (CGAL sorts pairs with info), then every site is mapped to the vertex at its location.
+    std::vector<SiteIndex> order(sites.size());
+    std::iota(order.begin(), order.end(), SiteIndex(0));
+    std::sort(order.begin(), order.end(),
+              [&](SiteIndex a, SiteIndex b)
+              {
+                  if (sites[a].x != sites[b].x)
+                      return sites[a].x < sites[b].x;
+                  if (sites[a].y != sites[b].y)
+                      return sites[a].y < sites[b].y;
+                  return a < b;
+              });
+    std::vector<std::pair<CgalPoint, SiteIndex>> owners;
+    std::vector<std::size_t> ownerOf(sites.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        if (i > 0 && sites[order[i]] == sites[order[i - 1]])
+            mDistinct = false;
+        else
+            owners.emplace_back(toCgal(sites[order[i]]), order[i]);
+        ownerOf[order[i]] = owners.size() - 1;
+    }
+    mImpl->triangulation.insert(owners.begin(), owners.end());
+    std::vector<VertexHandle> vertexOfOwner(owners.size());
     for (auto v = mImpl->triangulation.finite_vertices_begin();
          v != mImpl->triangulation.finite_vertices_end(); ++v)
-        v->info() = kNoSite;
-    // Ascending site order: the first site seen at a location owns its vertex.
-    mImpl->siteVertex.resize(sites.size());
-    FaceHandle hint;
-    for (SiteIndex i = 0; i < sites.size(); ++i)
     {
-        const VertexHandle v = mImpl->triangulation.nearest_vertex(points[i], hint);
-        hint = v->face();
-        mImpl->siteVertex[i] = v;
-        if (v->info() == kNoSite)
-            v->info() = i;
-        else
-            mDistinct = false;
+        const std::size_t owner = ownerOf[v->info()];
+        vertexOfOwner[owner] = v;
     }
+    mImpl->siteVertex.resize(sites.size());
+    for (SiteIndex i = 0; i < sites.size(); ++i)
+        mImpl->siteVertex[i] = vertexOfOwner[ownerOf[i]];
+    mImpl->visited.assign(sites.size(), 0);
 }
 
 SiteTriangulation::~SiteTriangulation() = default;
+SiteTriangulation::SiteTriangulation(SiteTriangulation&&) noexcept = default;
+SiteTriangulation& SiteTriangulation::operator=(SiteTriangulation&&) noexcept = default;
 
 SiteIndex SiteTriangulation::nearestSite(const Point& query) const
 {
@@ -146,6 +166,85 @@ bool SiteTriangulation::inStar(SiteIndex s, const Point& p) const
             return true;
     } while (++face != start);
     return false;
+}
+
+struct SiteTriangulation::NearestWalk::State
+{
+    using Candidate = std::pair<double, VertexHandle>;
+    const Impl& impl;
+    Point p;
+    std::uint32_t stamp;
+    std::vector<Candidate> frontier; // min-heap on distance
+
+    static bool farther(const Candidate& a, const Candidate& b) { return a.first > b.first; }
+    void reach(VertexHandle v)
+    {
+        impl.visited[v->info()] = stamp;
+        frontier.emplace_back(squaredDistance(p, {v->point().x(), v->point().y()}), v);
+        std::push_heap(frontier.begin(), frontier.end(), farther);
+    }
+};
+
+SiteTriangulation::NearestWalk::NearestWalk(const SiteTriangulation& triangulation, const Point& p)
+    : mState(std::make_unique<State>(State{*triangulation.mImpl, p, 0, {}}))
+{
+    const Impl& impl = *triangulation.mImpl;
+    if (impl.triangulation.number_of_vertices() == 0)
+        return;
+    if (++impl.walk == 0) // the stamp wrapped: clear the marks once
+    {
+        std::fill(impl.visited.begin(), impl.visited.end(), 0);
+        impl.walk = 1;
+    }
+    mState->stamp = impl.walk;
+    mState->reach(impl.triangulation.nearest_vertex(toCgal(p)));
+}
+
+SiteTriangulation::NearestWalk::~NearestWalk() = default;
+
+bool SiteTriangulation::NearestWalk::next(SiteIndex& site)
+{
+    State& state = *mState;
+    if (state.frontier.empty())
+        return false;
+    std::pop_heap(state.frontier.begin(), state.frontier.end(), State::farther);
+    const VertexHandle v = state.frontier.back().second;
+    state.frontier.pop_back();
+    site = v->info();
+    const Delaunay& triangulation = state.impl.triangulation;
+    if (triangulation.dimension() >= 1)
+    {
+        auto circulator = triangulation.incident_vertices(v);
+        const auto first = circulator;
+        do
+        {
+            if (!triangulation.is_infinite(circulator) &&
+                state.impl.visited[circulator->info()] != state.stamp)
+                state.reach(circulator);
+        } while (++circulator != first);
+    }
+    return true;
+}
+
+void SiteTriangulation::nearestSites(const Point& p, std::size_t k, std::vector<SiteIndex>& out) const
+{
+    NearestWalk walk(*this, p);
+    SiteIndex site;
+    for (std::size_t found = 0; found < k && walk.next(site); ++found)
+        out.push_back(site);
+}
+
+std::vector<std::pair<SiteIndex, SiteIndex>> SiteTriangulation::edges() const
+{
+    const Delaunay& triangulation = mImpl->triangulation;
+    std::vector<std::pair<SiteIndex, SiteIndex>> result;
+    for (auto e = triangulation.finite_edges_begin(); e != triangulation.finite_edges_end(); ++e)
+    {
+        const SiteIndex a = e->first->vertex(Delaunay::cw(e->second))->info();
+        const SiteIndex b = e->first->vertex(Delaunay::ccw(e->second))->info();
+        result.emplace_back(std::min(a, b), std::max(a, b));
+    }
+    return result;
 }
 
 SiteIndex SiteTriangulation::nearestAmong(const Point& q, const std::vector<Point>& sites,

@@ -23,6 +23,8 @@ public:
     ~SiteTriangulation();
     SiteTriangulation(const SiteTriangulation&) = delete;
     SiteTriangulation& operator=(const SiteTriangulation&) = delete;
+    SiteTriangulation(SiteTriangulation&&) noexcept;
+    SiteTriangulation& operator=(SiteTriangulation&&) noexcept;
 
     /** Nearest site of each query; queries are spatially sorted once and located with hints. */
     std::vector<SiteIndex> nearestSites(const std::vector<Point>& queries, Feedback& feedback) const;
@@ -40,7 +42,30 @@ public:
      * through its neighbour sites, closed by s itself when s is on the hull. Boundary included.
      */
     bool inStar(SiteIndex s, const Point& p) const;
+    /**
+     * The sites in order of distance from p, one at a time: a best-first walk over Delaunay
+     * neighbours, exact because the k nearest sites of any point form a connected set in the
+     * Delaunay graph. One walk at a time per triangulation.
+     */
+    class NearestWalk
+    {
+    public:
+        NearestWalk(const SiteTriangulation& triangulation, const Point& p);
+        ~NearestWalk();
+        /** The next nearest site, false when every site was visited. */
+        bool next(SiteIndex& site);
+
+    private:
+        struct State;
+        std::unique_ptr<State> mState;
+    };
+    /** The k sites nearest to p (fewer when there are fewer), nearest first. */
+    void nearestSites(const Point& p, std::size_t k, std::vector<SiteIndex>& out) const;
+
+    /** Every finite Delaunay edge once (pairs of owning sites). */
+    std::vector<std::pair<SiteIndex, SiteIndex>> edges() const;
     /** The nearest of `candidates` to q, exact, ties to the lowest index. */
+
     static SiteIndex nearestAmong(const Point& q, const std::vector<Point>& sites, const SiteIndex* first,
                                   const SiteIndex* last);
 

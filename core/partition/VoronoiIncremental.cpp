@@ -1,5 +1,7 @@
 #include "VoronoiIncremental.h"
 
+#include "GraphSupport.h"
+
 #include <algorithm>
 
 namespace vbas
@@ -11,8 +13,6 @@ VoronoiIncremental::VoronoiIncremental(const std::vector<Point>& regionPoints, s
     , mSites(std::move(sites))
     , mTriangulation(mSites)
 {
-    if (!mTriangulation.sitesAreDistinct())
-        throw Error(Subject::SiteLocation, "an incremental partition needs sites at distinct locations");
     mRegionSite = mTriangulation.nearestSites(mPoints, feedback);
     mMembers.resize(mSites.size());
     mPositionInMembers.resize(mPoints.size());
@@ -25,13 +25,7 @@ VoronoiIncremental::VoronoiIncremental(const std::vector<Point>& regionPoints, s
 
 void VoronoiIncremental::reassign(RegionIndex region, SiteIndex to)
 {
-    std::vector<RegionIndex>& from = mMembers[mRegionSite[region]];
-    const RegionIndex last = from.back();
-    from[mPositionInMembers[region]] = last;
-    mPositionInMembers[last] = mPositionInMembers[region];
-    from.pop_back();
-    mPositionInMembers[region] = std::uint32_t(mMembers[to].size());
-    mMembers[to].push_back(region);
+    moveMember(mMembers, mPositionInMembers, region, mRegionSite[region], to);
     mRegionSite[region] = to;
 }
 

@@ -18,7 +18,7 @@ class Feedback;
 class VoronoiIncremental : public IncrementalPartition
 {
 public:
-    /** Sites must have distinct locations. */
+    /** Sites sharing a location are allowed, but then no site can move (move() throws). */
     VoronoiIncremental(const std::vector<Point>& regionPoints, std::vector<Point> sites, Feedback& feedback);
 
     const std::vector<Point>& sites() const override { return mSites; }

@@ -1,5 +1,6 @@
 #include "VoronoiPartitioner.h"
 
+#include "GraphSupport.h"
 #include "SiteTriangulation.h"
 #include "VoronoiIncremental.h"
 
@@ -11,21 +12,21 @@ std::unique_ptr<Partitioner> VoronoiPartitioner::create(const StrategyOptions&)
     return std::make_unique<VoronoiPartitioner>();
 }
 
-Partition VoronoiPartitioner::partition(const RegionSet& regions, std::vector<Point> sites,
+Partition VoronoiPartitioner::partition(const PartitionInput& input, std::vector<Point> sites,
                                         Feedback& feedback) const
 {
     Partition result;
-    result.regionSite = nearestSites(sites, regions.points(), feedback);
+    result.regionSite = nearestSites(sites, input.points, feedback);
     result.sites = std::move(sites);
     return result;
 }
 
-std::unique_ptr<IncrementalPartition>
-VoronoiPartitioner::incremental(const RegionSet& regions, std::vector<Point> sites, Feedback& feedback) const
+std::unique_ptr<IncrementalPartition> VoronoiPartitioner::incremental(const PartitionInput& input,
+                                                                      std::vector<Point> sites,
+                                                                      Feedback& feedback) const
 {
-    if (sites.empty())
-        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
-    return std::make_unique<VoronoiIncremental>(regions.points(), std::move(sites), feedback);
+    requireDistinctSites(sites);
+    return std::make_unique<VoronoiIncremental>(input.points, std::move(sites), feedback);
 }
 
 std::vector<SiteIndex> VoronoiPartitioner::nearestSites(const std::vector<Point>& sites,

@@ -19,9 +19,9 @@ class VoronoiPartitioner : public Partitioner
 {
 public:
     static std::unique_ptr<Partitioner> create(const StrategyOptions& options);
-    Partition partition(const RegionSet& regions, std::vector<Point> sites,
+    Partition partition(const PartitionInput& input, std::vector<Point> sites,
                         Feedback& feedback) const override;
-    std::unique_ptr<IncrementalPartition> incremental(const RegionSet& regions, std::vector<Point> sites,
+    std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, std::vector<Point> sites,
                                                       Feedback& feedback) const override;
 
     /** The same assignment for arbitrary query points (used by tests and other partitioners). */

@@ -76,9 +76,9 @@ std::unique_ptr<SiteRefiner> AdcRefiner::create(const StrategyOptions& options)
     return std::make_unique<AdcRefiner>(options.adcMaxMoves, options.adcMaxSeconds);
 }
 
-std::vector<Point> AdcRefiner::refine(const RegionSet& regions, Count k, const Partitioner& partitioner,
-                                      std::vector<Point> seeds, RefinementReport& report,
-                                      Feedback& feedback) const
+std::vector<Point> AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                                      const Partitioner& partitioner, std::vector<Point> seeds,
+                                      RefinementReport& report, Feedback& feedback) const
 {
     const Clock::time_point start = Clock::now();
     std::vector<Point> sites = distinctSites(seeds);
@@ -87,7 +87,7 @@ std::vector<Point> AdcRefiner::refine(const RegionSet& regions, Count k, const P
     if (sites.empty())
         return sites;
     const std::unique_ptr<IncrementalPartition> partition =
-        partitioner.incremental(regions, std::move(sites), feedback);
+        partitioner.incremental(input, std::move(sites), feedback);
     AdcLedger ledger(regions, *partition);
     AdcLedger::Objective value = ledger.objective();
     report.objectiveBefore = double(value);

@@ -28,9 +28,9 @@ class AdcRefiner : public SiteRefiner
 public:
     AdcRefiner(std::uint64_t maxMoves, double maxSeconds);
     static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
-    std::vector<Point> refine(const RegionSet& regions, Count k, const Partitioner& partitioner,
-                              std::vector<Point> seeds, RefinementReport& report,
-                              Feedback& feedback) const override;
+    std::vector<Point> refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                              const Partitioner& partitioner, std::vector<Point> seeds,
+                              RefinementReport& report, Feedback& feedback) const override;
 
 private:
     std::uint64_t mMaxMoves;

@@ -10,6 +10,7 @@ namespace vbas
 {
 
 class Partitioner;
+struct PartitionInput;
 
 /** What a refinement run did (ADC: SPEC section 6). */
 struct RefinementReport
@@ -36,9 +37,9 @@ class SiteRefiner
 {
 public:
     virtual ~SiteRefiner() = default;
-    virtual std::vector<Point> refine(const RegionSet& regions, Count k, const Partitioner& partitioner,
-                                      std::vector<Point> seeds, RefinementReport& report,
-                                      Feedback& feedback) const = 0;
+    virtual std::vector<Point> refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                                      const Partitioner& partitioner, std::vector<Point> seeds,
+                                      RefinementReport& report, Feedback& feedback) const = 0;
 };
 
 } // namespace vbas

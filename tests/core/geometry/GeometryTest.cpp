@@ -16,23 +16,6 @@ namespace
 {
 constexpr double kPi = 3.14159265358979323846;
 
-/** An aggregation from an explicit group per region (members in region order). */
-Aggregation groupsOf(const std::vector<std::uint32_t>& group, std::size_t groups)
-{
-    Aggregation aggregation;
-    aggregation.memberOffsets.assign(groups + 1, 0);
-    for (std::uint32_t g : group)
-        ++aggregation.memberOffsets[g + 1];
-    std::partial_sum(aggregation.memberOffsets.begin(), aggregation.memberOffsets.end(),
-                     aggregation.memberOffsets.begin());
-    aggregation.members.resize(group.size());
-    std::vector<std::size_t> cursor(aggregation.memberOffsets.begin(), aggregation.memberOffsets.end() - 1);
-    for (RegionIndex r = 0; r < group.size(); ++r)
-        aggregation.members[cursor[group[r]]++] = r;
-    aggregation.aggregateSite.resize(groups);
-    return aggregation;
-}
-
 double areaOfWkb(const RegionGeometries& geometries, const std::vector<unsigned char>& wkb)
 {
     const geos::GeometryPtr g = geos::fromWkb(geometries.context(), wkb.data(), wkb.size());

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "geometry/RegionGeometries.h"
+#include "partition/Aggregation.h"
+
+#include <numeric>
 
 #include <fstream>
 #include <sstream>
@@ -47,6 +50,23 @@ inline std::string square(double x, double y, double size = 1.0)
 inline void addWkt(RegionGeometries& geometries, const std::string& wkt, const std::string& id = "r")
 {
     geometries.add(geos::fromWkt(geometries.context(), wkt), id);
+}
+
+/** An aggregation from an explicit group per region (members in region order). */
+inline Aggregation groupsOf(const std::vector<std::uint32_t>& group, std::size_t groups)
+{
+    Aggregation aggregation;
+    aggregation.memberOffsets.assign(groups + 1, 0);
+    for (std::uint32_t g : group)
+        ++aggregation.memberOffsets[g + 1];
+    std::partial_sum(aggregation.memberOffsets.begin(), aggregation.memberOffsets.end(),
+                     aggregation.memberOffsets.begin());
+    aggregation.members.resize(group.size());
+    std::vector<std::size_t> cursor(aggregation.memberOffsets.begin(), aggregation.memberOffsets.end() - 1);
+    for (RegionIndex r = 0; r < group.size(); ++r)
+        aggregation.members[cursor[group[r]]++] = r;
+    aggregation.aggregateSite.resize(groups);
+    return aggregation;
 }
 
 } // namespace vbas::test

@@ -73,7 +73,7 @@ PipelineConfig configFor(const std::string& locator, bool adc, std::uint64_t sit
 double objectiveOfSites(const PreparedData& data, const std::vector<Point>& sites)
 {
     Feedback feedback;
-    const Partition partition = VoronoiPartitioner().partition(data.regions, sites, feedback);
+    const Partition partition = VoronoiPartitioner().partition(data.partitionInput(), sites, feedback);
     const Aggregation aggregation = Aggregation::build(data.regions, partition);
     Count alpha = 0;
     for (std::size_t a = 0; a < aggregation.size(); ++a)
@@ -104,7 +104,7 @@ TEST(Adc, ObjectiveNeverDecreasesAcrossAcceptedMoves)
     const std::vector<Point> seeds = pipeline.locateSites(data, 60, feedback);
     const VoronoiPartitioner voronoi;
     RefinementReport full;
-    AdcRefiner(0, 0).refine(data.regions, 5, voronoi, seeds, full, feedback);
+    AdcRefiner(0, 0).refine(data.regions, data.partitionInput(), 5, voronoi, seeds, full, feedback);
     ASSERT_GT(full.movesAccepted, 3u) << "the scene should give ADC work";
     EXPECT_GT(full.objectiveAfter, full.objectiveBefore);
 
@@ -114,8 +114,8 @@ TEST(Adc, ObjectiveNeverDecreasesAcrossAcceptedMoves)
     for (std::uint64_t limit = 1; limit <= full.movesTried; ++limit)
     {
         RefinementReport report;
-        const std::vector<Point> sites =
-            AdcRefiner(limit, 0).refine(data.regions, 5, voronoi, seeds, report, feedback);
+        const std::vector<Point> sites = AdcRefiner(limit, 0).refine(data.regions, data.partitionInput(), 5,
+                                                                     voronoi, seeds, report, feedback);
         const double value = objectiveOfSites(data, sites);
         EXPECT_GE(value, previous) << "after " << limit << " moves";
         EXPECT_DOUBLE_EQ(value, report.objectiveAfter);
@@ -196,8 +196,8 @@ TEST(Adc, DuplicateSeedsAreDroppedAndLimitsStopIt)
     std::vector<Point> seeds = pipeline.locateSites(data, 40, feedback);
     seeds.push_back(seeds[3]);
     RefinementReport report;
-    const auto sites =
-        AdcRefiner(5, 0).refine(data.regions, 5, VoronoiPartitioner(), seeds, report, feedback);
+    const auto sites = AdcRefiner(5, 0).refine(data.regions, data.partitionInput(), 5, VoronoiPartitioner(),
+                                               seeds, report, feedback);
     EXPECT_EQ(report.duplicateSitesDropped, 1u);
     EXPECT_EQ(sites.size(), seeds.size() - 1);
     EXPECT_EQ(report.movesTried, 5u);

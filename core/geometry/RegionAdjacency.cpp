@@ -1,0 +1,220 @@
+#include "RegionAdjacency.h"
+
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+
+#include <boost/geometry.hpp>
+#include <boost/geometry/index/rtree.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace vbas
+{
+namespace
+{
+namespace bg = boost::geometry;
+namespace bgi = boost::geometry::index;
+using BoxPoint = bg::model::point<double, 2, bg::cs::cartesian>;
+using Box = bg::model::box<BoxPoint>;
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+
+/** One boundary segment of one region, keyed by its endpoints in canonical order. */
+struct Edge
+{
+    Point low;
+    Point high;
+    RegionIndex region;
+};
+
+bool before(const Point& p, const Point& q)
+{
+    return p.x < q.x || (p.x == q.x && p.y < q.y);
+}
+
+void ringEdges(GEOSContextHandle_t h, const GEOSGeometry* ring, RegionIndex region, std::vector<Edge>& out)
+{
+    const GEOSCoordSequence* coordinates = GEOSGeom_getCoordSeq_r(h, ring);
+    unsigned size = 0;
+    GEOSCoordSeq_getSize_r(h, coordinates, &size);
+    Point previous;
+    for (unsigned i = 0; i < size; ++i)
+    {
+        Point p;
+        GEOSCoordSeq_getXY_r(h, coordinates, i, &p.x, &p.y);
+        if (i > 0 && p != previous)
+            out.push_back(before(previous, p) ? Edge{previous, p, region} : Edge{p, previous, region});
+        previous = p;
+    }
+}
+
+void regionEdges(GEOSContextHandle_t h, const GEOSGeometry* g, RegionIndex region, std::vector<Edge>& out)
+{
+    if (GEOSGeomTypeId_r(h, g) == GEOS_MULTIPOLYGON)
+    {
+        for (int i = 0; i < GEOSGetNumGeometries_r(h, g); ++i)
+            regionEdges(h, GEOSGetGeometryN_r(h, g, i), region, out);
+        return;
+    }
+    ringEdges(h, GEOSGetExteriorRing_r(h, g), region, out);
+    for (int i = 0; i < GEOSGetNumInteriorRings_r(h, g); ++i)
+        ringEdges(h, GEOSGetInteriorRingN_r(h, g, i), region, out);
+}
+
+double length(const Edge& e)
+{
+    return std::sqrt(squaredDistance(e.low, e.high));
+}
+Point middle(const Edge& e)
+{
+    return {(e.low.x + e.high.x) / 2, (e.low.y + e.high.y) / 2};
+}
+
+/** Shared boundary of each pair so far: total length and the middle of its longest piece. */
+class Contacts
+{
+public:
+    /** Adds `piece` to the boundary shared by a and b, counting `share` of its length. */
+    void add(RegionIndex a, RegionIndex b, const Edge& piece, double share = 1.0)
+    {
+        if (a == b)
+            return;
+        Contact& c = mContacts[{std::min(a, b), std::max(a, b)}];
+        const double l = length(piece);
+        c.length += share * l;
+        if (l > c.longest)
+        {
+            c.longest = l;
+            c.border = middle(piece);
+        }
+    }
+    std::vector<AdjacentPair> pairs() const
+    {
+        std::vector<AdjacentPair> out;
+        for (const auto& [key, c] : mContacts)
+            out.push_back({key.first, key.second, c.length, c.border});
+        return out;
+    }
+
+private:
+    struct Contact
+    {
+        double length = 0;
+        double longest = -1;
+        Point border;
+    };
+    std::map<std::pair<RegionIndex, RegionIndex>, Contact> mContacts;
+};
+} // namespace
+
+double defaultAdjacencyTolerance(const RegionGeometries& geometries)
+{
+    double extent = 0;
+    for (std::size_t i = 0; i < geometries.size(); ++i)
+    {
+        double minX, minY, maxX, maxY;
+        const GEOSContextHandle_t h = geometries.context().handle();
+        GEOSGeom_getXMin_r(h, geometries.geometry(i), &minX);
+        GEOSGeom_getYMin_r(h, geometries.geometry(i), &minY);
+        GEOSGeom_getXMax_r(h, geometries.geometry(i), &maxX);
+        GEOSGeom_getYMax_r(h, geometries.geometry(i), &maxY);
+        extent = std::max({extent, maxX - minX, maxY - minY});
+    }
+    return extent * 1e-6;
+}
+
+RegionAdjacency RegionAdjacency::build(const RegionGeometries& geometries, double tolerance,
+                                       Feedback& feedback)
+{
+    const GEOSContextHandle_t h = geometries.context().handle();
+    std::vector<Edge> edges;
+    for (RegionIndex r = 0; r < geometries.size(); ++r)
+        regionEdges(h, geometries.geometry(r), r, edges);
+    feedback.checkCanceled();
+    std::sort(edges.begin(), edges.end(),
+              [](const Edge& p, const Edge& q)
+              {
+                  return std::tie(p.low.x, p.low.y, p.high.x, p.high.y, p.region) <
+                         std::tie(q.low.x, q.low.y, q.high.x, q.high.y, q.region);
+              });
+
+    Contacts contacts;
+    std::vector<Edge> unmatched;
+    for (std::size_t i = 0; i < edges.size();)
+    {
+        std::size_t j = i + 1;
+        while (j < edges.size() && edges[j].low == edges[i].low && edges[j].high == edges[i].high)
+            ++j;
+        if (j - i == 1)
+            unmatched.push_back(edges[i]);
+        for (std::size_t p = i; p < j; ++p)
+            for (std::size_t q = p + 1; q < j; ++q)
+                contacts.add(edges[p].region, edges[q].region, edges[p]);
+        i = j;
+    }
+    feedback.checkCanceled();
+
+    // Unmatched pieces: shared when their middle lies within tolerance of another region's piece.
+    if (tolerance > 0 && !unmatched.empty())
+    {
+        using Entry = std::pair<Box, std::size_t>;
+        std::vector<Entry> entries;
+        for (std::size_t i = 0; i < unmatched.size(); ++i)
+        {
+            const Edge& e = unmatched[i];
+            entries.emplace_back(Box(BoxPoint(e.low.x - tolerance, std::min(e.low.y, e.high.y) - tolerance),
+                                     BoxPoint(e.high.x + tolerance, std::max(e.low.y, e.high.y) + tolerance)),
+                                 i);
+        }
+        const bgi::rtree<Entry, bgi::quadratic<16>> tree(entries.begin(), entries.end());
+        const double squaredTolerance = tolerance * tolerance;
+        for (const Edge& e : unmatched)
+        {
+            const Point m = middle(e);
+            const Kernel::Point_2 mid(m.x, m.y);
+            for (auto it = tree.qbegin(bgi::intersects(BoxPoint(m.x, m.y))); it != tree.qend(); ++it)
+            {
+                const Edge& other = unmatched[it->second];
+                if (other.region == e.region)
+                    continue;
+                const Kernel::Segment_2 s(Kernel::Point_2(other.low.x, other.low.y),
+                                          Kernel::Point_2(other.high.x, other.high.y));
+                if (CGAL::squared_distance(mid, s) <= squaredTolerance)
+                {
+                    // Each side of a shared stretch finds the other: count each at half length.
+                    contacts.add(e.region, other.region, e, 0.5);
+                    break;
+                }
+            }
+        }
+    }
+    return fromPairs(geometries.size(), contacts.pairs());
+}
+
+RegionAdjacency RegionAdjacency::fromPairs(std::size_t regions, std::vector<AdjacentPair> pairs)
+{
+    RegionAdjacency adjacency;
+    pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [](const AdjacentPair& p) { return p.a == p.b; }),
+                pairs.end());
+    adjacency.mPairs = std::move(pairs);
+    adjacency.mOffsets.assign(regions + 1, 0);
+    for (const AdjacentPair& p : adjacency.mPairs)
+    {
+        ++adjacency.mOffsets[p.a + 1];
+        ++adjacency.mOffsets[p.b + 1];
+    }
+    for (std::size_t r = 0; r < regions; ++r)
+        adjacency.mOffsets[r + 1] += adjacency.mOffsets[r];
+    adjacency.mNeighbours.resize(adjacency.mOffsets[regions]);
+    std::vector<std::size_t> cursor(adjacency.mOffsets.begin(), adjacency.mOffsets.end() - 1);
+    for (std::uint32_t i = 0; i < adjacency.mPairs.size(); ++i)
+    {
+        const AdjacentPair& p = adjacency.mPairs[i];
+        adjacency.mNeighbours[cursor[p.a]++] = {p.b, i};
+        adjacency.mNeighbours[cursor[p.b]++] = {p.a, i};
+    }
+    return adjacency;
+}
+
+} // namespace vbas

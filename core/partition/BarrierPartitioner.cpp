@@ -1,0 +1,254 @@
+#include "BarrierPartitioner.h"
+
+#include "GraphSupport.h"
+#include "NearestSourceField.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vbas
+{
+namespace
+{
+
+double distance(const Point& a, const Point& b)
+{
+    return std::sqrt(squaredDistance(a, b));
+}
+
+/**
+ * The barrier graph: adjacency edges through the shared border, cut where an obstacle lies.
+ * `component` receives the connected components; `island` tells those no border links to any
+ * other region even without obstacles.
+ */
+WeightedGraph barrierGraph(const PartitionInput& input, std::vector<std::uint32_t>& component,
+                           std::vector<bool>& island)
+{
+    if (!input.spatial.adjacency)
+        throw Error(Subject::Partition,
+                    "the barrier partition needs the region polygons to know which areas are "
+                    "neighbours; give polygons or use the Euclidean partition");
+    const Obstacles* obstacles = input.spatial.obstacles.get();
+    std::vector<WeightedGraph::Edge> edges;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> links;
+    for (const AdjacentPair& pair : input.spatial.adjacency->pairs())
+    {
+        const Point& a = input.points[pair.a];
+        const Point& b = input.points[pair.b];
+        if (obstacles != nullptr && (obstacles->blocks(a, pair.border) || obstacles->blocks(pair.border, b)))
+            continue;
+        edges.push_back({pair.a, pair.b, distance(a, pair.border) + distance(pair.border, b)});
+        links.emplace_back(pair.a, pair.b);
+    }
+    component = connectedComponents(input.points.size(), links);
+    const std::uint32_t components =
+        component.empty() ? 0 : *std::max_element(component.begin(), component.end()) + 1;
+    island.assign(components, true);
+    for (const AdjacentPair& pair : input.spatial.adjacency->pairs())
+        if (component[pair.a] != component[pair.b])
+            island[component[pair.a]] = island[component[pair.b]] = false;
+    return WeightedGraph::fromEdges(input.points.size(), edges);
+}
+
+/** The barrier partition and its updates under site moves. */
+class BarrierPartition : public IncrementalPartition
+{
+public:
+    BarrierPartition(const PartitionInput& input, std::vector<Point> sites)
+        : mPoints(input.points)
+        , mObstacles(input.spatial.obstacles.get())
+        , mSites(std::move(sites))
+        , mGraph(barrierGraph(input, mComponent, mIsland))
+        , mFinder(mPoints, mObstacles)
+        , mComponentNodes(mIsland.size())
+        , mSiteIndex(mSites)
+        , mField(mGraph, attachAll(input.weights))
+        , mSitesInComponent(mComponentNodes.size(), 0)
+        , mIslandSite(mComponentNodes.size(), kNoSite)
+    {
+        for (SiteIndex s = 0; s < mSites.size(); ++s)
+            ++mSitesInComponent[mComponent[mField.attachments(s).front().node]];
+        settleIslands();
+        mRegionSite.resize(mPoints.size());
+        mMembers.resize(mSites.size());
+        mPosition.resize(mPoints.size());
+        for (RegionIndex r = 0; r < mPoints.size(); ++r)
+        {
+            mRegionSite[r] = finalSite(r);
+            mPosition[r] = std::uint32_t(mMembers[mRegionSite[r]].size());
+            mMembers[mRegionSite[r]].push_back(r);
+        }
+    }
+
+    const std::vector<Point>& sites() const override { return mSites; }
+    const std::vector<SiteIndex>& regionSite() const override { return mRegionSite; }
+    const std::vector<RegionIndex>& members(SiteIndex s) const override { return mMembers[s]; }
+
+    bool move(SiteIndex s, const Point& p, std::vector<Change>& changes) override
+    {
+        // A site stays on its side of the barriers: crossing would leave a bank without its site.
+        const Attachment entry = attach(p);
+        if (mComponent[entry.node] != mComponent[mField.attachments(s).front().node] ||
+            !mSiteIndex.moveSite(s, p))
+            return false;
+        mSites[s] = p;
+        std::vector<NearestSourceField::Change> fieldChanges;
+        mField.moveSource(s, {entry}, fieldChanges);
+
+        std::vector<RegionIndex> recheck;
+        for (const auto& change : fieldChanges)
+            if (change.from != change.to)
+                recheck.push_back(change.node);
+        // Islands follow the nearest site, which any move may change; few regions are islands.
+        for (std::uint32_t c = 0; c < componentCount(); ++c)
+            if (mSitesInComponent[c] == 0)
+                recheck.insert(recheck.end(), mComponentNodes[c].begin(), mComponentNodes[c].end());
+        settleIslands();
+        std::sort(recheck.begin(), recheck.end());
+        recheck.erase(std::unique(recheck.begin(), recheck.end()), recheck.end());
+        for (RegionIndex r : recheck)
+        {
+            const SiteIndex now = finalSite(r);
+            if (now != mRegionSite[r])
+            {
+                changes.push_back({r, mRegionSite[r], now});
+                moveMember(mMembers, mPosition, r, mRegionSite[r], now);
+                mRegionSite[r] = now;
+            }
+        }
+        return true;
+    }
+
+    void undo(SiteIndex s, const Point& previous, const std::vector<Change>&) override
+    {
+        // The partition is a function of the site positions: moving back restores it exactly.
+        std::vector<Change> ignored;
+        move(s, previous, ignored);
+    }
+
+    void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const override
+    {
+        const std::size_t first = out.size();
+        mSiteIndex.neighbours(s, out);
+        // Sites across a shared border, which a barrier graph can make other than Delaunay neighbours.
+        for (RegionIndex r : mMembers[s])
+            for (const WeightedGraph::Arc* arc = mGraph.begin(r); arc != mGraph.end(r); ++arc)
+                if (mRegionSite[arc->to] != s)
+                    out.push_back(mRegionSite[arc->to]);
+        std::sort(out.begin() + std::ptrdiff_t(first), out.end());
+        out.erase(std::unique(out.begin() + std::ptrdiff_t(first), out.end()), out.end());
+    }
+
+    bool inNeighbourhood(SiteIndex s, const Point& p, SiteIndex owner) const override
+    {
+        return owner == s || mSiteIndex.inStar(s, p);
+    }
+
+private:
+    std::uint32_t componentCount() const { return std::uint32_t(mComponentNodes.size()); }
+
+    Attachment attach(const Point& site) const
+    {
+        const RegionIndex r = mFinder.find(site);
+        return {r, distance(site, mPoints[r])};
+    }
+
+    /**
+     * Attaches every site; a component cut off by obstacles that no site reaches gets a site of its
+     * own at its region with the most records (appended), so no aggregate crosses a barrier.
+     */
+    std::vector<std::vector<Attachment>> attachAll(const std::vector<Count>& weights)
+    {
+        for (RegionIndex r = 0; r < mPoints.size(); ++r)
+            mComponentNodes[mComponent[r]].push_back(r);
+        std::vector<std::vector<Attachment>> attachments;
+        std::vector<bool> reached(mComponentNodes.size(), false);
+        for (const Point& site : mSites)
+        {
+            attachments.push_back({attach(site)});
+            reached[mComponent[attachments.back().front().node]] = true;
+        }
+        for (std::uint32_t c = 0; c < mComponentNodes.size(); ++c)
+            if (!reached[c] && !mIsland[c])
+            {
+                const RegionIndex heaviest = *std::max_element(
+                    mComponentNodes[c].begin(), mComponentNodes[c].end(),
+                    [&](RegionIndex a, RegionIndex b)
+                    { return weights[a] < weights[b] || (weights[a] == weights[b] && a > b); });
+                mSites.push_back(mPoints[heaviest]);
+                mSiteIndex = SiteTriangulation(mSites);
+                attachments.push_back({{heaviest, 0.0}});
+            }
+        return attachments;
+    }
+
+    /** Each component without a site goes whole to the site nearest any of its points. */
+    void settleIslands()
+    {
+        for (std::uint32_t c = 0; c < componentCount(); ++c)
+        {
+            if (mSitesInComponent[c] > 0)
+                continue;
+            double best = std::numeric_limits<double>::infinity();
+            SiteIndex bestSite = kNoSite;
+            for (RegionIndex r : mComponentNodes[c])
+            {
+                const SiteIndex s = mSiteIndex.nearestSite(mPoints[r]);
+                const double d = squaredDistance(mPoints[r], mSites[s]);
+                if (d < best || (d == best && s < bestSite))
+                {
+                    best = d;
+                    bestSite = s;
+                }
+            }
+            mIslandSite[c] = bestSite;
+        }
+    }
+
+    SiteIndex finalSite(RegionIndex r) const
+    {
+        return mSitesInComponent[mComponent[r]] > 0 ? mField.label(r).site : mIslandSite[mComponent[r]];
+    }
+
+    const std::vector<Point>& mPoints;
+    const Obstacles* mObstacles;
+    std::vector<Point> mSites;
+    std::vector<std::uint32_t> mComponent;
+    std::vector<bool> mIsland;
+    WeightedGraph mGraph;
+    VisiblePointFinder mFinder;
+    std::vector<std::vector<RegionIndex>> mComponentNodes;
+    SiteTriangulation mSiteIndex;
+    NearestSourceField mField;
+    std::vector<std::uint32_t> mSitesInComponent;
+    std::vector<SiteIndex> mIslandSite;
+    std::vector<SiteIndex> mRegionSite;
+    std::vector<std::vector<RegionIndex>> mMembers;
+    std::vector<std::uint32_t> mPosition;
+};
+
+} // namespace
+
+std::unique_ptr<Partitioner> BarrierPartitioner::create(const StrategyOptions&)
+{
+    return std::make_unique<BarrierPartitioner>();
+}
+
+Partition BarrierPartitioner::partition(const PartitionInput& input, std::vector<Point> sites,
+                                        Feedback& feedback) const
+{
+    if (sites.empty())
+        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
+    feedback.checkCanceled();
+    const BarrierPartition state(input, std::move(sites));
+    return {state.sites(), state.regionSite()};
+}
+
+std::unique_ptr<IncrementalPartition>
+BarrierPartitioner::incremental(const PartitionInput& input, std::vector<Point> sites, Feedback&) const
+{
+    requireDistinctSites(sites);
+    return std::make_unique<BarrierPartition>(input, std::move(sites));
+}
+
+} // namespace vbas

@@ -1,0 +1,86 @@
+#include "GraphSupport.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace vbas
+{
+
+VisiblePointFinder::VisiblePointFinder(const std::vector<Point>& points, const Obstacles* obstacles)
+    : mPoints(points)
+    , mObstacles(obstacles)
+    , mTriangulation(points)
+{
+}
+
+RegionIndex VisiblePointFinder::find(const Point& query) const
+{
+    const RegionIndex nearest = mTriangulation.nearestSite(query);
+    if (mObstacles == nullptr || !mObstacles->blocks(query, mPoints[nearest]))
+        return nearest;
+    // Rare (a query right behind a barrier): widen the search, nearest first.
+    std::vector<SiteIndex> candidates;
+    for (std::size_t k = 16; candidates.size() < mPoints.size(); k *= 4)
+    {
+        candidates.clear();
+        mTriangulation.nearestSites(query, std::min(k, mPoints.size()), candidates);
+        for (SiteIndex r : candidates)
+            if (!mObstacles->blocks(query, mPoints[r]))
+                return r;
+        if (candidates.size() < std::min(k, mPoints.size()))
+            break;
+    }
+    return nearest;
+}
+
+void requireDistinctSites(const std::vector<Point>& sites)
+{
+    if (sites.empty())
+        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
+    std::vector<std::pair<double, double>> locations;
+    for (const Point& p : sites)
+        locations.emplace_back(p.x, p.y);
+    std::sort(locations.begin(), locations.end());
+    if (std::adjacent_find(locations.begin(), locations.end()) != locations.end())
+        throw Error(Subject::SiteLocation, "sites that will be moved need distinct locations");
+}
+
+std::vector<std::uint32_t>
+connectedComponents(std::size_t nodes, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& edges)
+{
+    std::vector<std::uint32_t> parent(nodes);
+    std::iota(parent.begin(), parent.end(), 0u);
+    const auto root = [&](std::uint32_t x)
+    {
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (const auto& [a, b] : edges)
+        parent[std::max(root(a), root(b))] = std::min(root(a), root(b));
+    std::vector<std::uint32_t> component(nodes);
+    std::vector<std::uint32_t> number(nodes, std::uint32_t(-1));
+    std::uint32_t next = 0;
+    for (std::uint32_t n = 0; n < nodes; ++n)
+    {
+        const std::uint32_t r = root(n);
+        if (number[r] == std::uint32_t(-1))
+            number[r] = next++;
+        component[n] = number[r];
+    }
+    return component;
+}
+
+void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std::uint32_t>& position,
+                RegionIndex region, SiteIndex from, SiteIndex to)
+{
+    std::vector<RegionIndex>& list = members[from];
+    const RegionIndex last = list.back();
+    list[position[region]] = last;
+    position[last] = position[region];
+    list.pop_back();
+    position[region] = std::uint32_t(members[to].size());
+    members[to].push_back(region);
+}
+
+} // namespace vbas
