@@ -5,6 +5,8 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(
     build-essential cmake ninja-build binutils
+    clang libclang-rt-14-dev
+
     libcgal-dev libgeos-dev libgdal-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libqgis-dev qgis qgis-providers python3-qgis

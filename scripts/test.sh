@@ -5,3 +5,6 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${JOBS:-2}"
+# A short fuzz run of the engine under the sanitizers (longer runs: scripts/fuzz.sh SECONDS).
+scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+

@@ -190,8 +190,11 @@ ClassDictionary ClassDictionary::build(const std::vector<std::uint64_t>& categor
         std::size_t bit = 0;
         for (std::size_t j = 0; j < q; ++j)
         {
+            if (widths[j] == 0)
+                continue; // a single category: nothing to store, and `bit` may sit past the last word
             const std::uint64_t value = c[j];
             const std::size_t word = bit / 64;
+
             const std::size_t offset = bit % 64;
             key[word] |= value << offset;
             if (offset + widths[j] > 64)

@@ -95,7 +95,16 @@ TEST(ClassDictionary, ThousandsOfCategoriesPerQuasiIdentifier)
     expectDenseKeyOrderedIds(categories, randomCodes(categories, 6000, 5000, 4));
 }
 
+TEST(ClassDictionary, SingleCategoryAfterAFullWordOfKey)
+{
+    // Found by the fuzzer: two QIs of 2^32 categories fill one 64-bit word; a third QI with one
+    // category has no bits, and must not be written past the key's end.
+    const std::vector<std::uint64_t> categories{std::uint64_t(1) << 32, std::uint64_t(1) << 32, 1};
+    expectDenseKeyOrderedIds(categories, {5, 7, 0, 5, 8, 0, 5, 7, 0, 4000000000u, 1, 0});
+}
+
 TEST(ClassDictionary, SkipsDroppedRows)
+
 {
     const std::vector<std::uint64_t> categories{3};
     const std::vector<std::uint32_t> codes{2, 0, 1};
