@@ -1,5 +1,6 @@
 #include "vbasprovider.h"
 
+#include "vbasalgorithmaggregate.h"
 #include "vbasalgorithmcheckanonymity.h"
 #include "vbasmetadata.h"
 
@@ -58,5 +59,6 @@ bool VbasProvider::supportsNonFileBasedOutput() const
 
 void VbasProvider::loadAlgorithms()
 {
+    addAlgorithm(new VbasAlgorithmAggregate());
     addAlgorithm(new VbasAlgorithmCheckAnonymity());
 }
