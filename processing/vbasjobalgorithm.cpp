@@ -16,7 +16,6 @@ const QString kUnknownDrop = QStringLiteral("drop");
 // In the order of vbas::GapsModel and vbas::CellCentre, so that a value's index is its enum.
 const QStringList kGapsModels{"western", "central", "eastern", "canada", "custom"};
 const QStringList kCellCentres{"mean", "weighted_mean", "median"};
-const QString kAdcRefiner = QStringLiteral("refinement.adc");
 
 /** Returns `definition` with its tooltip help set. */
 template <typename Definition> Definition* withHelp(Definition* definition, const QString& help)
@@ -27,10 +26,10 @@ template <typename Definition> Definition* withHelp(Definition* definition, cons
 
 QgsProcessingParameterEnum* staticEnum(const QString& name, const QString& description,
                                        const QStringList& values, const QString& defaultValue,
-                                       const QString& help)
+                                       const QString& help, bool several = false)
 {
     return withHelp(
-        new QgsProcessingParameterEnum(name, description, values, false, defaultValue, false, true), help);
+        new QgsProcessingParameterEnum(name, description, values, several, defaultValue, false, true), help);
 }
 } // namespace
 
@@ -74,13 +73,16 @@ void VbasJobAlgorithm::addDataParameters()
                     "(they are counted in the log and the report)."))));
 }
 
-void VbasJobAlgorithm::addSiteCountParameters()
+void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
-    addParameter(staticEnum(kSiteCountMethod, QObject::tr("Site-count method (how many merged regions)"),
+    const bool several = choice == StrategyChoice::Several;
+    addParameter(staticEnum(kSiteCountMethod,
+                            several ? QObject::tr("Site-count methods to compare")
+                                    : QObject::tr("Site-count method (how many merged regions)"),
                             strategyIds(registry.siteCounters),
                             QString::fromStdString(vbas::PipelineConfig{}.siteCounter),
-                            strategyHelp(registry.siteCounters)));
+                            strategyHelp(registry.siteCounters), several));
     auto* count =
         new QgsProcessingParameterNumber(kSiteCount, QObject::tr("Site count (sitecount.fixed only)"),
                                          VbasCompat::NumberTypeInteger, 0, false, 0);
@@ -106,20 +108,27 @@ void VbasJobAlgorithm::addSiteCountParameters()
                                          VbasCompat::NumberTypeDouble, vbas::StrategyOptions{}.gapsCustomB)));
 }
 
-void VbasJobAlgorithm::addSiteLocationParameters()
+void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
+    const bool several = choice == StrategyChoice::Several;
     addParameter(staticEnum(
-        kSiteLocation, QObject::tr("Site-location method"), strategyIds(registry.siteLocators),
-        QString::fromStdString(vbas::PipelineConfig{}.siteLocator), strategyHelp(registry.siteLocators)));
+        kSiteLocation,
+        several ? QObject::tr("Site-location methods to compare") : QObject::tr("Site-location method"),
+        strategyIds(registry.siteLocators), QString::fromStdString(vbas::PipelineConfig{}.siteLocator),
+        strategyHelp(registry.siteLocators), several));
     addParameter(VbasCompat::advanced(staticEnum(
         kCellCentre, QObject::tr("Site of a balanced-density cell"), kCellCentres, kCellCentres.constFirst(),
         QObject::tr("mean of the cell's area points (the thesis), record-weighted mean, or coordinate-wise "
                     "median."))));
     addParameter(withHelp(
-        new QgsProcessingParameterBoolean(kAdc, QObject::tr("Refine sites with ADC"), false),
+        new QgsProcessingParameterBoolean(kAdc,
+                                          several ? QObject::tr("Also try every combination refined with ADC")
+                                                  : QObject::tr("Refine sites with ADC"),
+                                          false),
         QString::fromStdString(
-            vbas::Registry::find(registry.siteRefiners, kAdcRefiner.toStdString(), "site refinement").help)));
+            vbas::Registry::find(registry.siteRefiners, kAdcRefinement.toStdString(), "site refinement")
+                .help)));
     addParameter(VbasCompat::advanced(new QgsProcessingParameterNumber(
         kAdcMaxMoves, QObject::tr("ADC: most site moves to try (0: no limit)"), VbasCompat::NumberTypeInteger,
         0, false, 0)));
@@ -140,6 +149,31 @@ void VbasJobAlgorithm::addPartitionParameters()
         QString::fromStdString(vbas::PipelineConfig{}.partitioner), strategyHelp(registry.partitioners))));
 }
 
+QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
+                                                     QgsProcessingContext& context) const
+{
+    const auto* definition = dynamic_cast<const QgsProcessingParameterEnum*>(parameterDefinition(name));
+    Q_ASSERT(definition);
+    const QStringList ids = definition->allowMultiple()
+                                ? parameterAsEnumStrings(parameters, name, context)
+                                : QStringList{parameterAsEnumString(parameters, name, context)};
+    if (ids.isEmpty() || ids.contains(QString()))
+        throw parameterError(name, QObject::tr("no method chosen; choose at least one of: %1")
+                                       .arg(definition->options().join(QStringLiteral(", "))));
+    return ids;
+}
+
+void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const QString& parameter,
+                                           decltype(VbasCompat::GeometryPolygon) type,
+                                           const QString& typeName)
+{
+    if (QgsWkbTypes::geometryType(source.wkbType()) != type)
+        throw parameterError(parameter,
+                             QObject::tr("the layer holds %1 geometries, but it must hold %2; choose a "
+                                         "layer of %2")
+                                 .arg(QgsWkbTypes::displayString(source.wkbType()), typeName));
+}
+
 VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, QgsProcessingContext& context,
                                                 QgsProcessingFeedback* feedback, double progressEnd) const
 {
@@ -147,11 +181,7 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     job.regions.reset(parameterAsSource(parameters, kRegions, context));
     if (!job.regions)
         throw QgsProcessingException(invalidSourceError(parameters, kRegions));
-    if (QgsWkbTypes::geometryType(job.regions->wkbType()) != VbasCompat::GeometryPolygon)
-        throw parameterError(kRegions,
-                             QObject::tr("the layer holds %1 geometries, but small areas must be polygons; "
-                                         "choose a polygon layer")
-                                 .arg(QgsWkbTypes::displayString(job.regions->wkbType())));
+    requireGeometryType(*job.regions, kRegions, VbasCompat::GeometryPolygon, QObject::tr("polygons"));
     const int idField = parameterAsFieldIndex(parameters, kRegionIdField, job.regions->fields(), context);
     job.records.reset(parameterAsSource(parameters, kRecords, context));
     if (!job.records)
@@ -203,9 +233,10 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
     };
     if (has(kSiteCountMethod))
     {
-        config.siteCounter = parameterAsEnumString(parameters, kSiteCountMethod, context).toStdString();
+        const QStringList counters = parameterAsStrategyIds(parameters, kSiteCountMethod, context);
+        config.siteCounter = counters.value(0).toStdString();
         const int count = parameterAsInt(parameters, kSiteCount, context);
-        if (config.siteCounter == "sitecount.fixed" && count < 1)
+        if (counters.contains(QStringLiteral("sitecount.fixed")) && count < 1)
             throw parameterError(kSiteCount,
                                  QObject::tr("sitecount.fixed needs the number of sites; set SITE_COUNT to "
                                              "1 or more"));
@@ -229,11 +260,12 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
     }
     if (has(kSiteLocation))
     {
-        config.siteLocator = parameterAsEnumString(parameters, kSiteLocation, context).toStdString();
+        config.siteLocator =
+            parameterAsStrategyIds(parameters, kSiteLocation, context).value(0).toStdString();
         options.cellCentre = vbas::CellCentre(
             std::max(0, kCellCentres.indexOf(parameterAsEnumString(parameters, kCellCentre, context))));
         if (parameterAsBoolean(parameters, kAdc, context))
-            config.siteRefiner = kAdcRefiner.toStdString();
+            config.siteRefiner = kAdcRefinement.toStdString();
         options.adcMaxMoves = std::uint64_t(std::max(0, parameterAsInt(parameters, kAdcMaxMoves, context)));
         options.adcMaxSeconds = parameterAsDouble(parameters, kAdcMaxSeconds, context);
         if (!(options.adcMaxSeconds >= 0.0))

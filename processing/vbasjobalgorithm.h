@@ -3,6 +3,7 @@
 #include "Pipeline.h"
 #include "vbasalgorithmbase.h"
 #include "vbasconvert.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsprocessingutils.h>
 
@@ -38,6 +39,15 @@ public:
     static inline const QString kAdcMaxSeconds = QStringLiteral("ADC_MAX_SECONDS");
     static inline const QString kPartition = QStringLiteral("PARTITION");
     static inline const QString kSeed = QStringLiteral("SEED");
+    /** The id of the refinement the ADC switch turns on. */
+    static inline const QString kAdcRefinement = QStringLiteral("refinement.adc");
+
+    /** Whether a strategy parameter takes one method (a release) or several (a comparison). */
+    enum class StrategyChoice
+    {
+        One,
+        Several,
+    };
 
     /** What a job reads: the sources (kept to write results from), the frame and the engine's data. */
     struct Job
@@ -53,10 +63,16 @@ protected:
     /** Adds REGIONS, REGION_ID_FIELD, RECORDS, RECORD_REGION_FIELD, QUASI_IDENTIFIERS, COUNT_FIELD, K,
      * GLOBAL_SUPPRESSION, REPRESENTATIVE_POINT and UNKNOWN_REGIONS. */
     void addDataParameters();
-    /** Adds SITE_COUNT_METHOD, SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL, GAPS_C and GAPS_B. */
-    void addSiteCountParameters();
-    /** Adds SITE_LOCATION, CELL_CENTRE, ADC, ADC_MAX_MOVES, ADC_MAX_SECONDS and SEED. */
-    void addSiteLocationParameters();
+    /**
+     * Adds SITE_COUNT_METHOD, SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL, GAPS_C and GAPS_B; with
+     * StrategyChoice::Several, SITE_COUNT_METHOD takes several methods.
+     */
+    void addSiteCountParameters(StrategyChoice choice = StrategyChoice::One);
+    /**
+     * Adds SITE_LOCATION, CELL_CENTRE, ADC, ADC_MAX_MOVES, ADC_MAX_SECONDS and SEED; with
+     * StrategyChoice::Several, SITE_LOCATION takes several methods and ADC means "also with ADC".
+     */
+    void addSiteLocationParameters(StrategyChoice choice = StrategyChoice::One);
     /** Adds PARTITION. */
     void addPartitionParameters();
 
@@ -66,9 +82,21 @@ protected:
      */
     Job loadJob(const QVariantMap& parameters, QgsProcessingContext& context, QgsProcessingFeedback* feedback,
                 double progressEnd) const;
-    /** Returns the configuration the strategy parameters describe; those an algorithm lacks keep their
-     * defaults. */
+    /** Returns the registry ids chosen in the strategy parameter `name` (at least one, else it throws). */
+    QStringList parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
+                                       QgsProcessingContext& context) const;
+    /**
+     * Returns the configuration the strategy parameters describe (the first method where several were
+     * chosen); those an algorithm lacks keep their defaults.
+     */
     vbas::PipelineConfig pipelineConfig(const QVariantMap& parameters, QgsProcessingContext& context) const;
+
+    /**
+     * Throws, naming `parameter`, unless `source` holds geometries of `type` (`typeName` in the
+     * message: "polygons", "points"); scripts and models can pass any layer.
+     */
+    static void requireGeometryType(const QgsFeatureSource& source, const QString& parameter,
+                                    decltype(VbasCompat::GeometryPolygon) type, const QString& typeName);
 
     /** Returns the registry's ids of `entries`, the values of a strategy enum parameter. */
     template <typename Entry> static QStringList strategyIds(const std::vector<Entry>& entries)

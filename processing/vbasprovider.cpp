@@ -2,6 +2,11 @@
 
 #include "vbasalgorithmaggregate.h"
 #include "vbasalgorithmcheckanonymity.h"
+#include "vbasalgorithmcompare.h"
+#include "vbasalgorithmestimatesitecount.h"
+#include "vbasalgorithmpartition.h"
+#include "vbasalgorithmrate.h"
+#include "vbasalgorithmselectsites.h"
 #include "vbasmetadata.h"
 
 #include <QIcon>
@@ -61,4 +66,9 @@ void VbasProvider::loadAlgorithms()
 {
     addAlgorithm(new VbasAlgorithmAggregate());
     addAlgorithm(new VbasAlgorithmCheckAnonymity());
+    addAlgorithm(new VbasAlgorithmCompare());
+    addAlgorithm(new VbasAlgorithmEstimateSiteCount());
+    addAlgorithm(new VbasAlgorithmPartition());
+    addAlgorithm(new VbasAlgorithmRate());
+    addAlgorithm(new VbasAlgorithmSelectSites());
 }

@@ -47,11 +47,13 @@ inline constexpr auto WkbNoGeometry = Qgis::WkbType::NoGeometry;
 inline constexpr auto WkbPoint = Qgis::WkbType::Point;
 inline constexpr auto WkbMultiPolygon = Qgis::WkbType::MultiPolygon;
 inline constexpr auto GeometryPolygon = Qgis::GeometryType::Polygon;
+inline constexpr auto GeometryPoint = Qgis::GeometryType::Point;
 #else
 inline constexpr auto WkbNoGeometry = QgsWkbTypes::NoGeometry;
 inline constexpr auto WkbPoint = QgsWkbTypes::Point;
 inline constexpr auto WkbMultiPolygon = QgsWkbTypes::MultiPolygon;
 inline constexpr auto GeometryPolygon = QgsWkbTypes::PolygonGeometry;
+inline constexpr auto GeometryPoint = QgsWkbTypes::PointGeometry;
 #endif
 
 #if _QGIS_VERSION_INT >= 33800
