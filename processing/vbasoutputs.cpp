@@ -269,7 +269,7 @@ void VbasOutputs::writeCells(VbasSink& sink, const VbasRelease& release, const V
         if (release.cells[s].empty())
             continue;
         QgsFeature feature(fields);
-        feature.setAttributes({int(s + 1), release.siteAggregateId(s)});
+        feature.setAttributes(QgsAttributes() << int(s + 1) << release.siteAggregateId(s));
         feature.setGeometry(sourceMultiGeometry(release.cells[s], frame));
         sink.add(feature);
     }
