@@ -132,3 +132,16 @@ AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool
     }
     return run;
 }
+
+qint64 number(const AlgorithmRun& run, const char* name)
+{
+    EXPECT_TRUE(run.results.contains(name)) << name;
+    return run.results.value(name).toLongLong();
+}
+
+QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name)
+{
+    const auto found = run.layers.find(name);
+    EXPECT_TRUE(found != run.layers.end()) << name.toStdString();
+    return found == run.layers.end() ? nullptr : found->second.get();
+}

@@ -43,6 +43,11 @@ struct AlgorithmRun
     QString log;    //!< the whole text log
 };
 
+/** Returns the numeric result `name` of `run`, failing the test when there is none. */
+qint64 number(const AlgorithmRun& run, const char* name);
+/** Returns the output layer `name` of `run`, failing the test when there is none. */
+QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name);
+
 /**
  * Runs the algorithm `id` with `parameters`, through QgsProcessingAlgorithm::run() as QGIS does,
  * reads the OUTPUT layer and takes every output layer before the run's context goes away. A layer given as a

@@ -4,6 +4,7 @@
 
 #include <qgsdistancearea.h>
 #include <qgsfeatureiterator.h>
+#include <qgsprocessing.h>
 #include <qgsproject.h>
 
 #include <gtest/gtest.h>
@@ -26,6 +27,28 @@ std::unique_ptr<QgsVectorLayer> openData(const QString& path, const QString& lay
 QVariant asParameter(QgsVectorLayer* layer)
 {
     return QVariant::fromValue<QgsMapLayer*>(layer);
+}
+
+OlindaInput::OlindaInput()
+    : tracts(openData(QStringLiteral("demo/olinda.gpkg"), QStringLiteral("tracts")))
+    , patients(openData(QStringLiteral("demo/olinda_patients.csv")))
+{
+}
+
+QVariantMap OlindaInput::parameters(const QStringList& quasiIdentifiers) const
+{
+    const QString temporary = QgsProcessing::TEMPORARY_OUTPUT;
+    return {{"REGIONS", asParameter(tracts.get())},
+            {"REGION_ID_FIELD", "CD_GEOCODI"},
+            {"RECORDS", asParameter(patients.get())},
+            {"RECORD_REGION_FIELD", "tract"},
+            {"QUASI_IDENTIFIERS", quasiIdentifiers},
+            {"K", 5},
+            {"SITE_COUNT_METHOD", "sitecount.naive_anonymity"},
+            {"OUTPUT", temporary},
+            {"OUTPUT_MAPPING", temporary},
+            {"OUTPUT_RECORDS", temporary},
+            {"OUTPUT_SITES", temporary}};
 }
 
 Recount recountGroups(QgsVectorLayer& table, const QStringList& keyFields, const QString& countField)
@@ -76,7 +99,8 @@ double sumOf(QgsVectorLayer& layer, const QString& field)
 }
 
 int expectAreasMatchMembers(QgsVectorLayer& aggregates, QgsVectorLayer& mapping, QgsVectorLayer& regions,
-                            const QString& regionIdField, double attributeTolerance)
+                            const QString& regionIdField, double attributeTolerance,
+                            const QString& mappingAggregateField)
 {
     EXPECT_EQ(aggregates.crs(), regions.crs());
     QgsDistanceArea measure;
@@ -97,7 +121,7 @@ int expectAreasMatchMembers(QgsVectorLayer& aggregates, QgsVectorLayer& mapping,
     {
         const QString region = feature.attribute(regionIdField).toString();
         EXPECT_TRUE(regionGeometry.contains(region)) << region.toStdString();
-        members[feature.attribute(QStringLiteral("aggregate_id")).toString()] << regionGeometry.value(region);
+        members[feature.attribute(mappingAggregateField).toString()] << regionGeometry.value(region);
         ++mapped;
     }
     EXPECT_EQ(mapped, regionGeometry.size()) << "every small area must be mapped exactly once";

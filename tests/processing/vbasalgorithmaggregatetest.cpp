@@ -16,54 +16,15 @@
 namespace
 {
 const QString kAggregate = QStringLiteral("vbas:aggregateregions");
-const QString kTemporary = QgsProcessing::TEMPORARY_OUTPUT;
-const QStringList kOlindaQuasiIdentifiers{"age_band", "sex", "married", "ethnicity"};
-constexpr qint64 kOlindaPatients = 18897; // data/README.md
-
-/** The two Olinda layers and the parameters of a release of them, all outputs to memory. */
-struct Olinda
-{
-    std::unique_ptr<QgsVectorLayer> tracts =
-        openData(QStringLiteral("demo/olinda.gpkg"), QStringLiteral("tracts"));
-    std::unique_ptr<QgsVectorLayer> patients = openData(QStringLiteral("demo/olinda_patients.csv"));
-
-    QVariantMap parameters(const QStringList& quasiIdentifiers = kOlindaQuasiIdentifiers) const
-    {
-        return {{"REGIONS", asParameter(tracts.get())},
-                {"REGION_ID_FIELD", "CD_GEOCODI"},
-                {"RECORDS", asParameter(patients.get())},
-                {"RECORD_REGION_FIELD", "tract"},
-                {"QUASI_IDENTIFIERS", quasiIdentifiers},
-                {"K", 5},
-                {"SITE_COUNT_METHOD", "sitecount.naive_anonymity"},
-                {"OUTPUT", kTemporary},
-                {"OUTPUT_MAPPING", kTemporary},
-                {"OUTPUT_RECORDS", kTemporary},
-                {"OUTPUT_SITES", kTemporary}};
-    }
-};
-
-qint64 result(const AlgorithmRun& run, const char* name)
-{
-    EXPECT_TRUE(run.results.contains(name)) << name;
-    return run.results.value(name).toLongLong();
-}
-
-QgsVectorLayer* layer(const AlgorithmRun& run, const QString& name)
-{
-    const auto found = run.layers.find(name);
-    EXPECT_TRUE(found != run.layers.end()) << name.toStdString();
-    return found == run.layers.end() ? nullptr : found->second.get();
-}
 } // namespace
 
 TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
 {
-    const Olinda olinda;
+    const OlindaInput olinda;
     const AlgorithmRun run = runAlgorithm(kAggregate, olinda.parameters());
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    QgsVectorLayer* records = layer(run, "OUTPUT_RECORDS");
-    QgsVectorLayer* aggregates = layer(run, "OUTPUT");
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    QgsVectorLayer* aggregates = outputLayer(run, "OUTPUT");
     ASSERT_TRUE(records && aggregates);
 
     // k-anonymous when recounted from the output alone, by our own count and by the verifier.
@@ -73,15 +34,15 @@ TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
 
     // Released + suppressed = input. data/README.md: with these four QIs 3 classes hold fewer than 5
     // records in the whole table, 5 records in all: global suppression withholds exactly those.
-    EXPECT_EQ(recount.records, result(run, "RECORDS_RELEASED"));
-    EXPECT_EQ(result(run, "INPUT_RECORDS"), kOlindaPatients);
-    EXPECT_EQ(result(run, "RECORDS_RELEASED") + result(run, "SUPPRESSED"), kOlindaPatients);
-    EXPECT_EQ(result(run, "SUPPRESSED_GLOBAL"), 5);
-    EXPECT_EQ(result(run, "SUPPRESSED_GLOBAL") + result(run, "SUPPRESSED_LOCAL"), result(run, "SUPPRESSED"));
-    EXPECT_EQ(qint64(sumOf(*aggregates, "released")), result(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(recount.records, number(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(number(run, "INPUT_RECORDS"), kOlindaPatients);
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), kOlindaPatients);
+    EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), 5);
+    EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL") + number(run, "SUPPRESSED_LOCAL"), number(run, "SUPPRESSED"));
+    EXPECT_EQ(qint64(sumOf(*aggregates, "released")), number(run, "RECORDS_RELEASED"));
     EXPECT_EQ(qint64(sumOf(*aggregates, "suppressed_local") + sumOf(*aggregates, "suppressed_global")),
-              result(run, "SUPPRESSED"));
-    EXPECT_GT(result(run, "SUPPRESSED_LOCAL"), 0) << "four QIs on small areas leave some groups below k";
+              number(run, "SUPPRESSED"));
+    EXPECT_GT(number(run, "SUPPRESSED_LOCAL"), 0) << "four QIs on small areas leave some groups below k";
 
     // Every input field is kept, the geometry dropped, the region replaced by an aggregate id.
     EXPECT_EQ(records->fields().names(), olinda.patients->fields().names());
@@ -94,42 +55,42 @@ TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
     // Outputs open cleanly in the source CRS: multipolygons, 470 tracts mapped, one point per site.
     EXPECT_EQ(aggregates->crs().authid(), "EPSG:4674");
     EXPECT_EQ(aggregates->wkbType(), QgsWkbTypes::MultiPolygon);
-    EXPECT_EQ(aggregates->featureCount(), result(run, "AGGREGATES"));
-    EXPECT_EQ(layer(run, "OUTPUT_MAPPING")->featureCount(), 470);
-    EXPECT_EQ(layer(run, "OUTPUT_MAPPING")->crs().authid(), "EPSG:4674");
-    EXPECT_EQ(layer(run, "OUTPUT_SITES")->featureCount(),
-              result(run, "AGGREGATES") + result(run, "EMPTY_SITES"));
-    EXPECT_GE(result(run, "GLOBAL_ANONYMITY_AFTER"), 5);
+    EXPECT_EQ(aggregates->featureCount(), number(run, "AGGREGATES"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT_MAPPING")->featureCount(), 470);
+    EXPECT_EQ(outputLayer(run, "OUTPUT_MAPPING")->crs().authid(), "EPSG:4674");
+    EXPECT_EQ(outputLayer(run, "OUTPUT_SITES")->featureCount(),
+              number(run, "AGGREGATES") + number(run, "EMPTY_SITES"));
+    EXPECT_GE(number(run, "GLOBAL_ANONYMITY_AFTER"), 5);
 }
 
 TEST(AggregateRegions, OlindaAggregateAreasEqualTheSumOfTheirTracts)
 {
-    const Olinda olinda;
+    const OlindaInput olinda;
     QVariantMap parameters = olinda.parameters({"age_band", "sex"});
     parameters.insert("REPRESENTATIVE_POINT", "point_on_surface");
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     // area_m2 is planar in the equidistant projection VBAS computes in; over Olinda's 10 km its scale
     // differs from the ellipsoid by less than 1e-6.
-    EXPECT_EQ(expectAreasMatchMembers(*layer(run, "OUTPUT"), *layer(run, "OUTPUT_MAPPING"), *olinda.tracts,
-                                      "CD_GEOCODI", 1e-5),
-              result(run, "AGGREGATES"));
+    EXPECT_EQ(expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"),
+                                      *olinda.tracts, "CD_GEOCODI", 1e-5),
+              number(run, "AGGREGATES"));
 }
 
 TEST(AggregateRegions, KeptSuppressedRecordsAreFlaggedAndHaveNoRegion)
 {
-    const Olinda olinda;
+    const OlindaInput olinda;
     QVariantMap parameters = olinda.parameters();
     parameters.insert("KEEP_SUPPRESSED", true);
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    QgsVectorLayer* records = layer(run, "OUTPUT_RECORDS");
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
     EXPECT_EQ(records->featureCount(), kOlindaPatients);
     const QMap<QString, qint64> fates = countByValue(*records, "vbas_fate");
-    EXPECT_EQ(fates.value("released"), result(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(fates.value("released"), number(run, "RECORDS_RELEASED"));
     EXPECT_EQ(fates.value("suppressed_global"), 5);
-    EXPECT_EQ(fates.value("suppressed_local"), result(run, "SUPPRESSED_LOCAL"));
-    EXPECT_EQ(countByValue(*records, "tract").value("NULL"), result(run, "SUPPRESSED"));
+    EXPECT_EQ(fates.value("suppressed_local"), number(run, "SUPPRESSED_LOCAL"));
+    EXPECT_EQ(countByValue(*records, "tract").value("NULL"), number(run, "SUPPRESSED"));
 
     records->setSubsetString(QStringLiteral("\"vbas_fate\" = 'released'"));
     EXPECT_EQ(checkAnonymity(records, "tract", kOlindaQuasiIdentifiers, 5), "PASS");
@@ -138,7 +99,7 @@ TEST(AggregateRegions, KeptSuppressedRecordsAreFlaggedAndHaveNoRegion)
 TEST(AggregateRegions, WithoutQuasiIdentifiersEveryRegionReachesThePopulationFloor)
 {
     // The tracts are their own records, weighted by population (377,779 residents, data/README.md).
-    const Olinda olinda;
+    const OlindaInput olinda;
     const QVariantMap parameters{{"REGIONS", asParameter(olinda.tracts.get())},
                                  {"REGION_ID_FIELD", "CD_GEOCODI"},
                                  {"RECORDS", asParameter(olinda.tracts.get())},
@@ -147,17 +108,17 @@ TEST(AggregateRegions, WithoutQuasiIdentifiersEveryRegionReachesThePopulationFlo
                                  {"K", 20000},
                                  {"SITE_COUNT_METHOD", "sitecount.naive_anonymity"},
                                  {"SITE_COUNT_OFFSET", 1.0},
-                                 {"OUTPUT", kTemporary},
-                                 {"OUTPUT_RECORDS", kTemporary}};
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    QgsVectorLayer* records = layer(run, "OUTPUT_RECORDS");
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
     EXPECT_EQ(checkAnonymity(records, "CD_GEOCODI", {}, 20000, "V014"), "PASS");
     const Recount recount = recountGroups(*records, {"CD_GEOCODI"}, "V014");
     EXPECT_GE(recount.smallestGroup, 20000);
-    EXPECT_EQ(recount.records + result(run, "SUPPRESSED"), 377779);
+    EXPECT_EQ(recount.records + number(run, "SUPPRESSED"), 377779);
     // Naive count by hand: mean 377,779 / 470 = 803.8 per tract, 25 tracts reach 20,000, 470 / 25 = 18.
-    EXPECT_EQ(result(run, "AGGREGATES") + result(run, "EMPTY_SITES"), 18);
+    EXPECT_EQ(number(run, "AGGREGATES") + number(run, "EMPTY_SITES"), 18);
 }
 
 TEST(AggregateRegions, BostonInNad27KeepsItsCrsAndAreas)
@@ -171,16 +132,17 @@ TEST(AggregateRegions, BostonInNad27KeepsItsCrsAndAreas)
                                  {"RECORD_REGION_FIELD", "tract"},
                                  {"QUASI_IDENTIFIERS", quasiIdentifiers},
                                  {"SITE_COUNT_METHOD", "sitecount.naive_anonymity"},
-                                 {"OUTPUT", kTemporary},
-                                 {"OUTPUT_MAPPING", kTemporary},
-                                 {"OUTPUT_RECORDS", kTemporary}};
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    EXPECT_EQ(layer(run, "OUTPUT")->crs().authid(), "EPSG:4267");
-    EXPECT_EQ(checkAnonymity(layer(run, "OUTPUT_RECORDS"), "tract", quasiIdentifiers, 5), "PASS");
-    EXPECT_EQ(result(run, "RECORDS_RELEASED") + result(run, "SUPPRESSED"), 27006);
-    EXPECT_EQ(result(run, "SUPPRESSED_GLOBAL"), 0) << "data/README.md: no class below 5 with these QIs";
-    expectAreasMatchMembers(*layer(run, "OUTPUT"), *layer(run, "OUTPUT_MAPPING"), *tracts, "poltract", 1e-5);
+    EXPECT_EQ(outputLayer(run, "OUTPUT")->crs().authid(), "EPSG:4267");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tract", quasiIdentifiers, 5), "PASS");
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 27006);
+    EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), 0) << "data/README.md: no class below 5 with these QIs";
+    expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"), *tracts,
+                            "poltract", 1e-5);
 }
 
 TEST(AggregateRegions, InvalidPolygonsAreRepairedAndCounted)
@@ -195,17 +157,18 @@ TEST(AggregateRegions, InvalidPolygonsAreRepairedAndCounted)
                                  {"K", 50000},
                                  {"SITE_COUNT_METHOD", "sitecount.fixed"},
                                  {"SITE_COUNT", 15},
-                                 {"OUTPUT", kTemporary},
-                                 {"OUTPUT_MAPPING", kTemporary},
-                                 {"OUTPUT_RECORDS", kTemporary}};
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_TRUE(run.log.contains("5 invalid region polygons were repaired")) << run.log.toStdString();
     EXPECT_TRUE(run.log.contains("computing in the CRS of REGIONS")) << run.log.toStdString();
-    EXPECT_EQ(result(run, "RECORDS_RELEASED") + result(run, "SUPPRESSED"), 1057673);
-    EXPECT_EQ(checkAnonymity(layer(run, "OUTPUT_RECORDS"), "AREAKEY", {}, 50000, "POP8"), "PASS");
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 1057673);
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "AREAKEY", {}, 50000, "POP8"), "PASS");
     // In a projected CRS area_m2 is the planar area QGIS measures too.
-    expectAreasMatchMembers(*layer(run, "OUTPUT"), *layer(run, "OUTPUT_MAPPING"), *tracts, "AREAKEY", 1e-9);
+    expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"), *tracts,
+                            "AREAKEY", 1e-9);
 }
 
 TEST(AggregateRegions, GeoPackageTableOfRealCasesWithMissingValues)
@@ -220,19 +183,19 @@ TEST(AggregateRegions, GeoPackageTableOfRealCasesWithMissingValues)
                                  {"QUASI_IDENTIFIERS", QStringList{"sex", "agegrp"}},
                                  {"K", 3},
                                  {"ADC", true},
-                                 {"OUTPUT", kTemporary},
-                                 {"OUTPUT_RECORDS", kTemporary}};
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    EXPECT_EQ(layer(run, "OUTPUT")->crs().authid(), "EPSG:3035");
-    EXPECT_EQ(checkAnonymity(layer(run, "OUTPUT_RECORDS"), "tile", {"sex", "agegrp"}, 3), "PASS");
-    EXPECT_EQ(result(run, "RECORDS_RELEASED") + result(run, "SUPPRESSED"), 636);
+    EXPECT_EQ(outputLayer(run, "OUTPUT")->crs().authid(), "EPSG:3035");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tile", {"sex", "agegrp"}, 3), "PASS");
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 636);
     EXPECT_TRUE(run.log.contains("refinement.adc")) << run.log.toStdString();
 }
 
 TEST(AggregateRegions, WritesGeoPackageLayersAndAnHtmlReport)
 {
-    const Olinda olinda;
+    const OlindaInput olinda;
     const QTemporaryDir folder;
     const QString gpkg = folder.filePath("release.gpkg");
     QVariantMap parameters = olinda.parameters({"age_band", "sex"});
@@ -245,12 +208,12 @@ TEST(AggregateRegions, WritesGeoPackageLayersAndAnHtmlReport)
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_FALSE(run.results.contains("OUTPUT_MAPPING"));
-    EXPECT_EQ(layer(run, "OUTPUT_RECORDS")->featureCount(), result(run, "RECORDS_RELEASED"));
-    EXPECT_EQ(layer(run, "OUTPUT")->featureCount(), result(run, "AGGREGATES"));
-    EXPECT_EQ(layer(run, "OUTPUT_SITES")->source(), gpkg + "|layername=sites")
+    EXPECT_EQ(outputLayer(run, "OUTPUT_RECORDS")->featureCount(), number(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT")->featureCount(), number(run, "AGGREGATES"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT_SITES")->source(), gpkg + "|layername=sites")
         << "two layers, one GeoPackage";
-    EXPECT_EQ(layer(run, "OUTPUT_CELLS")->featureCount(),
-              result(run, "AGGREGATES") + result(run, "EMPTY_SITES"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT_CELLS")->featureCount(),
+              number(run, "AGGREGATES") + number(run, "EMPTY_SITES"));
 
     QFile report(folder.filePath("report.html"));
     ASSERT_TRUE(report.open(QIODevice::ReadOnly));
@@ -260,6 +223,6 @@ TEST(AggregateRegions, WritesGeoPackageLayersAndAnHtmlReport)
         << "metric meanings from the registry";
     EXPECT_TRUE(html.contains("CD_GEOCODI")) << "the parameters are listed";
     const QString perAggregate = html.section("<h2>Aggregated regions</h2>", 1);
-    EXPECT_EQ(perAggregate.count("<tr>"), 1 + result(run, "AGGREGATES"))
+    EXPECT_EQ(perAggregate.count("<tr>"), 1 + number(run, "AGGREGATES"))
         << "a header and a row per aggregate";
 }
