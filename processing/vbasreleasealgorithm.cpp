@@ -151,16 +151,8 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);
     if (!report.isEmpty())
     {
-        VbasReportParameters listed;
-        for (const QgsProcessingParameterDefinition* definition : parameterDefinitions())
-        {
-            if (!definition->isDestination())
-                listed.append(
-                    {definition->description(),
-                     definition->valueAsPythonString(
-                         parameters.value(definition->name(), definition->defaultValue()), context)});
-        }
-        vbasWriteReleaseReport(report, kOutputHtml, displayName(), listed, release, dataset, frame);
+        vbasWriteReleaseReport(report, kOutputHtml, displayName(),
+                               vbasReportParameters(*this, parameters, context), release, dataset, frame);
         outputs.insert(kOutputHtml, report);
     }
 

@@ -3,9 +3,13 @@
 #include "Registry.h"
 
 #include <qgsexception.h>
+#include <qgsprocessingalgorithm.h>
+#include <qgsprocessingparameters.h>
 
 #include <QFile>
 #include <QTextStream>
+
+#include <cmath>
 
 namespace
 {
@@ -13,8 +17,12 @@ QString cell(const QVariant& value)
 {
     if (value.isNull())
         return QStringLiteral("<td></td>");
-    const QString text =
-        value.type() == QVariant::Double ? QString::number(value.toDouble(), 'g', 6) : value.toString();
+    // Whole numbers in full (discernibility runs into millions); others to 10 digits, enough for
+    // site coordinates in degrees.
+    const double number = value.toDouble();
+    const QString text = value.type() != QVariant::Double ? value.toString()
+                         : number == std::floor(number)   ? QString::number(number, 'f', 0)
+                                                          : QString::number(number, 'g', 10);
     return QStringLiteral("<td>%1</td>").arg(text.toHtmlEscaped());
 }
 
@@ -83,6 +91,27 @@ QString refinement(const VbasRelease& release)
                  .arg(QString::fromStdString(report.stopReason).toHtmlEscaped()));
 }
 } // namespace
+
+VbasReportParameters vbasReportParameters(const QgsProcessingAlgorithm& algorithm,
+                                          const QVariantMap& parameters, QgsProcessingContext& context)
+{
+    VbasReportParameters listed;
+    for (const QgsProcessingParameterDefinition* definition : algorithm.parameterDefinitions())
+    {
+        if (definition->isDestination())
+            continue;
+        // Python notation is exact about lists and layers; quotes around a single value and None
+        // only get in a reader's way.
+        QString value = definition->valueAsPythonString(
+            parameters.value(definition->name(), definition->defaultValue()), context);
+        if (value == QLatin1String("None"))
+            value.clear();
+        else if (value.size() >= 2 && value.startsWith('\'') && value.endsWith('\'') && !value.contains(','))
+            value = value.mid(1, value.size() - 2);
+        listed.append({definition->description(), value});
+    }
+    return listed;
+}
 
 void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
                             const VbasReportParameters& parameters, const VbasRelease& release,

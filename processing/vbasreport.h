@@ -5,9 +5,17 @@
 #include <QList>
 #include <QPair>
 #include <QString>
+#include <QVariantMap>
+
+class QgsProcessingAlgorithm;
+class QgsProcessingContext;
 
 /** The parameters as the report lists them: label and value, in the algorithm's order. */
 using VbasReportParameters = QList<QPair<QString, QString>>;
+
+/** Returns every input parameter of `algorithm` with its value in `parameters` (or its default). */
+VbasReportParameters vbasReportParameters(const QgsProcessingAlgorithm& algorithm,
+                                          const QVariantMap& parameters, QgsProcessingContext& context);
 
 /**
  * Writes the HTML report of a release to `path`: the parameters, where the computation happened, the
