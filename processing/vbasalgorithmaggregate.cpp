@@ -77,9 +77,7 @@ QVariantMap VbasAlgorithmAggregate::processAlgorithm(const QVariantMap& paramete
                                                      QgsProcessingContext& context,
                                                      QgsProcessingFeedback* feedback)
 {
-    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
-    const auto pipeline =
-        runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     const Job job = loadJob(parameters, context, feedback, 0.2);
     const VbasRelease release = runRelease(parameters, job, feedback,
                                            [&](vbas::Feedback& engineFeedback)

@@ -73,23 +73,22 @@ QVariantMap VbasAlgorithmEstimateSiteCount::processAlgorithm(const QVariantMap& 
                                                              QgsProcessingContext& context,
                                                              QgsProcessingFeedback* feedback)
 {
-    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
-    const auto pipeline =
-        runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     const Job job = loadJob(parameters, context, feedback, 0.8);
-    return runEngine(
-        feedback,
-        [&](vbas::Feedback& engineFeedback)
-        {
-            vbas::Feedback::Stage stage(engineFeedback, 0.8, 1.0);
-            const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
-            std::uint64_t unclamped = 0;
-            const std::uint64_t sites = pipeline->estimateSiteCount(data, engineFeedback, &unclamped);
-            engineFeedback.info("site count: " + std::to_string(sites) + " (" + config.siteCounter + ")");
-            return QVariantMap{{kEstimatedSites, qulonglong(sites)},
-                               {kUnclampedEstimate, qulonglong(unclamped)},
-                               {kReleasableRecords, qulonglong(data.regions.totalRecords())},
-                               {kRegionsWithRecords, qulonglong(data.regions.nonEmptyCount())},
-                               {kMaxCombs, double(data.regions.maxCombs())}};
-        });
+    return runEngine(feedback,
+                     [&](vbas::Feedback& engineFeedback)
+                     {
+                         vbas::Feedback::Stage stage(engineFeedback, 0.8, 1.0);
+                         const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
+                         std::uint64_t unclamped = 0;
+                         const std::uint64_t sites =
+                             pipeline->estimateSiteCount(data, engineFeedback, &unclamped);
+                         engineFeedback.info("site count: " + std::to_string(sites) + " (" +
+                                             pipeline->config().siteCounter + ")");
+                         return QVariantMap{{kEstimatedSites, qulonglong(sites)},
+                                            {kUnclampedEstimate, qulonglong(unclamped)},
+                                            {kReleasableRecords, qulonglong(data.regions.totalRecords())},
+                                            {kRegionsWithRecords, qulonglong(data.regions.nonEmptyCount())},
+                                            {kMaxCombs, double(data.regions.maxCombs())}};
+                     });
 }

@@ -64,9 +64,7 @@ QVariantMap VbasAlgorithmPartition::processAlgorithm(const QVariantMap& paramete
                                                      QgsProcessingContext& context,
                                                      QgsProcessingFeedback* feedback)
 {
-    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
-    const auto pipeline =
-        runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     const std::unique_ptr<QgsProcessingFeatureSource> sitesSource(
         parameterAsSource(parameters, kSites, context));
     if (!sitesSource)

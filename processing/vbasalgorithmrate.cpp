@@ -66,9 +66,7 @@ VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
 QVariantMap VbasAlgorithmRate::processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
                                                 QgsProcessingFeedback* feedback)
 {
-    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
-    const auto pipeline =
-        runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     const Job job = loadJob(parameters, context, feedback, 0.2);
     const int field = parameterAsFieldIndex(parameters, kAggregateField, job.regions->fields(), context);
 

@@ -70,22 +70,21 @@ QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parame
                                                        QgsProcessingContext& context,
                                                        QgsProcessingFeedback* feedback)
 {
-    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
-    const auto pipeline =
-        runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     const Job job = loadJob(parameters, context, feedback, 0.2);
-    const std::vector<vbas::Point> sites = runEngine(
-        feedback,
-        [&](vbas::Feedback& engineFeedback)
-        {
-            vbas::Feedback::Stage stage(engineFeedback, 0.2, 0.95);
-            const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
-            const std::uint64_t count = pipeline->estimateSiteCount(data, engineFeedback);
-            engineFeedback.info("site count: " + std::to_string(count) + " (" + config.siteCounter + ")");
-            std::optional<vbas::RefinementReport> refinement;
-            return pipeline->refineSites(data, pipeline->locateSites(data, count, engineFeedback), refinement,
-                                         engineFeedback);
-        });
+    const std::vector<vbas::Point> sites =
+        runEngine(feedback,
+                  [&](vbas::Feedback& engineFeedback)
+                  {
+                      vbas::Feedback::Stage stage(engineFeedback, 0.2, 0.95);
+                      const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
+                      const std::uint64_t count = pipeline->estimateSiteCount(data, engineFeedback);
+                      engineFeedback.info("site count: " + std::to_string(count) + " (" +
+                                          pipeline->config().siteCounter + ")");
+                      std::optional<vbas::RefinementReport> refinement;
+                      return pipeline->refineSites(data, pipeline->locateSites(data, count, engineFeedback),
+                                                   refinement, engineFeedback);
+                  });
 
     QString destination;
     const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,

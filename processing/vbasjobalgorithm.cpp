@@ -149,6 +149,14 @@ void VbasJobAlgorithm::addPartitionParameters()
         QString::fromStdString(vbas::PipelineConfig{}.partitioner), strategyHelp(registry.partitioners))));
 }
 
+std::unique_ptr<vbas::Pipeline> VbasJobAlgorithm::makePipeline(const QVariantMap& parameters,
+                                                               QgsProcessingContext& context,
+                                                               QgsProcessingFeedback* feedback) const
+{
+    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
+    return runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+}
+
 QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                                      QgsProcessingContext& context) const
 {

@@ -82,6 +82,12 @@ protected:
      */
     Job loadJob(const QVariantMap& parameters, QgsProcessingContext& context, QgsProcessingFeedback* feedback,
                 double progressEnd) const;
+    /**
+     * Returns the pipeline the strategy parameters describe, built through the funnel so that a bad
+     * configuration fails before any data is read.
+     */
+    std::unique_ptr<vbas::Pipeline> makePipeline(const QVariantMap& parameters, QgsProcessingContext& context,
+                                                 QgsProcessingFeedback* feedback) const;
     /** Returns the registry ids chosen in the strategy parameter `name` (at least one, else it throws). */
     QStringList parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                        QgsProcessingContext& context) const;

@@ -22,6 +22,14 @@ QVariantMap estimateParameters(const OlindaInput& olinda, const QStringList& qua
     return parameters;
 }
 
+/** Returns the Olinda parameters with 12 sites, fixed. */
+QVariantMap twelveSites(const OlindaInput& olinda)
+{
+    QVariantMap parameters = estimateParameters(olinda, {"age_band", "sex"}, "sitecount.fixed");
+    parameters.insert("SITE_COUNT", 12);
+    return parameters;
+}
+
 /** Returns the aggregate_id of every small area (by CD_GEOCODI) of a mapping output. */
 QMap<QString, QString> aggregateOf(QgsVectorLayer& mapping)
 {
@@ -89,9 +97,7 @@ TEST(EstimateSiteCount, PopulationFloorOfTwentyThousand)
 TEST(SelectSites, FixedCountGivesThatManyPointsOverTheTractsInTheirCrs)
 {
     const OlindaInput olinda;
-    QVariantMap parameters = estimateParameters(olinda, {"age_band", "sex"}, "sitecount.fixed");
-    parameters.insert("SITE_COUNT", 12);
-    const AlgorithmRun run = runAlgorithm("vbas:selectsites", parameters);
+    const AlgorithmRun run = runAlgorithm("vbas:selectsites", twelveSites(olinda));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_EQ(number(run, "SITES_PLACED"), 12);
     QgsVectorLayer* sites = outputLayer(run, "OUTPUT");
@@ -156,9 +162,7 @@ TEST(PartitionRegions, SitesInAnotherCrsGiveTheSameReleaseAsTheMainJob)
     // Sites selected on Olinda (EPSG:4674), reprojected to Web Mercator, then given back: every tract
     // must land in the same aggregate as when the main job uses the same sites directly.
     const OlindaInput olinda;
-    QVariantMap parameters = estimateParameters(olinda, {"age_band", "sex"}, "sitecount.fixed");
-    parameters.insert("SITE_COUNT", 12);
-    const AlgorithmRun selected = runAlgorithm("vbas:selectsites", parameters);
+    const AlgorithmRun selected = runAlgorithm("vbas:selectsites", twelveSites(olinda));
     ASSERT_TRUE(selected.ok) << selected.errors.toStdString();
     const AlgorithmRun reprojected =
         runAlgorithm("native:reprojectlayer", {{"INPUT", asParameter(outputLayer(selected, "OUTPUT"))},
@@ -171,7 +175,7 @@ TEST(PartitionRegions, SitesInAnotherCrsGiveTheSameReleaseAsTheMainJob)
     partition.insert("SITES", asParameter(outputLayer(reprojected, "OUTPUT")));
     const AlgorithmRun given = runAlgorithm("vbas:partitionregions", partition);
     ASSERT_TRUE(given.ok) << given.errors.toStdString();
-    const AlgorithmRun main = runAlgorithm("vbas:aggregateregions", parameters);
+    const AlgorithmRun main = runAlgorithm("vbas:aggregateregions", twelveSites(olinda));
     ASSERT_TRUE(main.ok) << main.errors.toStdString();
 
     EXPECT_EQ(outputLayer(given, "OUTPUT")->crs().authid(), "EPSG:4674");
