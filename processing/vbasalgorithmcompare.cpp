@@ -3,7 +3,6 @@
 #include "Sweep.h"
 #include "vbasoutputs.h"
 #include "vbasqgiscompat.h"
-#include "vbasreleasealgorithm.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
@@ -14,19 +13,6 @@ const QString kOutput = QStringLiteral("OUTPUT");
 const QString kRows = QStringLiteral("ROWS");
 const QString kParetoRows = QStringLiteral("PARETO_ROWS");
 
-QgsFields comparisonFields()
-{
-    QgsFields fields;
-    for (const char* name : {"site_count_method", "site_location", "refinement"})
-        fields.append(QgsField(name, VbasCompat::FieldTypeString));
-    for (const char* name : {"site_count", "aggregates"})
-        fields.append(QgsField(name, VbasCompat::FieldTypeInt));
-    for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
-        fields.append(QgsField(VbasReleaseAlgorithm::metricOutputName(metric.id).toLower(),
-                               VbasCompat::FieldTypeDouble));
-    fields.append(QgsField(QStringLiteral("pareto_optimal"), VbasCompat::FieldTypeBool));
-    return fields;
-}
 } // namespace
 
 void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
@@ -121,7 +107,7 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
                                      });
     const Job job = loadJob(parameters, context, feedback, 0.1);
 
-    std::vector<std::size_t> rowConfig;
+    std::vector<const vbas::PipelineConfig*> rowConfigs;
     const std::vector<vbas::SweepRow> rows =
         runEngine(feedback,
                   [&](vbas::Feedback& engineFeedback)
@@ -139,7 +125,7 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
                           for (vbas::SweepRow& row : vbas::sweep(*pipelines[i], data, sweep, engineFeedback))
                           {
                               all.push_back(std::move(row));
-                              rowConfig.push_back(i);
+                              rowConfigs.push_back(&configs[i]);
                           }
                       }
                       vbas::markParetoOptimal(all, vbas::Registry::builtIn());
@@ -147,29 +133,13 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
                   });
 
     QString destination;
-    const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,
-                                                               comparisonFields(), VbasCompat::WkbNoGeometry,
-                                                               QgsCoordinateReferenceSystem()));
+    const std::unique_ptr<QgsFeatureSink> sink(
+        parameterAsSink(parameters, kOutput, context, destination, VbasOutputs::comparisonFields(),
+                        VbasCompat::WkbNoGeometry, QgsCoordinateReferenceSystem()));
     if (!sink)
         throw QgsProcessingException(invalidSinkError(parameters, kOutput));
     VbasSink out(*sink, kOutput, *feedback);
-    qlonglong paretoRows = 0;
-    for (std::size_t r = 0; r < rows.size(); ++r)
-    {
-        const vbas::PipelineConfig& config = configs[rowConfig[r]];
-        QgsAttributes attributes;
-        attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
-                   << (config.siteRefiner.empty() ? QStringLiteral("none")
-                                                  : QString::fromStdString(config.siteRefiner))
-                   << int(rows[r].siteCount) << int(rows[r].result.aggregation.size());
-        for (const vbas::MetricValue& metric : rows[r].result.metrics)
-            attributes << metric.value;
-        attributes << rows[r].paretoOptimal;
-        paretoRows += rows[r].paretoOptimal ? 1 : 0;
-        QgsFeature feature(comparisonFields());
-        feature.setAttributes(attributes);
-        out.add(feature);
-    }
+    const qlonglong paretoRows = VbasOutputs::writeComparison(out, rows, rowConfigs);
     feedback->pushWarning(
         QObject::tr("%1 of %2 solutions are Pareto-optimal. Release only one of them, ever: two "
                     "aggregations of the same records can be overlaid to single people out.")

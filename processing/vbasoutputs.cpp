@@ -83,6 +83,11 @@ void VbasSink::add(QgsFeature& feature)
             QObject::tr("%1: could not write a feature: %2").arg(mOutputName, mSink.lastError()));
 }
 
+QString VbasOutputs::metricOutputName(const std::string& id)
+{
+    return QString::fromStdString(id).section('.', -1).toUpper();
+}
+
 QgsFields VbasOutputs::aggregateFields(const VbasRelease& release)
 {
     QgsFields fields;
@@ -273,4 +278,41 @@ void VbasOutputs::writeCells(VbasSink& sink, const VbasRelease& release, const V
         feature.setGeometry(sourceMultiGeometry(release.cells[s], frame));
         sink.add(feature);
     }
+}
+
+QgsFields VbasOutputs::comparisonFields()
+{
+    QgsFields fields;
+    for (const char* name : {"site_count_method", "site_location", "refinement"})
+        fields.append(field(name, VbasCompat::FieldTypeString));
+    for (const char* name : {"site_count", "aggregates"})
+        fields.append(field(name, VbasCompat::FieldTypeInt));
+    for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
+        fields.append(field(metricOutputName(metric.id).toLower(), VbasCompat::FieldTypeDouble));
+    fields.append(field(QStringLiteral("pareto_optimal"), VbasCompat::FieldTypeBool));
+    return fields;
+}
+
+qlonglong VbasOutputs::writeComparison(VbasSink& sink, const std::vector<vbas::SweepRow>& rows,
+                                       const std::vector<const vbas::PipelineConfig*>& rowConfigs)
+{
+    const QgsFields fields = comparisonFields();
+    qlonglong paretoRows = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+    {
+        const vbas::PipelineConfig& config = *rowConfigs[r];
+        QgsAttributes attributes;
+        attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
+                   << (config.siteRefiner.empty() ? QStringLiteral("none")
+                                                  : QString::fromStdString(config.siteRefiner))
+                   << int(rows[r].siteCount) << int(rows[r].result.aggregation.size());
+        for (const vbas::MetricValue& metric : rows[r].result.metrics)
+            attributes << metric.value;
+        attributes << rows[r].paretoOptimal;
+        paretoRows += rows[r].paretoOptimal ? 1 : 0;
+        QgsFeature feature(fields);
+        feature.setAttributes(attributes);
+        sink.add(feature);
+    }
+    return paretoRows;
 }

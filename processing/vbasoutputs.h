@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Pipeline.h"
+#include "Sweep.h"
 #include "geometry/Dissolve.h"
 #include "vbasconvert.h"
 
@@ -52,6 +53,9 @@ private:
  */
 namespace VbasOutputs
 {
+/** Returns the numeric output of metric `id`: quality.average_distance gives AVERAGE_DISTANCE. */
+QString metricOutputName(const std::string& id);
+
 /** Aggregated regions: the dissolved member polygons with the per-aggregate figures of SPEC section 7. */
 QgsFields aggregateFields(const VbasRelease& release);
 /** Returns the attributes of aggregate `a` in the layout of aggregateFields(). */
@@ -85,4 +89,13 @@ void writeSites(VbasSink& sink, const std::vector<vbas::Point>& sites, const Vba
 /** Voronoi cells clipped to the study area: site_id and aggregate_id. */
 QgsFields cellFields(const VbasRelease& release);
 void writeCells(VbasSink& sink, const VbasRelease& release, const VbasPlanarFrame& frame);
+/**
+ * The comparison of several releases: site_count_method, site_location, refinement, site_count,
+ * aggregates, every metric (its output name in lower case) and pareto_optimal.
+ */
+QgsFields comparisonFields();
+/** Writes a row per sweep row, `rowConfigs[r]` being the configuration of row r; returns the Pareto-optimal
+ * rows. */
+qlonglong writeComparison(VbasSink& sink, const std::vector<vbas::SweepRow>& rows,
+                          const std::vector<const vbas::PipelineConfig*>& rowConfigs);
 } // namespace VbasOutputs

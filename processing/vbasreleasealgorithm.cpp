@@ -35,11 +35,6 @@ bool isWanted(const QVariantMap& parameters, const QString& name)
 }
 } // namespace
 
-QString VbasReleaseAlgorithm::metricOutputName(const std::string& id)
-{
-    return QString::fromStdString(id).section('.', -1).toUpper();
-}
-
 void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
 {
     addParameter(new QgsProcessingParameterBoolean(
@@ -66,8 +61,8 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
     for (const CountOutput& count : kCountOutputs)
         addOutput(new QgsProcessingOutputNumber(count.name, QObject::tr(count.description)));
     for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
-        addOutput(
-            new QgsProcessingOutputNumber(metricOutputName(metric.id), QString::fromStdString(metric.name)));
+        addOutput(new QgsProcessingOutputNumber(VbasOutputs::metricOutputName(metric.id),
+                                                QString::fromStdString(metric.name)));
 }
 
 VbasRelease
@@ -165,7 +160,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     for (std::size_t i = 0; i < std::size(kCountOutputs); ++i)
         outputs.insert(kCountOutputs[i].name, countValues[i]);
     for (const vbas::MetricValue& metric : release.result.metrics)
-        outputs.insert(metricOutputName(metric.id), metric.value);
+        outputs.insert(VbasOutputs::metricOutputName(metric.id), metric.value);
     feedback->pushInfo(
         QObject::tr("Released %1 of %2 records in %3 aggregated regions; suppressed %4 globally and "
                     "%5 locally. Release only one aggregation of these records, ever: two can be "

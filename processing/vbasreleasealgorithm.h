@@ -21,9 +21,6 @@ public:
     static inline const QString kOutputCells = QStringLiteral("OUTPUT_CELLS");
     static inline const QString kOutputHtml = QStringLiteral("OUTPUT_HTML_FILE");
 
-    /** Returns the numeric output of metric `id`: quality.average_distance gives AVERAGE_DISTANCE. */
-    static QString metricOutputName(const std::string& id);
-
 protected:
     /**
      * Adds KEEP_SUPPRESSED, the outputs OUTPUT, OUTPUT_RECORDS, OUTPUT_HTML_FILE and the numbers; with
