@@ -61,13 +61,11 @@ QString VbasAlgorithmCompare::groupId() const
 QString VbasAlgorithmCompare::shortHelpString() const
 {
     return QObject::tr(
-        "Runs 'Aggregate small areas to a k-anonymous release' for every combination of the chosen "
-        "site-count "
-        "and site-location methods (and ADC when asked), each over a sweep of site counts around its "
-        "estimate "
-        "s0: s0 + j * ceil(fraction * s0) for j = -steps .. steps. It writes one row per solution with every "
-        "metric, and marks pareto_optimal the rows no other row beats on all of anonymity deviation, average "
-        "distance, suppression, precision loss, discernibility and non-uniform entropy (lower is better).\n\n"
+        "Runs 'Aggregate to k-anonymity' for every combination of the chosen site-count and site-location "
+        "methods (and ADC when asked), each over a sweep of site counts around its estimate s0: s0 + j * "
+        "ceil(fraction * s0) for j = -steps .. steps. It writes one row per solution with every metric, and "
+        "marks pareto_optimal the rows no other row beats on all of anonymity deviation, average distance, "
+        "suppression, precision loss, discernibility and non-uniform entropy (lower is better).\n\n"
         "Use the table to choose one approach, then run the main job with it. Release only one of these "
         "aggregations, ever: two aggregations of the same records can be overlaid to single people out.");
 }

@@ -30,7 +30,7 @@ QString VbasAlgorithmEstimateSiteCount::name() const
 
 QString VbasAlgorithmEstimateSiteCount::displayName() const
 {
-    return QObject::tr("Estimate the number of aggregated regions");
+    return QObject::tr("Estimate the number of regions");
 }
 
 QStringList VbasAlgorithmEstimateSiteCount::tags() const
@@ -51,12 +51,10 @@ QString VbasAlgorithmEstimateSiteCount::groupId() const
 QString VbasAlgorithmEstimateSiteCount::shortHelpString() const
 {
     return QObject::tr(
-        "Runs the first stage of 'Aggregate small areas to a k-anonymous release' alone: how many sites, and "
-        "so "
-        "aggregated regions, the chosen site-count method asks for on these records and this k.\n\n"
+        "Runs the first stage of 'Aggregate to k-anonymity' alone: how many sites, and so aggregated "
+        "regions, the chosen site-count method asks for on these records and this k.\n\n"
         "ESTIMATED_SITES is the count the release would use: the estimate clamped between 1 and the number "
-        "of "
-        "small areas holding records (UNCLAMPED_ESTIMATE is before clamping). RELEASABLE_RECORDS (N after "
+        "of small areas holding records (UNCLAMPED_ESTIMATE is before clamping). RELEASABLE_RECORDS (N after "
         "global suppression), REGIONS_WITH_RECORDS and MAX_COMBS (the product of the category counts of the "
         "quasi-identifiers, NULL counting as a category) are the figures the methods use.\n\n"
         "More sites means smaller regions (more precise geography) and more suppression. In a model, feed "

@@ -21,7 +21,7 @@ QString VbasAlgorithmPartition::name() const
 
 QString VbasAlgorithmPartition::displayName() const
 {
-    return QObject::tr("Aggregate small areas around given sites");
+    return QObject::tr("Aggregate around given sites");
 }
 
 QStringList VbasAlgorithmPartition::tags() const
@@ -43,16 +43,14 @@ QString VbasAlgorithmPartition::groupId() const
 QString VbasAlgorithmPartition::shortHelpString() const
 {
     return QObject::tr(
-        "Makes the release of 'Aggregate small areas to a k-anonymous release' around sites you give instead "
-        "of computed ones: every small area joins the site nearest its representative point, the records "
-        "that "
-        "stay in groups smaller than k are suppressed, and the release is rated.\n\n"
+        "Makes the release of 'Aggregate to k-anonymity' around sites you give instead of computed ones: "
+        "every small area joins the site nearest its representative point, the records that stay in groups "
+        "smaller than k are suppressed, and the release is rated.\n\n"
         "Typical use: run 'Select Voronoi sites', move or delete sites by hand (say, to keep a town whole), "
         "then run this. Sites may be in any CRS; sites that receive no small area form no region (counted in "
         "EMPTY_SITES).\n\n"
         "The outputs are the same as those of the main job. Release only one aggregation of the same "
-        "records, "
-        "ever: two aggregations can be overlaid to single people out.");
+        "records, ever: two aggregations can be overlaid to single people out.");
 }
 
 VbasAlgorithmPartition* VbasAlgorithmPartition::createInstance() const

@@ -49,10 +49,8 @@ QString VbasAlgorithmRate::shortHelpString() const
         "its own: the records that stay in groups smaller than k inside their aggregate are suppressed, and "
         "every quality metric is computed, so the aggregation can be compared with a VBAS release.\n\n"
         "AGGREGATE_FIELD names the aggregate of each small area; every small area needs one. An aggregation "
-        "has "
-        "no sites: distances are measured to the mean of each aggregate's small-area points, and "
-        "site_x/site_y "
-        "hold that mean.\n\n"
+        "has no sites: distances are measured to the mean of each aggregate's small-area points, and "
+        "site_x/site_y hold that mean.\n\n"
         "Outputs: the aggregated regions with their figures (aggregate_id holds the field's values), the "
         "anonymized records, the metrics as numbers and an HTML report. Release only one aggregation of the "
         "same records, ever.");

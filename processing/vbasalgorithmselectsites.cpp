@@ -51,14 +51,12 @@ QString VbasAlgorithmSelectSites::groupId() const
 QString VbasAlgorithmSelectSites::shortHelpString() const
 {
     return QObject::tr(
-        "Runs the site stages of 'Aggregate small areas to a k-anonymous release' alone: the site count, the "
-        "site location and, when ADC is on, its refinement. The sites come out as points (site_id) in the "
-        "CRS "
-        "of the small areas.\n\n"
-        "Look at them on the map, move or delete some by hand, then give them to 'Aggregate small areas "
-        "around "
-        "given sites' to make the release. SITES_PLACED can be lower than the count asked for when the data "
-        "cannot support more distinct sites (the log says why).");
+        "Runs the site stages of 'Aggregate to k-anonymity' alone: the site count, the site location and, "
+        "when ADC is on, its refinement. The sites come out as points (site_id) in the CRS of the small "
+        "areas.\n\n"
+        "Look at them on the map, move or delete some by hand, then give them to 'Aggregate around given "
+        "sites' to make the release. SITES_PLACED can be lower than the count asked for when the data cannot "
+        "support more distinct sites (the log says why).");
 }
 
 VbasAlgorithmSelectSites* VbasAlgorithmSelectSites::createInstance() const

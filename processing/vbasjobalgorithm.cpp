@@ -64,8 +64,8 @@ void VbasJobAlgorithm::addDataParameters()
         kRepresentativePoint, QObject::tr("Representative point of a small area"),
         {kCentroid, kPointOnSurface}, kCentroid,
         QObject::tr(
-            "centroid: the centre of mass (may fall outside concave areas); point_on_surface: a point "
-            "always inside the area. Areas join the site nearest this point."))));
+            "centroid: the centre of mass (may fall outside concave areas); point_on_surface: a point always "
+            "inside the area. Areas join the site nearest this point."))));
     addParameter(VbasCompat::advanced(staticEnum(
         kUnknownRegions, QObject::tr("Records naming unknown small areas"), {kUnknownFail, kUnknownDrop},
         kUnknownFail,
@@ -98,8 +98,8 @@ void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
     addParameter(VbasCompat::advanced(staticEnum(
         kGapsModel, QObject::tr("GAPS cutoff model"), kGapsModels, QStringLiteral("canada"),
         QObject::tr(
-            "Regression of the population a region needs (thesis Table 2): canada takes the largest "
-            "cutoff of western, central and eastern; custom uses c and b below (cutoff = c * x^b)."))));
+            "Regression of the population a region needs (thesis Table 2): canada takes the largest cutoff "
+            "of western, central and eastern; custom uses c and b below (cutoff = c * x^b)."))));
     addParameter(VbasCompat::advanced(
         new QgsProcessingParameterNumber(kGapsC, QObject::tr("Custom GAPS coefficient c"),
                                          VbasCompat::NumberTypeDouble, vbas::StrategyOptions{}.gapsCustomC)));

@@ -163,8 +163,8 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         outputs.insert(VbasOutputs::metricOutputName(metric.id), metric.value);
     feedback->pushInfo(
         QObject::tr("Released %1 of %2 records in %3 aggregated regions; suppressed %4 globally and "
-                    "%5 locally. Release only one aggregation of these records, ever: two can be "
-                    "overlaid to single people out.")
+                    "%5 locally. Release only one aggregation of these records, ever: two can be overlaid to "
+                    "single people out.")
             .arg(counts.released)
             .arg(dataset.totalRecords() + dataset.droppedRecords())
             .arg(release.result.aggregation.size())

@@ -13,6 +13,11 @@
 
 namespace
 {
+const char* const kStyle = "body{font-family:sans-serif;margin:2em}"
+                           "table{border-collapse:collapse;margin:1em 0}"
+                           "td,th{border:1px solid #bbb;padding:2px 8px;text-align:left}"
+                           ".warning{background:#fff3cd;border:1px solid #e0b000;padding:1em}";
+
 QString cell(const QVariant& value)
 {
     if (value.isNull())
@@ -124,12 +129,8 @@ void vbasWriteReleaseReport(const QString& path, const QString& outputName, cons
     QTextStream html(&file);
     html.setCodec("UTF-8");
     html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << title.toHtmlEscaped()
-         << "</"
-            "title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em "
-            "0}"
-            "td,th{border:1px solid #bbb;padding:2px 8px;text-align:left}.warning{background:#fff3cd;"
-            "border:1px solid #e0b000;padding:1em}</style></head><body>\n<h1>"
-         << title.toHtmlEscaped() << "</h1>\n<p class=\"warning\"><strong>"
+         << "</title>\n<style>" << kStyle << "</style></head><body>\n<h1>" << title.toHtmlEscaped()
+         << "</h1>\n<p class=\"warning\"><strong>"
          << QObject::tr("Release only one aggregation of these records, ever.").toHtmlEscaped()
          << "</strong> "
          << QObject::tr("Two different aggregations of the same records can be overlaid: their intersections "
