@@ -98,13 +98,18 @@ AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool
     EXPECT_TRUE(algorithm) << id.toStdString();
     if (!algorithm)
         return {};
+    return runAlgorithm(*algorithm, parameters, canceled);
+}
+
+AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters, bool canceled)
+{
     QgsProcessingContext context;
     context.setProject(QgsProject::instance());
     RecordingFeedback feedback;
     if (canceled)
         feedback.cancel();
     AlgorithmRun run;
-    run.results = algorithm->run(parameters, context, &feedback, &run.ok);
+    run.results = algorithm.run(parameters, context, &feedback, &run.ok);
     run.errors = feedback.errors();
     run.log = feedback.textLog();
     for (auto it = run.results.constBegin(); it != run.results.constEnd(); ++it)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <qgsfeature.h>
+#include <qgsprocessingalgorithm.h>
 #include <qgsvectorlayer.h>
 
 #include <QStringList>
@@ -55,3 +56,6 @@ QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name);
  * canceled when the algorithm starts.
  */
 AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled = false);
+/** Runs `algorithm` (a model, say) the same way. */
+AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
+                          bool canceled = false);

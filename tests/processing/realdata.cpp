@@ -15,7 +15,7 @@
 
 std::unique_ptr<QgsVectorLayer> openData(const QString& path, const QString& layer)
 {
-    QString uri = QStringLiteral(VBAS_DATA_DIR "/") + path;
+    QString uri = QStringLiteral(VBAS_SOURCE_DIR "/data/") + path;
     if (!layer.isEmpty())
         uri += QStringLiteral("|layername=") + layer;
     auto opened =
