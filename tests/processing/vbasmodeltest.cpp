@@ -13,6 +13,8 @@ TEST(Model, ExampleModelChainsTheStepsAndItsReleasePassesTheVerifier)
 {
     QgsProcessingModelAlgorithm model;
     ASSERT_TRUE(model.fromFile(QStringLiteral(VBAS_SOURCE_DIR "/docs/examples/olinda-release.model3")));
+    QStringList issues;
+    EXPECT_TRUE(model.validate(issues)) << issues.join('\n').toStdString();
     const OlindaInput olinda;
     const QVariantMap parameters{{"tracts", asParameter(olinda.tracts.get())},
                                  {"patients", asParameter(olinda.patients.get())},
