@@ -91,23 +91,32 @@ QList<QVariantList> repeated(const QVariantList& row, int times)
     return rows;
 }
 
-AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled)
+AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled,
+                          double cancelAtPercent)
 {
     const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
         QgsApplication::processingRegistry()->createAlgorithmById(id));
     EXPECT_TRUE(algorithm) << id.toStdString();
     if (!algorithm)
         return {};
-    return runAlgorithm(*algorithm, parameters, canceled);
+    return runAlgorithm(*algorithm, parameters, canceled, cancelAtPercent);
 }
 
-AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters, bool canceled)
+AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters, bool canceled,
+                          double cancelAtPercent)
 {
     QgsProcessingContext context;
     context.setProject(QgsProject::instance());
     RecordingFeedback feedback;
     if (canceled)
         feedback.cancel();
+    if (cancelAtPercent >= 0.0)
+        QObject::connect(&feedback, &QgsFeedback::progressChanged,
+                         [&feedback, cancelAtPercent](double percent)
+                         {
+                             if (percent >= cancelAtPercent)
+                                 feedback.cancel();
+                         });
     AlgorithmRun run;
     run.results = algorithm.run(parameters, context, &feedback, &run.ok);
     run.errors = feedback.errors();

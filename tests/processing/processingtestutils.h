@@ -53,9 +53,11 @@ QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name);
  * Runs the algorithm `id` with `parameters`, through QgsProcessingAlgorithm::run() as QGIS does,
  * reads the OUTPUT layer and takes every output layer before the run's context goes away. A layer given as a
  * parameter must be a QgsVectorLayer pointer wrapped in a QVariant. With `canceled`, the user has already
- * canceled when the algorithm starts.
+ * canceled when the algorithm starts; with `cancelAtPercent` >= 0, the user cancels as soon as the
+ * reported progress reaches it.
  */
-AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled = false);
+AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled = false,
+                          double cancelAtPercent = -1.0);
 /** Runs `algorithm` (a model, say) the same way. */
 AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
-                          bool canceled = false);
+                          bool canceled = false, double cancelAtPercent = -1.0);

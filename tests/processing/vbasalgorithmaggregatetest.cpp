@@ -5,9 +5,11 @@
 #include "processingtestutils.h"
 #include "realdata.h"
 
+#include <qgsmemoryproviderutils.h>
 #include <qgsprocessing.h>
 #include <qgswkbtypes.h>
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 
@@ -226,3 +228,50 @@ TEST(AggregateRegions, WritesGeoPackageLayersAndAnHtmlReport)
     EXPECT_EQ(perAggregate.count("<tr>"), 1 + number(run, "AGGREGATES"))
         << "a header and a row per aggregate";
 }
+
+TEST(AggregateRegions, ReleaseDoesNotDependOnTheOrderOfTheRecords)
+{
+    // The same patients, last row first: categories are coded in text order, so classes, sites and
+    // the whole release come out the same.
+    const OlindaInput olinda;
+    const std::unique_ptr<QgsVectorLayer> reversed(
+        QgsMemoryProviderUtils::createMemoryLayer("reversed", olinda.patients->fields()));
+    QgsFeatureList features;
+    QgsFeature feature;
+    QgsFeatureIterator it = olinda.patients->getFeatures();
+    while (it.nextFeature(feature))
+        features.prepend(feature);
+    ASSERT_TRUE(reversed->dataProvider()->addFeatures(features));
+
+    const AlgorithmRun forward = runAlgorithm(kAggregate, olinda.parameters());
+    QVariantMap parameters = olinda.parameters();
+    parameters.insert("RECORDS", asParameter(reversed.get()));
+    const AlgorithmRun backward = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(forward.ok && backward.ok) << forward.errors.toStdString() << backward.errors.toStdString();
+    for (const char* name : {"AGGREGATES", "RECORDS_RELEASED", "SUPPRESSED_LOCAL", "DISCERNIBILITY"})
+        EXPECT_EQ(number(backward, name), number(forward, name)) << name;
+    EXPECT_EQ(countByValue(*outputLayer(backward, "OUTPUT_RECORDS"), "tract"),
+              countByValue(*outputLayer(forward, "OUTPUT_RECORDS"), "tract"));
+}
+
+class AggregateRegionsCanceled : public testing::TestWithParam<double>
+{
+};
+
+TEST_P(AggregateRegionsCanceled, AtAnyStageOfTheEngineWritesNothing)
+{
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    QVariantMap parameters = olinda.parameters();
+    parameters.insert("ADC", true);
+    parameters.insert("OUTPUT", folder.filePath("aggregates.gpkg"));
+    parameters.insert("OUTPUT_RECORDS", folder.filePath("records.csv"));
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters, false, GetParam());
+    EXPECT_FALSE(run.ok);
+    EXPECT_EQ(run.errors.toStdString(), "Canceled by the user; no output was written.");
+    EXPECT_TRUE(QDir(folder.path()).isEmpty()) << QDir(folder.path()).entryList().join(' ').toStdString();
+}
+
+// Reading tracts, reading records, locating and refining sites, partition and rating, dissolving.
+INSTANTIATE_TEST_SUITE_P(Progress, AggregateRegionsCanceled, testing::Values(2.0, 12.0, 30.0, 60.0, 85.0));
