@@ -207,7 +207,6 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
                 QObject::tr("'%1' is listed twice or is the RECORD_REGION_FIELD; list each field once")
                     .arg(fields.at(field).name()));
     }
-    parameterAsK(parameters, context);
     const vbas::RepresentativePoint point =
         parameterAsEnumString(parameters, kRepresentativePoint, context) == kPointOnSurface
             ? vbas::RepresentativePoint::PointOnSurface
