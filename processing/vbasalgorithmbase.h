@@ -79,7 +79,8 @@ protected:
      * The only place where engine exceptions cross into QGIS: vbas::Error becomes a
      * QgsProcessingException prefixed with parameterForSubject(), vbas::Canceled becomes
      * canceledError(), and any other exception a QgsProcessingException too, because an exception
-     * QGIS does not expect would end the whole application. Create sinks only after it returns, so
+     * QGIS does not expect would end the whole application. A cancel that arrives while `engineCall`
+     * runs ends in canceledError() even when the engine finished. Create sinks only after it returns, so
      * that a canceled or failed run leaves no partial output behind.
      */
     template <typename EngineCall>
@@ -90,7 +91,19 @@ protected:
         VbasFeedbackAdapter adapter(feedback ? *feedback : silent);
         try
         {
-            return std::forward<EngineCall>(engineCall)(static_cast<vbas::Feedback&>(adapter));
+            // A cancel that came after the engine's last check still stops the algorithm here, before
+            // any output exists.
+            if constexpr (std::is_void_v<std::invoke_result_t<EngineCall, vbas::Feedback&>>)
+            {
+                std::forward<EngineCall>(engineCall)(static_cast<vbas::Feedback&>(adapter));
+                adapter.checkCanceled();
+            }
+            else
+            {
+                auto result = std::forward<EngineCall>(engineCall)(static_cast<vbas::Feedback&>(adapter));
+                adapter.checkCanceled();
+                return result;
+            }
         }
         catch (const vbas::Canceled&)
         {

@@ -1,6 +1,12 @@
 #include "vbasprovider.h"
 
+#include "vbasalgorithmaggregate.h"
 #include "vbasalgorithmcheckanonymity.h"
+#include "vbasalgorithmcompare.h"
+#include "vbasalgorithmestimatesitecount.h"
+#include "vbasalgorithmpartition.h"
+#include "vbasalgorithmrate.h"
+#include "vbasalgorithmselectsites.h"
 #include "vbasmetadata.h"
 
 #include <QIcon>
@@ -58,5 +64,11 @@ bool VbasProvider::supportsNonFileBasedOutput() const
 
 void VbasProvider::loadAlgorithms()
 {
+    addAlgorithm(new VbasAlgorithmAggregate());
     addAlgorithm(new VbasAlgorithmCheckAnonymity());
+    addAlgorithm(new VbasAlgorithmCompare());
+    addAlgorithm(new VbasAlgorithmEstimateSiteCount());
+    addAlgorithm(new VbasAlgorithmPartition());
+    addAlgorithm(new VbasAlgorithmRate());
+    addAlgorithm(new VbasAlgorithmSelectSites());
 }

@@ -51,6 +51,38 @@ std::unique_ptr<QgsVectorLayer> makeTable(const QStringList& fields, const QList
     return layer;
 }
 
+std::unique_ptr<QgsVectorLayer> makeSquares(const QList<QVariant>& ids)
+{
+    auto layer = std::make_unique<QgsVectorLayer>(QStringLiteral("Polygon?crs=EPSG:32633&field=id:string"),
+                                                  QStringLiteral("squares"), QStringLiteral("memory"));
+    QgsFeatureList features;
+    for (int i = 0; i < ids.size(); ++i)
+    {
+        QgsFeature feature(layer->fields());
+        feature.setAttributes(QgsAttributes() << ids.at(i));
+        feature.setGeometry(QgsGeometry::fromRect(QgsRectangle(i, 0, i + 1, 1)));
+        features.append(feature);
+    }
+    EXPECT_TRUE(layer->dataProvider()->addFeatures(features));
+    return layer;
+}
+
+std::unique_ptr<QgsVectorLayer> makePoints(const QList<QgsPointXY>& points)
+{
+    auto layer = std::make_unique<QgsVectorLayer>(QStringLiteral("Point?crs=EPSG:32633&field=site:integer"),
+                                                  QStringLiteral("points"), QStringLiteral("memory"));
+    QgsFeatureList features;
+    for (int i = 0; i < points.size(); ++i)
+    {
+        QgsFeature feature(layer->fields());
+        feature.setAttributes(QgsAttributes() << i + 1);
+        feature.setGeometry(QgsGeometry::fromPointXY(points.at(i)));
+        features.append(feature);
+    }
+    EXPECT_TRUE(layer->dataProvider()->addFeatures(features));
+    return layer;
+}
+
 QList<QVariantList> repeated(const QVariantList& row, int times)
 {
     QList<QVariantList> rows;
@@ -59,35 +91,71 @@ QList<QVariantList> repeated(const QVariantList& row, int times)
     return rows;
 }
 
-AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled)
+AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled,
+                          double cancelAtPercent)
 {
     const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
         QgsApplication::processingRegistry()->createAlgorithmById(id));
     EXPECT_TRUE(algorithm) << id.toStdString();
     if (!algorithm)
         return {};
+    return runAlgorithm(*algorithm, parameters, canceled, cancelAtPercent);
+}
+
+AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters, bool canceled,
+                          double cancelAtPercent)
+{
     QgsProcessingContext context;
     context.setProject(QgsProject::instance());
     RecordingFeedback feedback;
     if (canceled)
         feedback.cancel();
+    if (cancelAtPercent >= 0.0)
+        QObject::connect(&feedback, &QgsFeedback::progressChanged,
+                         [&feedback, cancelAtPercent](double percent)
+                         {
+                             if (percent >= cancelAtPercent)
+                                 feedback.cancel();
+                         });
     AlgorithmRun run;
-    run.results = algorithm->run(parameters, context, &feedback, &run.ok);
+    run.results = algorithm.run(parameters, context, &feedback, &run.ok);
     run.errors = feedback.errors();
     run.log = feedback.textLog();
+    for (auto it = run.results.constBegin(); it != run.results.constEnd(); ++it)
+    {
+        if (it.value().type() != QVariant::String)
+            continue;
+        auto* layer = qobject_cast<QgsVectorLayer*>(
+            QgsProcessingUtils::mapLayerFromString(it.value().toString(), context));
+        if (!layer || !context.temporaryLayerStore()->takeMapLayer(layer))
+            continue;
+        run.layers[it.key()] = std::shared_ptr<QgsVectorLayer>(layer);
+    }
     if (run.results.contains(QStringLiteral("OUTPUT")))
     {
-        auto* layer = qobject_cast<QgsVectorLayer*>(QgsProcessingUtils::mapLayerFromString(
-            run.results.value(QStringLiteral("OUTPUT")).toString(), context));
-        EXPECT_TRUE(layer);
-        if (layer)
+        const auto output = run.layers.find(QStringLiteral("OUTPUT"));
+        EXPECT_TRUE(output != run.layers.end());
+        if (output != run.layers.end())
         {
-            run.outputFields = layer->fields().names();
+            run.outputFields = output->second->fields().names();
             QgsFeature feature;
-            QgsFeatureIterator features = layer->getFeatures();
+            QgsFeatureIterator features = output->second->getFeatures();
             while (features.nextFeature(feature))
                 run.outputRows.append(feature.attributes());
         }
     }
     return run;
+}
+
+qint64 number(const AlgorithmRun& run, const char* name)
+{
+    EXPECT_TRUE(run.results.contains(name)) << name;
+    return run.results.value(name).toLongLong();
+}
+
+QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name)
+{
+    const auto found = run.layers.find(name);
+    EXPECT_TRUE(found != run.layers.end()) << name.toStdString();
+    return found == run.layers.end() ? nullptr : found->second.get();
 }

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <qgsfeature.h>
+#include <qgsprocessingalgorithm.h>
 #include <qgsvectorlayer.h>
 
 #include <QStringList>
 #include <QVariantMap>
 
+#include <map>
 #include <memory>
 
 /** The NULL attribute value of a text field. */
@@ -17,6 +19,15 @@ QVariant nullText();
  */
 std::unique_ptr<QgsVectorLayer> makeTable(const QStringList& fields, const QList<QVariantList>& rows);
 
+/**
+ * Returns a memory layer of unit squares [i, i+1] x [0, 1] in UTM metres (EPSG:32633), with a text
+ * field id holding `ids[i]`, so that areas, centroids and distances can be worked out by hand.
+ */
+std::unique_ptr<QgsVectorLayer> makeSquares(const QList<QVariant>& ids);
+
+/** Returns a memory point layer (EPSG:32633, field site) with a point at each of `points`. */
+std::unique_ptr<QgsVectorLayer> makePoints(const QList<QgsPointXY>& points);
+
 /** Returns `row` `times` times, for tables with many identical records. */
 QList<QVariantList> repeated(const QVariantList& row, int times);
 
@@ -27,14 +38,26 @@ struct AlgorithmRun
     QVariantMap results;
     QList<QgsAttributes> outputRows; //!< the features of the OUTPUT layer, when there is one
     QStringList outputFields;
+    /** Every result that is a vector layer (temporary outputs included), kept after the run's context. */
+    std::map<QString, std::shared_ptr<QgsVectorLayer>> layers;
     QString errors; //!< what the algorithm reported as errors
     QString log;    //!< the whole text log
 };
 
+/** Returns the numeric result `name` of `run`, failing the test when there is none. */
+qint64 number(const AlgorithmRun& run, const char* name);
+/** Returns the output layer `name` of `run`, failing the test when there is none. */
+QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name);
+
 /**
  * Runs the algorithm `id` with `parameters`, through QgsProcessingAlgorithm::run() as QGIS does,
- * and reads the OUTPUT layer before the run's context goes away. A layer given as a parameter must
- * be a QgsVectorLayer pointer wrapped in a QVariant. With `canceled`, the user has already
- * canceled when the algorithm starts.
+ * reads the OUTPUT layer and takes every output layer before the run's context goes away. A layer given as a
+ * parameter must be a QgsVectorLayer pointer wrapped in a QVariant. With `canceled`, the user has already
+ * canceled when the algorithm starts; with `cancelAtPercent` >= 0, the user cancels as soon as the
+ * reported progress reaches it.
  */
-AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled = false);
+AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled = false,
+                          double cancelAtPercent = -1.0);
+/** Runs `algorithm` (a model, say) the same way. */
+AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
+                          bool canceled = false, double cancelAtPercent = -1.0);

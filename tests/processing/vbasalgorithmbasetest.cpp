@@ -131,22 +131,35 @@ TEST(AlgorithmBase, CancelInQgisStopsTheEngine)
 TEST(AlgorithmBase, FeedbackAdapterForwardsProgressMessagesAndCancel)
 {
     QgsProcessingFeedback feedback;
-    FunnelProbe().callEngine(&feedback,
-                             [&feedback](vbas::Feedback& engine)
-                             {
-                                 {
-                                     const vbas::Feedback::Stage secondHalf(engine, 0.5, 1.0);
-                                     engine.setProgress(0.5);
-                                     EXPECT_DOUBLE_EQ(feedback.progress(), 75.0);
-                                 }
-                                 engine.setProgress(0.25);
-                                 EXPECT_DOUBLE_EQ(feedback.progress(), 25.0);
-                                 engine.info("sites placed");
-                                 engine.warning("3 regions without records");
-                                 EXPECT_FALSE(engine.isCanceled());
-                                 feedback.cancel();
-                                 EXPECT_TRUE(engine.isCanceled());
-                             });
+    const std::string error = [&feedback]
+    {
+        try
+        {
+            FunnelProbe().callEngine(&feedback,
+                                     [&feedback](vbas::Feedback& engine)
+                                     {
+                                         {
+                                             const vbas::Feedback::Stage secondHalf(engine, 0.5, 1.0);
+                                             engine.setProgress(0.5);
+                                             EXPECT_DOUBLE_EQ(feedback.progress(), 75.0);
+                                         }
+                                         engine.setProgress(0.25);
+                                         EXPECT_DOUBLE_EQ(feedback.progress(), 25.0);
+                                         engine.info("sites placed");
+                                         engine.warning("3 regions without records");
+                                         EXPECT_FALSE(engine.isCanceled());
+                                         feedback.cancel();
+                                         EXPECT_TRUE(engine.isCanceled());
+                                     });
+        }
+        catch (const QgsProcessingException& canceled)
+        {
+            return canceled.what().toStdString();
+        }
+        return std::string();
+    }();
     EXPECT_TRUE(feedback.textLog().contains(QStringLiteral("sites placed")));
     EXPECT_TRUE(feedback.textLog().contains(QStringLiteral("3 regions without records")));
+    // The engine returned without checking again, but the user had canceled: no output may follow.
+    EXPECT_EQ(error, "Canceled by the user; no output was written.");
 }

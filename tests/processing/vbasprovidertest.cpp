@@ -1,10 +1,14 @@
 // The provider as QGIS sees it, and its registration as the plugin and the shim perform it.
 
 #include "vbasprovider.h"
+#include "Registry.h"
 #include "vbasproviderregistration.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsapplication.h>
 #include <qgsprocessingalgorithm.h>
+#include <qgsprocessingoutputs.h>
+#include <qgsprocessingparameters.h>
 #include <qgsprocessingregistry.h>
 
 #include <QFile>
@@ -62,6 +66,102 @@ TEST(Provider, OffersCheckAnonymity)
     EXPECT_EQ(algorithm->provider(), vbasProvider());
     EXPECT_EQ(algorithm->groupId(), QStringLiteral("verification"));
     EXPECT_FALSE(algorithm->shortHelpString().isEmpty());
+}
+
+TEST(Provider, OffersEveryAlgorithmWithGroupHelpAndCapitalParameters)
+{
+    const QgsProcessingProvider* provider = vbasProvider();
+    ASSERT_TRUE(provider);
+    QStringList names;
+    for (const QgsProcessingAlgorithm* algorithm : provider->algorithms())
+    {
+        names << algorithm->name();
+        EXPECT_FALSE(algorithm->group().isEmpty()) << algorithm->id().toStdString();
+        EXPECT_GT(algorithm->shortHelpString().size(), 200) << algorithm->id().toStdString();
+        for (const QgsProcessingParameterDefinition* parameter : algorithm->parameterDefinitions())
+            EXPECT_EQ(parameter->name(), parameter->name().toUpper()) << algorithm->id().toStdString();
+    }
+    names.sort();
+    EXPECT_EQ(names,
+              (QStringList{"aggregateregions", "checkanonymity", "compareapproaches", "estimatesitecount",
+                           "partitionregions", "rateaggregation", "selectsites"}));
+}
+
+namespace
+{
+const QgsProcessingParameterDefinition* parameter(const QString& algorithm, const QString& name)
+{
+    const QgsProcessingAlgorithm* found =
+        QgsApplication::processingRegistry()->algorithmById(QStringLiteral("vbas:") + algorithm);
+    EXPECT_TRUE(found) << algorithm.toStdString();
+    const QgsProcessingParameterDefinition* definition = found ? found->parameterDefinition(name) : nullptr;
+    EXPECT_TRUE(definition) << name.toStdString();
+    return definition;
+}
+
+template <typename Entry> QStringList ids(const std::vector<Entry>& entries)
+{
+    QStringList list;
+    for (const Entry& entry : entries)
+        list << QString::fromStdString(entry.id);
+    return list;
+}
+} // namespace
+
+TEST(Provider, StrategyChoicesAreTheRegistrysIdsSavedAsText)
+{
+    // Saved models store the ids themselves, so reordering or adding strategies cannot change them.
+    const vbas::Registry& registry = vbas::Registry::builtIn();
+    const auto* counters =
+        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "SITE_COUNT_METHOD"));
+    const auto* locators =
+        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "SITE_LOCATION"));
+    ASSERT_TRUE(counters && locators);
+    EXPECT_TRUE(counters->usesStaticStrings() && locators->usesStaticStrings());
+    EXPECT_EQ(counters->options(), ids(registry.siteCounters));
+    EXPECT_EQ(locators->options(), ids(registry.siteLocators));
+    const auto* compared =
+        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("compareapproaches", "SITE_LOCATION"));
+    ASSERT_TRUE(compared);
+    EXPECT_TRUE(compared->allowMultiple());
+}
+
+TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)
+{
+    const QMap<QString, QVariant> defaults{{"K", 5},
+                                           {"SITE_COUNT_METHOD", "sitecount.gaps_maxcombs"},
+                                           {"GAPS_MODEL", "canada"},
+                                           {"SITE_LOCATION", "sitelocation.balanced_density"},
+                                           {"ADC", false},
+                                           {"GLOBAL_SUPPRESSION", true},
+                                           {"REPRESENTATIVE_POINT", "centroid"},
+                                           {"SEED", 1},
+                                           {"KEEP_SUPPRESSED", false}};
+    for (auto it = defaults.constBegin(); it != defaults.constEnd(); ++it)
+        EXPECT_EQ(parameter("aggregateregions", it.key())->defaultValue(), it.value())
+            << it.key().toStdString();
+    for (const char* advanced :
+         {"SEED", "GAPS_MODEL", "GAPS_C", "GAPS_B", "REPRESENTATIVE_POINT", "UNKNOWN_REGIONS"})
+        EXPECT_TRUE(parameter("aggregateregions", advanced)->flags() &
+                    QgsProcessingParameterDefinition::FlagAdvanced)
+            << advanced;
+}
+
+TEST(Provider, EveryMetricIsANumericOutputOfTheReleases)
+{
+    for (const char* algorithm : {"aggregateregions", "partitionregions", "rateaggregation"})
+    {
+        const QgsProcessingAlgorithm* found =
+            QgsApplication::processingRegistry()->algorithmById(QStringLiteral("vbas:") + algorithm);
+        ASSERT_TRUE(found);
+        for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
+        {
+            const QString name = QString::fromStdString(metric.id).section('.', -1).toUpper();
+            const QgsProcessingOutputDefinition* output = found->outputDefinition(name);
+            ASSERT_TRUE(output) << algorithm << " " << name.toStdString();
+            EXPECT_EQ(output->type(), QgsProcessingOutputNumber::typeName());
+        }
+    }
 }
 
 TEST(Registration, SecondRegistrationNeitherAddsNorRemovesTheProvider)

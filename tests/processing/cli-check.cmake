@@ -1,5 +1,5 @@
 # Runs vbas:checkanonymity from a command line on data/released.csv and checks results counted by
-# hand. TOOL is vbas_process, or stock qgis_process with SHIM_PLUGINS (the build tree's Python plugin
+# hand, then vbas:aggregateregions on a small real input and verifies its release. TOOL is vbas_process, or stock qgis_process with SHIM_PLUGINS (the build tree's Python plugin
 # folder) and SHIM_NAME (the plugin to enable). WORK is a scratch folder; it also holds the isolated
 # QGIS profile, so no run touches the user's.
 #
@@ -52,9 +52,12 @@ if(SHIM_PLUGINS)
 endif()
 
 run_tool(TRUE list)
-if(NOT OUT MATCHES "vbas:checkanonymity")
-    message(FATAL_ERROR "list does not show vbas:checkanonymity:\n${OUT}\n${ERR}")
-endif()
+foreach(algorithm aggregateregions checkanonymity compareapproaches estimatesitecount partitionregions
+                  rateaggregation selectsites)
+    if(NOT OUT MATCHES "vbas:${algorithm}")
+        message(FATAL_ERROR "list does not show vbas:${algorithm}:\n${OUT}\n${ERR}")
+    endif()
+endforeach()
 
 run_tool(TRUE --json run vbas:checkanonymity "--INPUT=${INPUT}" --REGION_FIELD=region
          --QUASI_IDENTIFIERS=age_group --QUASI_IDENTIFIERS=sex --COUNT_FIELD=n --K=5 "--OUTPUT=${WORK}/violations.csv")
@@ -71,4 +74,36 @@ expect_results(3 28 1 3 3 FAIL)
 run_tool(FALSE run vbas:checkanonymity "--INPUT=${INPUT}" --REGION_FIELD=regoin)
 if(NOT ERR MATCHES "REGION_FIELD: INPUT has no field 'regoin'")
     message(FATAL_ERROR "the error does not name REGION_FIELD:\n${OUT}\n${ERR}")
+endif()
+
+# vbas:aggregateregions on the German districts (EPSG:3035) and the 636 real cases of
+# data/tests/de_imd_cases.csv: a GeoPackage of aggregates and sites, the released records as CSV and
+# the report. Released + suppressed must be the 636 cases, and the released CSV must pass the verifier.
+set(data "${CMAKE_CURRENT_LIST_DIR}/../../data/tests")
+run_tool(TRUE --json run vbas:aggregateregions "--REGIONS=${data}/de_districts.gpkg|layername=districts"
+         --REGION_ID_FIELD=KEY "--RECORDS=${data}/de_imd_cases.csv" --RECORD_REGION_FIELD=tile
+         --QUASI_IDENTIFIERS=sex --QUASI_IDENTIFIERS=agegrp --K=3 --SITE_COUNT_METHOD=sitecount.naive_anonymity
+         "--OUTPUT=ogr:dbname='${WORK}/release.gpkg' table=\"aggregates\" (geom)"
+         "--OUTPUT_SITES=ogr:dbname='${WORK}/release.gpkg' table=\"sites\" (geom)"
+         "--OUTPUT_RECORDS=${WORK}/released.csv" "--OUTPUT_HTML_FILE=${WORK}/report.html")
+string(JSON released GET "${OUT}" results RECORDS_RELEASED)
+string(JSON suppressed GET "${OUT}" results SUPPRESSED)
+string(JSON aggregates GET "${OUT}" results AGGREGATES)
+string(REGEX REPLACE "\\.0$" "" suppressed "${suppressed}") # metrics are doubles; qgis_process prints 6.0
+math(EXPR accounted "${released} + ${suppressed}")
+if(NOT accounted EQUAL 636 OR NOT aggregates GREATER 1)
+    message(FATAL_ERROR "aggregateregions: ${released} released + ${suppressed} suppressed (expected 636 in all), "
+                        "${aggregates} aggregates\n${OUT}")
+endif()
+foreach(file release.gpkg released.csv report.html)
+    if(NOT EXISTS "${WORK}/${file}")
+        message(FATAL_ERROR "aggregateregions did not write ${file}\n${OUT}\n${ERR}")
+    endif()
+endforeach()
+run_tool(TRUE --json run vbas:checkanonymity "--INPUT=${WORK}/released.csv" --REGION_FIELD=tile
+         --QUASI_IDENTIFIERS=sex --QUASI_IDENTIFIERS=agegrp --K=3)
+string(JSON verdict GET "${OUT}" results VERDICT)
+string(JSON records GET "${OUT}" results RECORDS)
+if(NOT verdict STREQUAL "PASS" OR NOT records EQUAL released)
+    message(FATAL_ERROR "the released records fail the verifier or were not all written:\n${OUT}")
 endif()

@@ -1,0 +1,81 @@
+#include "vbasalgorithmaggregate.h"
+
+void VbasAlgorithmAggregate::initAlgorithm(const QVariantMap&)
+{
+    addDataParameters();
+    addSiteCountParameters();
+    addSiteLocationParameters();
+    addPartitionParameters();
+    addReleaseOutputs(true);
+}
+
+QString VbasAlgorithmAggregate::name() const
+{
+    return QStringLiteral("aggregateregions");
+}
+
+QString VbasAlgorithmAggregate::displayName() const
+{
+    return QObject::tr("Aggregate to k-anonymity");
+}
+
+QStringList VbasAlgorithmAggregate::tags() const
+{
+    return QObject::
+        tr("k-anonymity,anonymize,aggregate,merge,regions,voronoi,privacy,disclosure,health,records,census "
+           "tracts,population floor")
+            .split(',');
+}
+
+QString VbasAlgorithmAggregate::group() const
+{
+    return QObject::tr("Release");
+}
+
+QString VbasAlgorithmAggregate::groupId() const
+{
+    return QStringLiteral("release");
+}
+
+QString VbasAlgorithmAggregate::shortHelpString() const
+{
+    return QObject::tr(
+        "Makes a table of records k-anonymous by coarsening only its geography: small areas (census "
+        "tracts...) are merged into larger regions around Voronoi sites until every group of records with "
+        "the same quasi-identifier values (age group, sex...) in every region holds at least k records; the "
+        "few records that still stand out are suppressed.\n\n"
+        "Records: one row per record, or per group of identical records with a count field. "
+        "Quasi-identifiers: the fields an attacker may know. Leave them empty to aggregate to a population "
+        "floor: every region then holds at least k records, e.g. the small areas layer itself as records, "
+        "its population as count and K = 20000 (use the naive site-count method, and ADC so that no region "
+        "stays below the floor).\n\n"
+        "Site-count methods: how many regions to aim for (GAPS MaxCombs with the Canada model by default). "
+        "Site-location methods: where the sites go (balanced density by default, least suppression); ADC "
+        "moves them further to raise anonymity (slower). All distances are planar, in metres: small areas in "
+        "a geographic CRS are projected for the computation and results come back in their CRS.\n\n"
+        "Outputs: the aggregated regions (dissolved polygons, with id, site, member count, records released "
+        "and suppressed, classes, anonymity before and after suppression, mean distance in m, area in m², "
+        "parts, Polsby-Popper compactness), the small areas with their aggregate, the anonymized records "
+        "(every field kept, the small area replaced by the aggregate id, suppressed records left out unless "
+        "kept and flagged), the sites, optionally the Voronoi cells, the headline metrics as numbers and an "
+        "HTML report.\n\n"
+        "Release only one aggregation of the same records, ever: two aggregations can be overlaid to single "
+        "people out. Check any release with 'Check k-anonymity of a release'.");
+}
+
+VbasAlgorithmAggregate* VbasAlgorithmAggregate::createInstance() const
+{
+    return new VbasAlgorithmAggregate();
+}
+
+QVariantMap VbasAlgorithmAggregate::processAlgorithm(const QVariantMap& parameters,
+                                                     QgsProcessingContext& context,
+                                                     QgsProcessingFeedback* feedback)
+{
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    const Job job = loadJob(parameters, context, feedback, 0.2);
+    const VbasRelease release = runRelease(parameters, job, feedback,
+                                           [&](vbas::Feedback& engineFeedback)
+                                           { return pipeline->run(*job.data.dataset, engineFeedback); });
+    return writeRelease(parameters, context, feedback, job, release);
+}

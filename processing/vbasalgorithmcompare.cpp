@@ -1,0 +1,147 @@
+#include "vbasalgorithmcompare.h"
+
+#include "Sweep.h"
+#include "vbasoutputs.h"
+#include "vbasqgiscompat.h"
+
+#include <qgsfeaturesink.h>
+#include <qgsprocessingoutputs.h>
+
+namespace
+{
+const QString kOutput = QStringLiteral("OUTPUT");
+const QString kRows = QStringLiteral("ROWS");
+const QString kParetoRows = QStringLiteral("PARETO_ROWS");
+
+} // namespace
+
+void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
+{
+    addDataParameters();
+    addSiteCountParameters(StrategyChoice::Several);
+    addSiteLocationParameters(StrategyChoice::Several);
+    addPartitionParameters();
+    addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kSweepSteps, QObject::tr("Sweep steps on each side of the estimate"),
+                                         VbasCompat::NumberTypeInteger, 2, false, 0)));
+    addParameter(VbasCompat::advanced(new QgsProcessingParameterNumber(
+        kSweepFraction, QObject::tr("Sweep step as a fraction of the estimate"), VbasCompat::NumberTypeDouble,
+        0.1, false, 0.0)));
+    addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Comparison"),
+                                                       VbasCompat::SourceTypeVector));
+    addOutput(new QgsProcessingOutputNumber(kRows, QObject::tr("Solutions compared")));
+    addOutput(new QgsProcessingOutputNumber(kParetoRows, QObject::tr("Pareto-optimal solutions")));
+}
+
+QString VbasAlgorithmCompare::name() const
+{
+    return QStringLiteral("compareapproaches");
+}
+
+QString VbasAlgorithmCompare::displayName() const
+{
+    return QObject::tr("Compare aggregation approaches");
+}
+
+QStringList VbasAlgorithmCompare::tags() const
+{
+    return QObject::tr("k-anonymity,compare,sweep,pareto,metrics,strategies,site count").split(',');
+}
+
+QString VbasAlgorithmCompare::group() const
+{
+    return QObject::tr("Evaluation");
+}
+
+QString VbasAlgorithmCompare::groupId() const
+{
+    return QStringLiteral("evaluation");
+}
+
+QString VbasAlgorithmCompare::shortHelpString() const
+{
+    return QObject::tr(
+        "Runs 'Aggregate to k-anonymity' for every combination of the chosen site-count and site-location "
+        "methods (and ADC when asked), each over a sweep of site counts around its estimate s0: s0 + j * "
+        "ceil(fraction * s0) for j = -steps .. steps. It writes one row per solution with every metric, and "
+        "marks pareto_optimal the rows no other row beats on all of anonymity deviation, average distance, "
+        "suppression, precision loss, discernibility and non-uniform entropy (lower is better).\n\n"
+        "Use the table to choose one approach, then run the main job with it. Release only one of these "
+        "aggregations, ever: two aggregations of the same records can be overlaid to single people out.");
+}
+
+VbasAlgorithmCompare* VbasAlgorithmCompare::createInstance() const
+{
+    return new VbasAlgorithmCompare();
+}
+
+QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters,
+                                                   QgsProcessingContext& context,
+                                                   QgsProcessingFeedback* feedback)
+{
+    const vbas::PipelineConfig base = pipelineConfig(parameters, context);
+    QStringList refinements{QString()};
+    if (parameterAsBoolean(parameters, kAdc, context))
+        refinements << kAdcRefinement;
+    std::vector<vbas::PipelineConfig> configs;
+    for (const QString& counter : parameterAsStrategyIds(parameters, kSiteCountMethod, context))
+        for (const QString& locator : parameterAsStrategyIds(parameters, kSiteLocation, context))
+            for (const QString& refinement : refinements)
+            {
+                configs.push_back(base);
+                configs.back().siteCounter = counter.toStdString();
+                configs.back().siteLocator = locator.toStdString();
+                configs.back().siteRefiner = refinement.toStdString();
+            }
+    const vbas::SweepOptions sweep{parameterAsInt(parameters, kSweepSteps, context),
+                                   parameterAsDouble(parameters, kSweepFraction, context)};
+    const auto pipelines = runEngine(feedback,
+                                     [&](vbas::Feedback&)
+                                     {
+                                         std::vector<std::unique_ptr<vbas::Pipeline>> made;
+                                         for (const vbas::PipelineConfig& config : configs)
+                                             made.push_back(std::make_unique<vbas::Pipeline>(config));
+                                         return made;
+                                     });
+    const Job job = loadJob(parameters, context, feedback, 0.1);
+
+    std::vector<const vbas::PipelineConfig*> rowConfigs;
+    const std::vector<vbas::SweepRow> rows =
+        runEngine(feedback,
+                  [&](vbas::Feedback& engineFeedback)
+                  {
+                      vbas::Feedback::Stage stage(engineFeedback, 0.1, 0.95);
+                      // Every configuration shares k, global suppression and the suppressor: one preparation
+                      // serves all.
+                      const vbas::PreparedData data =
+                          pipelines.front()->prepare(*job.data.dataset, engineFeedback);
+                      std::vector<vbas::SweepRow> all;
+                      for (std::size_t i = 0; i < pipelines.size(); ++i)
+                      {
+                          vbas::Feedback::Stage run(engineFeedback, double(i) / double(pipelines.size()),
+                                                    double(i + 1) / double(pipelines.size()));
+                          for (vbas::SweepRow& row : vbas::sweep(*pipelines[i], data, sweep, engineFeedback))
+                          {
+                              all.push_back(std::move(row));
+                              rowConfigs.push_back(&configs[i]);
+                          }
+                      }
+                      vbas::markParetoOptimal(all, vbas::Registry::builtIn());
+                      return all;
+                  });
+
+    QString destination;
+    const std::unique_ptr<QgsFeatureSink> sink(
+        parameterAsSink(parameters, kOutput, context, destination, VbasOutputs::comparisonFields(),
+                        VbasCompat::WkbNoGeometry, QgsCoordinateReferenceSystem()));
+    if (!sink)
+        throw QgsProcessingException(invalidSinkError(parameters, kOutput));
+    VbasSink out(*sink, kOutput, *feedback);
+    const qlonglong paretoRows = VbasOutputs::writeComparison(out, rows, rowConfigs);
+    feedback->pushWarning(
+        QObject::tr("%1 of %2 solutions are Pareto-optimal. Release only one of them, ever: two "
+                    "aggregations of the same records can be overlaid to single people out.")
+            .arg(paretoRows)
+            .arg(rows.size()));
+    return {{kOutput, destination}, {kRows, qlonglong(rows.size())}, {kParetoRows, paretoRows}};
+}

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "vbasjobalgorithm.h"
+
+/**
+ * vbas:compareapproaches: runs every combination of the chosen strategies over a sweep of site
+ * counts and tabulates the metrics, marking the Pareto-optimal rows (SPEC section 8).
+ */
+class VbasAlgorithmCompare : public VbasJobAlgorithm
+{
+public:
+    static inline const QString kSweepSteps = QStringLiteral("SWEEP_STEPS");
+    static inline const QString kSweepFraction = QStringLiteral("SWEEP_FRACTION");
+
+    void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
+    QString name() const override;
+    QString displayName() const override;
+    QStringList tags() const override;
+    QString group() const override;
+    QString groupId() const override;
+    QString shortHelpString() const override;
+    VbasAlgorithmCompare* createInstance() const override;
+
+protected:
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
+};

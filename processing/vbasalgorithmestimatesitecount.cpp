@@ -1,0 +1,92 @@
+#include "vbasalgorithmestimatesitecount.h"
+
+#include <qgsprocessingoutputs.h>
+
+namespace
+{
+const QString kEstimatedSites = QStringLiteral("ESTIMATED_SITES");
+const QString kUnclampedEstimate = QStringLiteral("UNCLAMPED_ESTIMATE");
+const QString kReleasableRecords = QStringLiteral("RELEASABLE_RECORDS");
+const QString kRegionsWithRecords = QStringLiteral("REGIONS_WITH_RECORDS");
+const QString kMaxCombs = QStringLiteral("MAX_COMBS");
+} // namespace
+
+void VbasAlgorithmEstimateSiteCount::initAlgorithm(const QVariantMap&)
+{
+    addDataParameters();
+    addSiteCountParameters();
+    addOutput(new QgsProcessingOutputNumber(kEstimatedSites, QObject::tr("Site count")));
+    addOutput(new QgsProcessingOutputNumber(kUnclampedEstimate, QObject::tr("Estimate before clamping")));
+    addOutput(
+        new QgsProcessingOutputNumber(kReleasableRecords, QObject::tr("Records after global suppression")));
+    addOutput(new QgsProcessingOutputNumber(kRegionsWithRecords, QObject::tr("Small areas holding records")));
+    addOutput(new QgsProcessingOutputNumber(kMaxCombs, QObject::tr("MaxCombs (product of category counts)")));
+}
+
+QString VbasAlgorithmEstimateSiteCount::name() const
+{
+    return QStringLiteral("estimatesitecount");
+}
+
+QString VbasAlgorithmEstimateSiteCount::displayName() const
+{
+    return QObject::tr("Estimate the number of regions");
+}
+
+QStringList VbasAlgorithmEstimateSiteCount::tags() const
+{
+    return QObject::tr("k-anonymity,site count,GAPS,MaxCombs,entropy,regions,estimate").split(',');
+}
+
+QString VbasAlgorithmEstimateSiteCount::group() const
+{
+    return QObject::tr("Stages");
+}
+
+QString VbasAlgorithmEstimateSiteCount::groupId() const
+{
+    return QStringLiteral("stages");
+}
+
+QString VbasAlgorithmEstimateSiteCount::shortHelpString() const
+{
+    return QObject::tr(
+        "Runs the first stage of 'Aggregate to k-anonymity' alone: how many sites, and so aggregated "
+        "regions, the chosen site-count method asks for on these records and this k.\n\n"
+        "ESTIMATED_SITES is the count the release would use: the estimate clamped between 1 and the number "
+        "of small areas holding records (UNCLAMPED_ESTIMATE is before clamping). RELEASABLE_RECORDS (N after "
+        "global suppression), REGIONS_WITH_RECORDS and MAX_COMBS (the product of the category counts of the "
+        "quasi-identifiers, NULL counting as a category) are the figures the methods use.\n\n"
+        "More sites means smaller regions (more precise geography) and more suppression. In a model, feed "
+        "ESTIMATED_SITES (or a multiple of it) to SITE_COUNT with the sitecount.fixed method to try "
+        "variations.");
+}
+
+VbasAlgorithmEstimateSiteCount* VbasAlgorithmEstimateSiteCount::createInstance() const
+{
+    return new VbasAlgorithmEstimateSiteCount();
+}
+
+QVariantMap VbasAlgorithmEstimateSiteCount::processAlgorithm(const QVariantMap& parameters,
+                                                             QgsProcessingContext& context,
+                                                             QgsProcessingFeedback* feedback)
+{
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    const Job job = loadJob(parameters, context, feedback, 0.8);
+    return runEngine(feedback,
+                     [&](vbas::Feedback& engineFeedback)
+                     {
+                         vbas::Feedback::Stage stage(engineFeedback, 0.8, 1.0);
+                         const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
+                         std::uint64_t unclamped = 0;
+                         const std::uint64_t sites =
+                             pipeline->estimateSiteCount(data, engineFeedback, &unclamped);
+                         engineFeedback.info("site count: " + std::to_string(sites) + " (" +
+                                             pipeline->config().siteCounter + ")");
+                         return QVariantMap{{kEstimatedSites, qulonglong(sites)},
+                                            {kUnclampedEstimate, qulonglong(unclamped)},
+                                            {kReleasableRecords, qulonglong(data.regions.totalRecords())},
+                                            {kRegionsWithRecords, qulonglong(data.regions.nonEmptyCount())},
+                                            {kMaxCombs, double(data.regions.maxCombs())}};
+                     });
+}

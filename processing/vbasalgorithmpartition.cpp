@@ -1,0 +1,91 @@
+#include "vbasalgorithmpartition.h"
+
+#include "vbasqgiscompat.h"
+
+void VbasAlgorithmPartition::initAlgorithm(const QVariantMap&)
+{
+    addDataParameters();
+    auto* sites = new QgsProcessingParameterFeatureSource(
+        kSites, QObject::tr("Sites"), {static_cast<int>(VbasCompat::SourceTypeVectorPoint)});
+    sites->setHelp(QObject::tr("One point per aggregated region, in any CRS. Every small area joins the site "
+                               "nearest its representative point."));
+    addParameter(sites);
+    addPartitionParameters();
+    addReleaseOutputs(true);
+}
+
+QString VbasAlgorithmPartition::name() const
+{
+    return QStringLiteral("partitionregions");
+}
+
+QString VbasAlgorithmPartition::displayName() const
+{
+    return QObject::tr("Aggregate around given sites");
+}
+
+QStringList VbasAlgorithmPartition::tags() const
+{
+    return QObject::tr("k-anonymity,anonymize,aggregate,partition,voronoi,sites,manual,privacy,records")
+        .split(',');
+}
+
+QString VbasAlgorithmPartition::group() const
+{
+    return QObject::tr("Release");
+}
+
+QString VbasAlgorithmPartition::groupId() const
+{
+    return QStringLiteral("release");
+}
+
+QString VbasAlgorithmPartition::shortHelpString() const
+{
+    return QObject::tr(
+        "Makes the release of 'Aggregate to k-anonymity' around sites you give instead of computed ones: "
+        "every small area joins the site nearest its representative point, the records that stay in groups "
+        "smaller than k are suppressed, and the release is rated.\n\n"
+        "Typical use: run 'Select Voronoi sites', move or delete sites by hand (say, to keep a town whole), "
+        "then run this. Sites may be in any CRS; sites that receive no small area form no region (counted in "
+        "EMPTY_SITES).\n\n"
+        "The outputs are the same as those of the main job. Release only one aggregation of the same "
+        "records, ever: two aggregations can be overlaid to single people out.");
+}
+
+VbasAlgorithmPartition* VbasAlgorithmPartition::createInstance() const
+{
+    return new VbasAlgorithmPartition();
+}
+
+QVariantMap VbasAlgorithmPartition::processAlgorithm(const QVariantMap& parameters,
+                                                     QgsProcessingContext& context,
+                                                     QgsProcessingFeedback* feedback)
+{
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    const std::unique_ptr<QgsProcessingFeatureSource> sitesSource(
+        parameterAsSource(parameters, kSites, context));
+    if (!sitesSource)
+        throw QgsProcessingException(invalidSourceError(parameters, kSites));
+    requireGeometryType(*sitesSource, kSites, VbasCompat::GeometryPoint, QObject::tr("points"));
+    const Job job = loadJob(parameters, context, feedback, 0.2);
+    std::vector<vbas::Point> sites =
+        runEngine(feedback, [&](vbas::Feedback& engineFeedback)
+                  { return loadPoints(*sitesSource, *job.frame, engineFeedback); });
+    if (sites.empty())
+        throw parameterError(kSites, QObject::tr("the layer holds no points; give at least one site"));
+    const VbasRelease release =
+        runRelease(parameters, job, feedback,
+                   [&](vbas::Feedback& engineFeedback)
+                   {
+                       const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
+                       return pipeline->finish(data, std::move(sites), engineFeedback);
+                   });
+    return writeRelease(parameters, context, feedback, job, release);
+}
+
+QString VbasAlgorithmPartition::parameterForSubject(vbas::Subject subject) const
+{
+    return subject == vbas::Subject::SiteLocation ? kSites
+                                                  : VbasReleaseAlgorithm::parameterForSubject(subject);
+}

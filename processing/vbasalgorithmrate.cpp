@@ -1,0 +1,111 @@
+#include "vbasalgorithmrate.h"
+
+#include <qgsfeatureiterator.h>
+
+#include <QMap>
+
+void VbasAlgorithmRate::initAlgorithm(const QVariantMap&)
+{
+    addDataParameters();
+    auto* aggregate = new QgsProcessingParameterField(
+        kAggregateField, QObject::tr("Aggregate of each small area"), QVariant(), kRegions);
+    aggregate->setHelp(
+        QObject::tr("A field of the small areas naming the region each belongs to (a town, a "
+                    "health district, an earlier release). Compared as text; NULL is not allowed."));
+    addParameter(aggregate);
+    addReleaseOutputs(false);
+}
+
+QString VbasAlgorithmRate::name() const
+{
+    return QStringLiteral("rateaggregation");
+}
+
+QString VbasAlgorithmRate::displayName() const
+{
+    return QObject::tr("Rate an existing aggregation");
+}
+
+QStringList VbasAlgorithmRate::tags() const
+{
+    return QObject::tr("k-anonymity,rate,quality,metrics,aggregation,regions,districts,suppression")
+        .split(',');
+}
+
+QString VbasAlgorithmRate::group() const
+{
+    return QObject::tr("Evaluation");
+}
+
+QString VbasAlgorithmRate::groupId() const
+{
+    return QStringLiteral("evaluation");
+}
+
+QString VbasAlgorithmRate::shortHelpString() const
+{
+    return QObject::tr(
+        "Rates any aggregation of the small areas, for example towns or health districts, the way VBAS rates "
+        "its own: the records that stay in groups smaller than k inside their aggregate are suppressed, and "
+        "every quality metric is computed, so the aggregation can be compared with a VBAS release.\n\n"
+        "AGGREGATE_FIELD names the aggregate of each small area; every small area needs one. An aggregation "
+        "has no sites: distances are measured to the mean of each aggregate's small-area points, and "
+        "site_x/site_y hold that mean.\n\n"
+        "Outputs: the aggregated regions with their figures (aggregate_id holds the field's values), the "
+        "anonymized records, the metrics as numbers and an HTML report. Release only one aggregation of the "
+        "same records, ever.");
+}
+
+VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
+{
+    return new VbasAlgorithmRate();
+}
+
+QVariantMap VbasAlgorithmRate::processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                                QgsProcessingFeedback* feedback)
+{
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    const Job job = loadJob(parameters, context, feedback, 0.2);
+    const int field = parameterAsFieldIndex(parameters, kAggregateField, job.regions->fields(), context);
+
+    // Aggregates are numbered in text order of their values, so results do not depend on feature order.
+    const QHash<QgsFeatureId, std::size_t> regionOf = vbasFeatureRows(job.data.regionFeatures);
+    std::vector<QString> regionValue(job.data.regionFeatures.size());
+    QMap<QString, QVariant> values;
+    QgsFeatureRequest request;
+    request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(QgsAttributeList{field});
+    QgsFeatureIterator features = job.regions->getFeatures(request);
+    QgsFeature feature;
+    while (features.nextFeature(feature))
+    {
+        if (feedback->isCanceled())
+            throw canceledError();
+        const QVariant value = feature.attribute(field);
+        if (VbasCompat::isNull(value))
+            throw parameterError(
+                kAggregateField,
+                QObject::tr("feature %1 of REGIONS has no aggregate (NULL); give every small area "
+                            "one, or choose another field")
+                    .arg(feature.id()));
+        regionValue[regionOf.value(feature.id())] = vbasKeyText(value);
+        values.insert(vbasKeyText(value), value);
+    }
+    QHash<QString, std::uint32_t> groupOf;
+    for (auto it = values.constBegin(); it != values.constEnd(); ++it)
+        groupOf.insert(it.key(), std::uint32_t(groupOf.size()));
+    std::vector<std::uint32_t> regionGroup;
+    for (const QString& text : regionValue)
+        regionGroup.push_back(groupOf.value(text));
+
+    VbasRelease release = runRelease(
+        parameters, job, feedback,
+        [&](vbas::Feedback& engineFeedback)
+        {
+            const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
+            return pipeline->rateGroups(data, regionGroup, std::size_t(groupOf.size()), engineFeedback);
+        });
+    release.aggregateIdField = job.regions->fields().at(field);
+    release.aggregateIdField.setName(QStringLiteral("aggregate_id"));
+    release.aggregateIds = values.values().toVector();
+    return writeRelease(parameters, context, feedback, job, release);
+}

@@ -1,0 +1,332 @@
+#include "vbasconvert.h"
+
+#include "vbasjobalgorithm.h"
+#include "vbasqgiscompat.h"
+
+#include <qgsexception.h>
+#include <qgsfeatureiterator.h>
+#include <qgsfeaturesource.h>
+#include <qgsprocessingutils.h>
+#include <qgsrectangle.h>
+#include <qgsunittypes.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace
+{
+/** The region key of a record whose region is NULL: beyond every key, so the Dataset reports it as unknown.
+ */
+constexpr std::uint32_t kNullRegionKey = std::numeric_limits<std::uint32_t>::max();
+
+/** Keeps the datum of a PROJ string (+datum, +ellps, +towgs84...), so that a projection on it needs no datum
+ * shift. */
+QString datumPart(const QString& proj)
+{
+    static const QStringList datumKeys{"+datum", "+ellps", "+towgs84", "+a",       "+b",
+                                       "+rf",    "+R",     "+pm",      "+nadgrids"};
+    QStringList kept;
+    for (const QString& token : proj.split(' ', Qt::SkipEmptyParts))
+    {
+        if (datumKeys.contains(token.section('=', 0, 0)))
+            kept << token;
+    }
+    return kept.isEmpty() ? QStringLiteral("+datum=WGS84") : kept.join(' ');
+}
+
+QgsCoordinateReferenceSystem planarCrsFor(const QgsCoordinateReferenceSystem& crs, const QgsRectangle& extent)
+{
+    if (!crs.isValid() || (!crs.isGeographic() && crs.mapUnits() == QgsUnitTypes::DistanceMeters))
+        return crs;
+    if (!crs.isGeographic())
+    {
+        // A projected CRS in feet or other units: the same projection, in metres (x_0/y_0 are
+        // metres in PROJ whatever +units says).
+        QStringList tokens = crs.toProj().split(' ', Qt::SkipEmptyParts);
+        tokens.erase(std::remove_if(tokens.begin(), tokens.end(),
+                                    [](const QString& token) {
+                                        return token.startsWith(QLatin1String("+units=")) ||
+                                               token.startsWith(QLatin1String("+to_meter="));
+                                    }),
+                     tokens.end());
+        return QgsCoordinateReferenceSystem::fromProj(tokens.join(' ') + QStringLiteral(" +units=m"));
+    }
+    const QgsPointXY centre = extent.center();
+    return QgsCoordinateReferenceSystem::fromProj(
+        QStringLiteral("+proj=aeqd +lat_0=%1 +lon_0=%2 +x_0=0 +y_0=0 %3 +units=m +no_defs")
+            .arg(centre.y(), 0, 'f', 6)
+            .arg(centre.x(), 0, 'f', 6)
+            .arg(datumPart(crs.toProj())));
+}
+
+/** Dense codes for the values of one quasi-identifier; NULL is a category of its own. */
+class CategoryCodes
+{
+public:
+    std::uint32_t code(const QVariant& value)
+    {
+        if (VbasCompat::isNull(value))
+        {
+            if (!mNull)
+                mNull = mSize++;
+            return *mNull;
+        }
+        const auto found = mText.constFind(value.toString());
+        if (found != mText.constEnd())
+            return found.value();
+        mText.insert(value.toString(), mSize);
+        return mSize++;
+    }
+    /** Returns each code's rank in text order, NULL first. */
+    std::vector<std::uint32_t> ranks() const
+    {
+        std::vector<std::pair<QString, std::uint32_t>> sorted;
+        for (auto it = mText.constBegin(); it != mText.constEnd(); ++it)
+            sorted.emplace_back(it.key(), it.value());
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<std::uint32_t> rank(mSize);
+        std::uint32_t next = 0;
+        if (mNull)
+            rank[*mNull] = next++;
+        for (const auto& entry : sorted)
+            rank[entry.second] = next++;
+        return rank;
+    }
+
+private:
+    QHash<QString, std::uint32_t> mText;
+    std::optional<std::uint32_t> mNull;
+    std::uint32_t mSize = 0;
+};
+
+/** Reports the progress of a feature loop over `source` and stops it promptly on cancel. */
+class FeatureLoop
+{
+public:
+    FeatureLoop(const QgsFeatureSource& source, vbas::Feedback& feedback)
+        : mFeedback(feedback)
+        , mStep(source.featureCount() > 0 ? 1.0 / double(source.featureCount()) : 0.0)
+    {
+    }
+    void next()
+    {
+        mFeedback.checkCanceled();
+        mFeedback.setProgress(mStep * double(mDone++));
+    }
+
+private:
+    vbas::Feedback& mFeedback;
+    double mStep;
+    std::size_t mDone = 0;
+};
+
+std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField,
+                                           const VbasPlanarFrame& frame, vbas::RepresentativePoint pointMode,
+                                           VbasJobData& data, vbas::Feedback& feedback)
+{
+    QgsFeatureRequest request;
+    request.setSubsetOfAttributes(QgsAttributeList{idField})
+        .setDestinationCrs(frame.planarCrs(), frame.transformContext());
+    data.geometries = std::make_unique<vbas::RegionGeometries>();
+    std::vector<vbas::RegionInput> regions;
+    FeatureLoop loop(source, feedback);
+    QgsFeatureIterator features = source.getFeatures(request);
+    QgsFeature feature;
+    while (features.nextFeature(feature))
+    {
+        loop.next();
+        const QVariant id = feature.attribute(idField);
+        if (VbasCompat::isNull(id))
+            throw VbasAlgorithmBase::parameterError(
+                VbasJobAlgorithm::kRegionIdField,
+                QObject::tr("feature %1 of REGIONS has no id (NULL); every region needs a unique id: fill "
+                            "it in or choose another field")
+                    .arg(feature.id()));
+        const std::string idText = vbasKeyText(id).toStdString();
+        if (!feature.hasGeometry())
+            throw VbasAlgorithmBase::parameterError(
+                VbasJobAlgorithm::kRegions, QObject::tr("region '%1' has no geometry; give it its polygon or "
+                                                        "remove it")
+                                                .arg(vbasKeyText(id)));
+        const QByteArray wkb = feature.geometry().asWkb();
+        data.geometries->addWkb(reinterpret_cast<const unsigned char*>(wkb.constData()),
+                                std::size_t(wkb.size()), idText);
+        regions.push_back({idText, {}});
+        data.regionFeatures.push_back(feature.id());
+    }
+    for (std::size_t i = 0; i < regions.size(); ++i)
+        regions[i].point = data.geometries->representativePoint(i, pointMode);
+    if (data.geometries->repairedCount() > 0)
+        feedback.warning(std::to_string(data.geometries->repairedCount()) +
+                         " invalid region polygons were repaired before use (the inputs are unchanged)");
+    return regions;
+}
+
+vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& fields,
+                              std::vector<QgsFeatureId>& rowFeatures, vbas::Feedback& feedback)
+{
+    QgsAttributeList attributes = fields.quasiIdentifiers;
+    attributes << fields.region;
+    if (fields.count >= 0)
+        attributes << fields.count;
+    QgsFeatureRequest request;
+    request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(attributes);
+
+    vbas::RecordTable table;
+    table.quasiIdentifierCount = std::size_t(fields.quasiIdentifiers.size());
+    QHash<QString, std::uint32_t> regionKeys;
+    std::vector<CategoryCodes> categories(table.quasiIdentifierCount);
+    FeatureLoop loop(source, feedback);
+    QgsFeatureIterator features = source.getFeatures(request);
+    QgsFeature feature;
+    while (features.nextFeature(feature))
+    {
+        loop.next();
+        const QVariant region = feature.attribute(fields.region);
+        std::uint32_t key = kNullRegionKey;
+        if (!VbasCompat::isNull(region))
+        {
+            const QString text = vbasKeyText(region);
+            key = regionKeys.value(text, std::uint32_t(table.regionKeys.size()));
+            if (key == table.regionKeys.size())
+            {
+                regionKeys.insert(text, key);
+                table.regionKeys.push_back(text.toStdString());
+            }
+        }
+        table.regionKey.push_back(key);
+        for (std::size_t j = 0; j < categories.size(); ++j)
+            table.codes.push_back(categories[j].code(feature.attribute(fields.quasiIdentifiers.at(int(j)))));
+        if (fields.count >= 0)
+            table.counts.push_back(VbasAlgorithmBase::recordCount(feature, fields.count));
+        rowFeatures.push_back(feature.id());
+    }
+    const std::size_t q = categories.size();
+    for (std::size_t j = 0; j < q; ++j)
+    {
+        const std::vector<std::uint32_t> rank = categories[j].ranks();
+        for (std::size_t i = j; i < table.codes.size(); i += q)
+            table.codes[i] = rank[table.codes[i]];
+    }
+    return table;
+}
+} // namespace
+
+VbasPlanarFrame::VbasPlanarFrame(const QgsCoordinateReferenceSystem& sourceCrs,
+                                 const QgsRectangle& sourceExtent,
+                                 const QgsCoordinateTransformContext& transformContext)
+    : mSourceCrs(sourceCrs)
+    , mPlanarCrs(planarCrsFor(sourceCrs, sourceExtent))
+    , mTransformContext(transformContext)
+{
+    if (!mPlanarCrs.isValid() && sourceCrs.isValid())
+        throw VbasAlgorithmBase::parameterError(
+            VbasJobAlgorithm::kRegions,
+            QObject::tr("no planar projection in metres could be made for the CRS of REGIONS (%1); "
+                        "reproject REGIONS to a projected CRS in metres first")
+                .arg(sourceCrs.userFriendlyIdentifier()));
+    if (mPlanarCrs != mSourceCrs)
+        mToSource.emplace(mPlanarCrs, mSourceCrs, mTransformContext);
+}
+
+QString VbasPlanarFrame::description() const
+{
+    if (!mSourceCrs.isValid())
+        return QObject::tr("REGIONS have no CRS: distances and areas are in their own coordinate units");
+    if (!mToSource)
+        return QObject::tr(
+                   "computing in the CRS of REGIONS (%1): distances in metres, areas in square metres")
+            .arg(mSourceCrs.userFriendlyIdentifier());
+    return QObject::tr("REGIONS are in %1; computing in %2 (distances in metres, areas in square metres), "
+                       "results written back in %1")
+        .arg(mSourceCrs.userFriendlyIdentifier(), mPlanarCrs.toProj());
+}
+
+QgsGeometry VbasPlanarFrame::toSource(QgsGeometry planar) const
+{
+    if (!mToSource)
+        return planar;
+    try
+    {
+        planar.transform(*mToSource);
+    }
+    catch (const QgsCsException& error)
+    {
+        throw QgsProcessingException(QObject::tr("a result cannot be transformed back to %1: %2")
+                                         .arg(mSourceCrs.userFriendlyIdentifier(), error.what()));
+    }
+    return planar;
+}
+
+QgsPointXY VbasPlanarFrame::toSource(const vbas::Point& planar) const
+{
+    return toSource(QgsGeometry::fromPointXY(QgsPointXY(planar.x, planar.y))).asPoint();
+}
+
+QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>& features)
+{
+    QHash<QgsFeatureId, std::size_t> rows;
+    rows.reserve(int(features.size()));
+    for (std::size_t row = 0; row < features.size(); ++row)
+        rows.insert(features[row], row);
+    return rows;
+}
+
+QString vbasKeyText(const QVariant& value)
+{
+    return value.toString();
+}
+
+VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
+                        vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
+                        const VbasRecordFields& recordFields, const vbas::DatasetOptions& options,
+                        vbas::Feedback& feedback)
+{
+    VbasJobData data;
+    std::vector<vbas::RegionInput> regionInputs;
+    {
+        vbas::Feedback::Stage stage(feedback, 0.0, 0.4);
+        regionInputs = loadRegions(regions, regionIdField, frame, pointMode, data, feedback);
+    }
+    vbas::RecordTable table;
+    {
+        vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
+        table = loadRecords(records, recordFields, data.recordFeatures, feedback);
+    }
+    std::vector<vbas::QuasiIdentifier> quasiIdentifiers;
+    for (const int field : recordFields.quasiIdentifiers)
+        quasiIdentifiers.push_back({records.fields().at(field).name().toStdString(), 0});
+    vbas::Feedback::Stage stage(feedback, 0.9, 1.0);
+    data.dataset.emplace(vbas::Dataset::build(
+        std::move(regionInputs), vbas::Schema(std::move(quasiIdentifiers)), table, options, feedback));
+    return data;
+}
+
+std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const VbasPlanarFrame& frame,
+                                    vbas::Feedback& feedback)
+{
+    QgsFeatureRequest request;
+    request.setNoAttributes().setDestinationCrs(frame.planarCrs(), frame.transformContext());
+    std::vector<vbas::Point> points;
+    std::size_t withoutPoint = 0;
+    FeatureLoop loop(source, feedback);
+    QgsFeatureIterator features = source.getFeatures(request);
+    QgsFeature feature;
+    while (features.nextFeature(feature))
+    {
+        loop.next();
+        const QgsGeometry geometry = feature.geometry();
+        if (geometry.isEmpty())
+        {
+            ++withoutPoint;
+            continue;
+        }
+        const QgsMultiPointXY parts =
+            geometry.isMultipart() ? geometry.asMultiPoint() : QgsMultiPointXY{geometry.asPoint()};
+        for (const QgsPointXY& point : parts)
+            points.push_back({point.x(), point.y()});
+    }
+    if (withoutPoint > 0)
+        feedback.warning(std::to_string(withoutPoint) + " features without a point were skipped");
+    return points;
+}

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "Feedback.h"
+#include "data/Dataset.h"
+#include "geometry/RegionGeometries.h"
+
+#include <qgscoordinatereferencesystem.h>
+#include <qgscoordinatetransform.h>
+#include <qgsfeatureid.h>
+#include <qgsgeometry.h>
+
+#include <QHash>
+#include <QList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QgsFeatureSource;
+class QgsRectangle;
+
+/**
+ * The plane a job computes in. The engine is planar, so regions in a geographic CRS (or in a
+ * projected one whose unit is not the metre) are projected to an azimuthal equidistant projection
+ * centred on them, on their own datum so that no datum shift is involved; distances and areas are
+ * then metres and square metres. Results go back to the regions' CRS.
+ */
+class VbasPlanarFrame
+{
+public:
+    VbasPlanarFrame(const QgsCoordinateReferenceSystem& sourceCrs, const QgsRectangle& sourceExtent,
+                    const QgsCoordinateTransformContext& transformContext);
+
+    const QgsCoordinateReferenceSystem& sourceCrs() const { return mSourceCrs; }
+    const QgsCoordinateReferenceSystem& planarCrs() const { return mPlanarCrs; }
+    const QgsCoordinateTransformContext& transformContext() const { return mTransformContext; }
+    /** Returns a line for the log saying where the computation happens. */
+    QString description() const;
+
+    /** Returns a planar geometry (engine output) in the source CRS; throws QgsProcessingException. */
+    QgsGeometry toSource(QgsGeometry planar) const;
+    QgsPointXY toSource(const vbas::Point& planar) const;
+
+private:
+    QgsCoordinateReferenceSystem mSourceCrs;
+    QgsCoordinateReferenceSystem mPlanarCrs;
+    QgsCoordinateTransformContext mTransformContext;
+    std::optional<QgsCoordinateTransform> mToSource; //!< none when the source CRS is the planar one
+};
+
+/** Which fields of the records table hold what. */
+struct VbasRecordFields
+{
+    int region = -1;
+    QList<int> quasiIdentifiers;
+    int count = -1; //!< -1: every row is one record
+};
+
+/** The inputs of a job as the engine takes them, with the way back to the features they came from. */
+struct VbasJobData
+{
+    std::unique_ptr<vbas::RegionGeometries> geometries; //!< planar, in region order
+    std::vector<QgsFeatureId> regionFeatures;           //!< the REGIONS feature of each region
+    std::optional<vbas::Dataset> dataset;
+    std::vector<QgsFeatureId> recordFeatures; //!< the RECORDS feature of each record row
+};
+
+/**
+ * Reads the regions (ids as text, polygons in the planar frame) and the records (quasi-identifier
+ * values as category codes, NULL a category of its own, codes in text order so that results do
+ * not depend on row order) and builds the engine's Dataset. Progress and cancel go through
+ * `feedback`; engine errors are vbas::Error, QGIS-side problems QgsProcessingException naming the
+ * parameter.
+ */
+VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
+                        vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
+                        const VbasRecordFields& recordFields, const vbas::DatasetOptions& options,
+                        vbas::Feedback& feedback);
+
+/** Returns the index of every feature id in `features`, to find a feature's row when reading a source again.
+ */
+QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>& features);
+
+/** Returns the text a field value is compared as: region ids and categories are matched as text. */
+QString vbasKeyText(const QVariant& value);
+
+/** Returns the points of `source` (every part of multipoints) in the planar frame. */
+std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const VbasPlanarFrame& frame,
+                                    vbas::Feedback& feedback);

@@ -1,0 +1,286 @@
+#include "vbasjobalgorithm.h"
+
+#include "vbasqgiscompat.h"
+
+#include <qgsprocessingparameters.h>
+#include <qgsrectangle.h>
+
+#include <cmath>
+
+namespace
+{
+const QString kCentroid = QStringLiteral("centroid");
+const QString kPointOnSurface = QStringLiteral("point_on_surface");
+const QString kUnknownFail = QStringLiteral("fail");
+const QString kUnknownDrop = QStringLiteral("drop");
+// In the order of vbas::GapsModel and vbas::CellCentre, so that a value's index is its enum.
+const QStringList kGapsModels{"western", "central", "eastern", "canada", "custom"};
+const QStringList kCellCentres{"mean", "weighted_mean", "median"};
+
+/** Returns `definition` with its tooltip help set. */
+template <typename Definition> Definition* withHelp(Definition* definition, const QString& help)
+{
+    definition->setHelp(help);
+    return definition;
+}
+
+QgsProcessingParameterEnum* staticEnum(const QString& name, const QString& description,
+                                       const QStringList& values, const QString& defaultValue,
+                                       const QString& help, bool several = false)
+{
+    return withHelp(
+        new QgsProcessingParameterEnum(name, description, values, several, defaultValue, false, true), help);
+}
+} // namespace
+
+void VbasJobAlgorithm::addDataParameters()
+{
+    addParameter(withHelp(
+        new QgsProcessingParameterFeatureSource(kRegions, QObject::tr("Small areas (regions to merge)"),
+                                                {static_cast<int>(VbasCompat::SourceTypeVectorPolygon)}),
+        QObject::tr("Polygons of the small areas (census tracts...). Any CRS: geographic "
+                    "ones are projected for the computation, results come back in it.")));
+    addParameter(new QgsProcessingParameterField(kRegionIdField, QObject::tr("Small area id field"),
+                                                 QVariant(), kRegions));
+    addParameter(
+        withHelp(new QgsProcessingParameterFeatureSource(kRecords, QObject::tr("Records"),
+                                                         {static_cast<int>(VbasCompat::SourceTypeVector)}),
+                 QObject::tr("The records to release: any table (CSV, GeoPackage, PostGIS...). For a "
+                             "population floor, the small areas layer itself with its population as "
+                             "COUNT_FIELD. Record geometries are never used nor written.")));
+    addParameter(
+        withHelp(new QgsProcessingParameterField(kRecordRegionField, QObject::tr("Small area of each record"),
+                                                 QVariant(), kRecords),
+                 QObject::tr("Matched as text against the small area ids.")));
+    addQuasiIdentifiersParameter(kRecords);
+    addCountFieldParameter(kRecords);
+    addKParameter();
+    addParameter(
+        withHelp(new QgsProcessingParameterBoolean(kGlobalSuppression,
+                                                   QObject::tr("Suppress globally rare records first"), true),
+                 QObject::tr("Withholds, before merging, the records whose quasi-identifier values occur "
+                             "fewer than k times in the whole table: no merge could hide them.")));
+    addParameter(VbasCompat::advanced(staticEnum(
+        kRepresentativePoint, QObject::tr("Representative point of a small area"),
+        {kCentroid, kPointOnSurface}, kCentroid,
+        QObject::tr(
+            "centroid: the centre of mass (may fall outside concave areas); point_on_surface: a point always "
+            "inside the area. Areas join the site nearest this point."))));
+    addParameter(VbasCompat::advanced(staticEnum(
+        kUnknownRegions, QObject::tr("Records naming unknown small areas"), {kUnknownFail, kUnknownDrop},
+        kUnknownFail,
+        QObject::tr("fail: stop and name the first unknown id; drop: leave those records out of the release "
+                    "(they are counted in the log and the report)."))));
+}
+
+void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
+{
+    const vbas::Registry& registry = vbas::Registry::builtIn();
+    const bool several = choice == StrategyChoice::Several;
+    addParameter(staticEnum(kSiteCountMethod,
+                            several ? QObject::tr("Site-count methods to compare")
+                                    : QObject::tr("Site-count method (how many merged regions)"),
+                            strategyIds(registry.siteCounters),
+                            QString::fromStdString(vbas::PipelineConfig{}.siteCounter),
+                            strategyHelp(registry.siteCounters), several));
+    auto* count =
+        new QgsProcessingParameterNumber(kSiteCount, QObject::tr("Site count (sitecount.fixed only)"),
+                                         VbasCompat::NumberTypeInteger, 0, false, 0);
+    addParameter(withHelp(count, QObject::tr("The number of sites (merged regions) sitecount.fixed asks for; "
+                                             "the other methods ignore it.")));
+    auto* offset =
+        new QgsProcessingParameterNumber(kSiteCountOffset, QObject::tr("Site-count offset d (0: default)"),
+                                         VbasCompat::NumberTypeDouble, 0.0, false, 0.0, 1.0);
+    addParameter(VbasCompat::advanced(withHelp(
+        offset,
+        QObject::tr("Scales the estimate, in (0, 1]; 0: the method's default, 0.9 for GAPS, 0.2 for naive. "
+                    "Lower: fewer, larger regions and less suppression."))));
+    addParameter(VbasCompat::advanced(staticEnum(
+        kGapsModel, QObject::tr("GAPS cutoff model"), kGapsModels, QStringLiteral("canada"),
+        QObject::tr(
+            "Regression of the population a region needs (thesis Table 2): canada takes the largest cutoff "
+            "of western, central and eastern; custom uses c and b below (cutoff = c * x^b)."))));
+    addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kGapsC, QObject::tr("Custom GAPS coefficient c"),
+                                         VbasCompat::NumberTypeDouble, vbas::StrategyOptions{}.gapsCustomC)));
+    addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kGapsB, QObject::tr("Custom GAPS exponent b"),
+                                         VbasCompat::NumberTypeDouble, vbas::StrategyOptions{}.gapsCustomB)));
+}
+
+void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
+{
+    const vbas::Registry& registry = vbas::Registry::builtIn();
+    const bool several = choice == StrategyChoice::Several;
+    addParameter(staticEnum(
+        kSiteLocation,
+        several ? QObject::tr("Site-location methods to compare") : QObject::tr("Site-location method"),
+        strategyIds(registry.siteLocators), QString::fromStdString(vbas::PipelineConfig{}.siteLocator),
+        strategyHelp(registry.siteLocators), several));
+    addParameter(VbasCompat::advanced(staticEnum(
+        kCellCentre, QObject::tr("Site of a balanced-density cell"), kCellCentres, kCellCentres.constFirst(),
+        QObject::tr("mean of the cell's area points (the thesis), record-weighted mean, or coordinate-wise "
+                    "median."))));
+    addParameter(withHelp(
+        new QgsProcessingParameterBoolean(kAdc,
+                                          several ? QObject::tr("Also try every combination refined with ADC")
+                                                  : QObject::tr("Refine sites with ADC"),
+                                          false),
+        QString::fromStdString(
+            vbas::Registry::find(registry.siteRefiners, kAdcRefinement.toStdString(), "site refinement")
+                .help)));
+    addParameter(VbasCompat::advanced(new QgsProcessingParameterNumber(
+        kAdcMaxMoves, QObject::tr("ADC: most site moves to try (0: no limit)"), VbasCompat::NumberTypeInteger,
+        0, false, 0)));
+    addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kAdcMaxSeconds, QObject::tr("ADC: time limit in seconds (0: none)"),
+                                         VbasCompat::NumberTypeDouble, 0.0, false, 0.0)));
+    addParameter(VbasCompat::advanced(
+        withHelp(new QgsProcessingParameterNumber(kSeed, QObject::tr("Random seed"),
+                                                  VbasCompat::NumberTypeInteger, 1, false, 0),
+                 QObject::tr("Seed of the random site location: the same seed gives the same release."))));
+}
+
+void VbasJobAlgorithm::addPartitionParameters()
+{
+    const vbas::Registry& registry = vbas::Registry::builtIn();
+    addParameter(VbasCompat::advanced(staticEnum(
+        kPartition, QObject::tr("Partition method"), strategyIds(registry.partitioners),
+        QString::fromStdString(vbas::PipelineConfig{}.partitioner), strategyHelp(registry.partitioners))));
+}
+
+std::unique_ptr<vbas::Pipeline> VbasJobAlgorithm::makePipeline(const QVariantMap& parameters,
+                                                               QgsProcessingContext& context,
+                                                               QgsProcessingFeedback* feedback) const
+{
+    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
+    return runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+}
+
+QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
+                                                     QgsProcessingContext& context) const
+{
+    const auto* definition = dynamic_cast<const QgsProcessingParameterEnum*>(parameterDefinition(name));
+    Q_ASSERT(definition);
+    const QStringList ids = definition->allowMultiple()
+                                ? parameterAsEnumStrings(parameters, name, context)
+                                : QStringList{parameterAsEnumString(parameters, name, context)};
+    if (ids.isEmpty() || ids.contains(QString()))
+        throw parameterError(name, QObject::tr("no method chosen; choose at least one of: %1")
+                                       .arg(definition->options().join(QStringLiteral(", "))));
+    return ids;
+}
+
+void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const QString& parameter,
+                                           decltype(VbasCompat::GeometryPolygon) type,
+                                           const QString& typeName)
+{
+    if (QgsWkbTypes::geometryType(source.wkbType()) != type)
+        throw parameterError(parameter,
+                             QObject::tr("the layer holds %1 geometries, but it must hold %2; choose a "
+                                         "layer of %2")
+                                 .arg(QgsWkbTypes::displayString(source.wkbType()), typeName));
+}
+
+VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, QgsProcessingContext& context,
+                                                QgsProcessingFeedback* feedback, double progressEnd) const
+{
+    Job job;
+    job.regions.reset(parameterAsSource(parameters, kRegions, context));
+    if (!job.regions)
+        throw QgsProcessingException(invalidSourceError(parameters, kRegions));
+    requireGeometryType(*job.regions, kRegions, VbasCompat::GeometryPolygon, QObject::tr("polygons"));
+    const int idField = parameterAsFieldIndex(parameters, kRegionIdField, job.regions->fields(), context);
+    job.records.reset(parameterAsSource(parameters, kRecords, context));
+    if (!job.records)
+        throw QgsProcessingException(invalidSourceError(parameters, kRecords));
+    const QgsFields& fields = job.records->fields();
+    job.recordFields.region = parameterAsFieldIndex(parameters, kRecordRegionField, fields, context);
+    job.recordFields.quasiIdentifiers =
+        parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context);
+    job.recordFields.count = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
+    for (const int field : job.recordFields.quasiIdentifiers)
+    {
+        if (field == job.recordFields.region || job.recordFields.quasiIdentifiers.count(field) > 1)
+            throw parameterError(
+                kParameterQuasiIdentifiers,
+                QObject::tr("'%1' is listed twice or is the RECORD_REGION_FIELD; list each field once")
+                    .arg(fields.at(field).name()));
+    }
+    const vbas::RepresentativePoint point =
+        parameterAsEnumString(parameters, kRepresentativePoint, context) == kPointOnSurface
+            ? vbas::RepresentativePoint::PointOnSurface
+            : vbas::RepresentativePoint::Centroid;
+    vbas::DatasetOptions options;
+    if (parameterAsEnumString(parameters, kUnknownRegions, context) == kUnknownDrop)
+        options.unknownRegions = vbas::UnknownRegionPolicy::Drop;
+
+    job.frame.emplace(job.regions->sourceCrs(), job.regions->sourceExtent(), context.transformContext());
+    feedback->pushInfo(job.frame->description());
+    job.data = runEngine(feedback,
+                         [&](vbas::Feedback& engineFeedback)
+                         {
+                             vbas::Feedback::Stage stage(engineFeedback, 0.0, progressEnd);
+                             return loadJobData(*job.regions, idField, *job.frame, point, *job.records,
+                                                job.recordFields, options, engineFeedback);
+                         });
+    return job;
+}
+
+vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& parameters,
+                                                      QgsProcessingContext& context) const
+{
+    vbas::PipelineConfig config;
+    vbas::StrategyOptions& options = config.options;
+    config.k = vbas::Count(parameterAsK(parameters, context));
+    config.globalSuppression = parameterAsBoolean(parameters, kGlobalSuppression, context);
+    const auto has = [this](const QString& name)
+    {
+        return parameterDefinition(name) != nullptr;
+    };
+    if (has(kSiteCountMethod))
+    {
+        const QStringList counters = parameterAsStrategyIds(parameters, kSiteCountMethod, context);
+        config.siteCounter = counters.value(0).toStdString();
+        const int count = parameterAsInt(parameters, kSiteCount, context);
+        if (counters.contains(QStringLiteral("sitecount.fixed")) && count < 1)
+            throw parameterError(kSiteCount,
+                                 QObject::tr("sitecount.fixed needs the number of sites; set SITE_COUNT to "
+                                             "1 or more"));
+        options.fixedSiteCount = std::uint64_t(std::max(0, count));
+        const double offset = parameterAsDouble(parameters, kSiteCountOffset, context);
+        if (!(offset >= 0.0 && offset <= 1.0))
+            throw parameterError(kSiteCountOffset,
+                                 QObject::tr("the offset is %1 but must lie in (0, 1]; 0 takes the "
+                                             "method's default")
+                                     .arg(offset));
+        if (offset > 0.0)
+            options.siteCountOffset = offset;
+        options.gapsModel = vbas::GapsModel(
+            std::max(0, kGapsModels.indexOf(parameterAsEnumString(parameters, kGapsModel, context))));
+        options.gapsCustomC = parameterAsDouble(parameters, kGapsC, context);
+        options.gapsCustomB = parameterAsDouble(parameters, kGapsB, context);
+        if (options.gapsModel == vbas::GapsModel::Custom &&
+            !(options.gapsCustomC > 0.0 && std::isfinite(options.gapsCustomB)))
+            throw parameterError(kGapsC, QObject::tr("the custom GAPS model needs c > 0 and a finite b "
+                                                     "(cutoff = c * x^b)"));
+    }
+    if (has(kSiteLocation))
+    {
+        config.siteLocator =
+            parameterAsStrategyIds(parameters, kSiteLocation, context).value(0).toStdString();
+        options.cellCentre = vbas::CellCentre(
+            std::max(0, kCellCentres.indexOf(parameterAsEnumString(parameters, kCellCentre, context))));
+        if (parameterAsBoolean(parameters, kAdc, context))
+            config.siteRefiner = kAdcRefinement.toStdString();
+        options.adcMaxMoves = std::uint64_t(std::max(0, parameterAsInt(parameters, kAdcMaxMoves, context)));
+        options.adcMaxSeconds = parameterAsDouble(parameters, kAdcMaxSeconds, context);
+        if (!(options.adcMaxSeconds >= 0.0))
+            throw parameterError(kAdcMaxSeconds,
+                                 QObject::tr("the time limit must be 0 (none) or positive seconds"));
+        options.seed = std::uint64_t(std::max(0, parameterAsInt(parameters, kSeed, context)));
+    }
+    if (has(kPartition))
+        config.partitioner = parameterAsEnumString(parameters, kPartition, context).toStdString();
+    return config;
+}

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "vbasjobalgorithm.h"
+#include "vbasoutputs.h"
+
+#include <functional>
+
+/**
+ * Base of the algorithms that produce a release (aggregateregions, partitionregions,
+ * rateaggregation): the same outputs for all, written the same way once the engine has returned.
+ */
+class VbasReleaseAlgorithm : public VbasJobAlgorithm
+{
+public:
+    // Parameter and output names. Saved models and scripts store them: never rename.
+    static inline const QString kKeepSuppressed = QStringLiteral("KEEP_SUPPRESSED");
+    static inline const QString kOutput = QStringLiteral("OUTPUT");
+    static inline const QString kOutputMapping = QStringLiteral("OUTPUT_MAPPING");
+    static inline const QString kOutputRecords = QStringLiteral("OUTPUT_RECORDS");
+    static inline const QString kOutputSites = QStringLiteral("OUTPUT_SITES");
+    static inline const QString kOutputCells = QStringLiteral("OUTPUT_CELLS");
+    static inline const QString kOutputHtml = QStringLiteral("OUTPUT_HTML_FILE");
+
+protected:
+    /**
+     * Adds KEEP_SUPPRESSED, the outputs OUTPUT, OUTPUT_RECORDS, OUTPUT_HTML_FILE and the numbers; with
+     * `withSites` also OUTPUT_MAPPING, OUTPUT_SITES and OUTPUT_CELLS.
+     */
+    void addReleaseOutputs(bool withSites);
+
+    /**
+     * Runs `compute` (the engine stages that give the result) through the funnel, dissolves the
+     * aggregates, clips the Voronoi cells when OUTPUT_CELLS is wanted, and numbers the aggregates.
+     */
+    VbasRelease runRelease(const QVariantMap& parameters, const Job& job, QgsProcessingFeedback* feedback,
+                           const std::function<vbas::PipelineResult(vbas::Feedback&)>& compute) const;
+
+    /** Creates the sinks asked for, writes them and the report, and returns every output. */
+    QVariantMap writeRelease(const QVariantMap& parameters, QgsProcessingContext& context,
+                             QgsProcessingFeedback* feedback, const Job& job,
+                             const VbasRelease& release) const;
+};

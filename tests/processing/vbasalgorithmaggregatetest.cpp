@@ -1,0 +1,277 @@
+// vbas:aggregateregions on the repository's real data, every result checked without VBAS's engine:
+// group recounts, the independent verifier vbas:checkanonymity, the figures of data/README.md, and
+// areas measured by QGIS on the original polygons.
+
+#include "processingtestutils.h"
+#include "realdata.h"
+
+#include <qgsmemoryproviderutils.h>
+#include <qgsprocessing.h>
+#include <qgswkbtypes.h>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+namespace
+{
+const QString kAggregate = QStringLiteral("vbas:aggregateregions");
+} // namespace
+
+TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
+{
+    const OlindaInput olinda;
+    const AlgorithmRun run = runAlgorithm(kAggregate, olinda.parameters());
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    QgsVectorLayer* aggregates = outputLayer(run, "OUTPUT");
+    ASSERT_TRUE(records && aggregates);
+
+    // k-anonymous when recounted from the output alone, by our own count and by the verifier.
+    const Recount recount = recountGroups(*records, QStringList{"tract"} + kOlindaQuasiIdentifiers);
+    EXPECT_GE(recount.smallestGroup, 5);
+    EXPECT_EQ(checkAnonymity(records, "tract", kOlindaQuasiIdentifiers, 5), "PASS");
+
+    // Released + suppressed = input. data/README.md: with these four QIs 3 classes hold fewer than 5
+    // records in the whole table, 5 records in all: global suppression withholds exactly those.
+    EXPECT_EQ(recount.records, number(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(number(run, "INPUT_RECORDS"), kOlindaPatients);
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), kOlindaPatients);
+    EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), 5);
+    EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL") + number(run, "SUPPRESSED_LOCAL"), number(run, "SUPPRESSED"));
+    EXPECT_EQ(qint64(sumOf(*aggregates, "released")), number(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(qint64(sumOf(*aggregates, "suppressed_local") + sumOf(*aggregates, "suppressed_global")),
+              number(run, "SUPPRESSED"));
+    EXPECT_GT(number(run, "SUPPRESSED_LOCAL"), 0) << "four QIs on small areas leave some groups below k";
+
+    // Every input field is kept, the geometry dropped, the region replaced by an aggregate id.
+    EXPECT_EQ(records->fields().names(), olinda.patients->fields().names());
+    EXPECT_EQ(records->wkbType(), QgsWkbTypes::NoGeometry);
+    const QMap<QString, qint64> perAggregate = countByValue(*records, "tract");
+    const QMap<QString, qint64> aggregateIds = countByValue(*aggregates, "aggregate_id");
+    for (auto it = perAggregate.constBegin(); it != perAggregate.constEnd(); ++it)
+        EXPECT_TRUE(aggregateIds.contains(it.key())) << it.key().toStdString();
+
+    // Outputs open cleanly in the source CRS: multipolygons, 470 tracts mapped, one point per site.
+    EXPECT_EQ(aggregates->crs().authid(), "EPSG:4674");
+    EXPECT_EQ(aggregates->wkbType(), QgsWkbTypes::MultiPolygon);
+    EXPECT_EQ(aggregates->featureCount(), number(run, "AGGREGATES"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT_MAPPING")->featureCount(), 470);
+    EXPECT_EQ(outputLayer(run, "OUTPUT_MAPPING")->crs().authid(), "EPSG:4674");
+    EXPECT_EQ(outputLayer(run, "OUTPUT_SITES")->featureCount(),
+              number(run, "AGGREGATES") + number(run, "EMPTY_SITES"));
+    EXPECT_GE(number(run, "GLOBAL_ANONYMITY_AFTER"), 5);
+}
+
+TEST(AggregateRegions, OlindaAggregateAreasEqualTheSumOfTheirTracts)
+{
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters({"age_band", "sex"});
+    parameters.insert("REPRESENTATIVE_POINT", "point_on_surface");
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    // area_m2 is planar in the equidistant projection VBAS computes in; over Olinda's 10 km its scale
+    // differs from the ellipsoid by less than 1e-6.
+    EXPECT_EQ(expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"),
+                                      *olinda.tracts, "CD_GEOCODI", 1e-5),
+              number(run, "AGGREGATES"));
+}
+
+TEST(AggregateRegions, KeptSuppressedRecordsAreFlaggedAndHaveNoRegion)
+{
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters();
+    parameters.insert("KEEP_SUPPRESSED", true);
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    EXPECT_EQ(records->featureCount(), kOlindaPatients);
+    const QMap<QString, qint64> fates = countByValue(*records, "vbas_fate");
+    EXPECT_EQ(fates.value("released"), number(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(fates.value("suppressed_global"), 5);
+    EXPECT_EQ(fates.value("suppressed_local"), number(run, "SUPPRESSED_LOCAL"));
+    EXPECT_EQ(countByValue(*records, "tract").value("NULL"), number(run, "SUPPRESSED"));
+
+    records->setSubsetString(QStringLiteral("\"vbas_fate\" = 'released'"));
+    EXPECT_EQ(checkAnonymity(records, "tract", kOlindaQuasiIdentifiers, 5), "PASS");
+}
+
+TEST(AggregateRegions, WithoutQuasiIdentifiersEveryRegionReachesThePopulationFloor)
+{
+    // The tracts are their own records, weighted by population (377,779 residents, data/README.md).
+    const OlindaInput olinda;
+    const QVariantMap parameters{{"REGIONS", asParameter(olinda.tracts.get())},
+                                 {"REGION_ID_FIELD", "CD_GEOCODI"},
+                                 {"RECORDS", asParameter(olinda.tracts.get())},
+                                 {"RECORD_REGION_FIELD", "CD_GEOCODI"},
+                                 {"COUNT_FIELD", "V014"},
+                                 {"K", 20000},
+                                 {"SITE_COUNT_METHOD", "sitecount.naive_anonymity"},
+                                 {"SITE_COUNT_OFFSET", 1.0},
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    EXPECT_EQ(checkAnonymity(records, "CD_GEOCODI", {}, 20000, "V014"), "PASS");
+    const Recount recount = recountGroups(*records, {"CD_GEOCODI"}, "V014");
+    EXPECT_GE(recount.smallestGroup, 20000);
+    EXPECT_EQ(recount.records + number(run, "SUPPRESSED"), 377779);
+    // Naive count by hand: mean 377,779 / 470 = 803.8 per tract, 25 tracts reach 20,000, 470 / 25 = 18.
+    EXPECT_EQ(number(run, "AGGREGATES") + number(run, "EMPTY_SITES"), 18);
+}
+
+TEST(AggregateRegions, BostonInNad27KeepsItsCrsAndAreas)
+{
+    const auto tracts = openData(QStringLiteral("tests/boston.gpkg"), QStringLiteral("tracts"));
+    const auto patients = openData(QStringLiteral("tests/boston_patients.csv"));
+    const QStringList quasiIdentifiers{"age_band", "sex", "married"};
+    const QVariantMap parameters{{"REGIONS", asParameter(tracts.get())},
+                                 {"REGION_ID_FIELD", "poltract"},
+                                 {"RECORDS", asParameter(patients.get())},
+                                 {"RECORD_REGION_FIELD", "tract"},
+                                 {"QUASI_IDENTIFIERS", quasiIdentifiers},
+                                 {"SITE_COUNT_METHOD", "sitecount.naive_anonymity"},
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(outputLayer(run, "OUTPUT")->crs().authid(), "EPSG:4267");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tract", quasiIdentifiers, 5), "PASS");
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 27006);
+    EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), 0) << "data/README.md: no class below 5 with these QIs";
+    expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"), *tracts,
+                            "poltract", 1e-5);
+}
+
+TEST(AggregateRegions, InvalidPolygonsAreRepairedAndCounted)
+{
+    // ny8 holds 5 self-intersecting tracts (data/README.md), in UTM metres: computed in its own CRS.
+    const auto tracts = openData(QStringLiteral("tests/ny8.gpkg"), QStringLiteral("tracts"));
+    const QVariantMap parameters{{"REGIONS", asParameter(tracts.get())},
+                                 {"REGION_ID_FIELD", "AREAKEY"},
+                                 {"RECORDS", asParameter(tracts.get())},
+                                 {"RECORD_REGION_FIELD", "AREAKEY"},
+                                 {"COUNT_FIELD", "POP8"},
+                                 {"K", 50000},
+                                 {"SITE_COUNT_METHOD", "sitecount.fixed"},
+                                 {"SITE_COUNT", 15},
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_TRUE(run.log.contains("5 invalid region polygons were repaired")) << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains("computing in the CRS of REGIONS")) << run.log.toStdString();
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 1057673);
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "AREAKEY", {}, 50000, "POP8"), "PASS");
+    // In a projected CRS area_m2 is the planar area QGIS measures too.
+    expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"), *tracts,
+                            "AREAKEY", 1e-9);
+}
+
+TEST(AggregateRegions, GeoPackageTableOfRealCasesWithMissingValues)
+{
+    // 636 meningococcal cases on 413 German districts (EPSG:3035); sex and agegrp hold the literal 'NA'.
+    const auto districts = openData(QStringLiteral("tests/de_districts.gpkg"), QStringLiteral("districts"));
+    const auto cases = openData(QStringLiteral("tests/de_districts.gpkg"), QStringLiteral("imd_cases"));
+    const QVariantMap parameters{{"REGIONS", asParameter(districts.get())},
+                                 {"REGION_ID_FIELD", "KEY"},
+                                 {"RECORDS", asParameter(cases.get())},
+                                 {"RECORD_REGION_FIELD", "tile"},
+                                 {"QUASI_IDENTIFIERS", QStringList{"sex", "agegrp"}},
+                                 {"K", 3},
+                                 {"ADC", true},
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(outputLayer(run, "OUTPUT")->crs().authid(), "EPSG:3035");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tile", {"sex", "agegrp"}, 3), "PASS");
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 636);
+    EXPECT_TRUE(run.log.contains("refinement.adc")) << run.log.toStdString();
+}
+
+TEST(AggregateRegions, WritesGeoPackageLayersAndAnHtmlReport)
+{
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    const QString gpkg = folder.filePath("release.gpkg");
+    QVariantMap parameters = olinda.parameters({"age_band", "sex"});
+    parameters.insert("OUTPUT", QStringLiteral("ogr:dbname='%1' table=\"aggregates\" (geom)").arg(gpkg));
+    parameters.insert("OUTPUT_SITES", QStringLiteral("ogr:dbname='%1' table=\"sites\" (geom)").arg(gpkg));
+    parameters.insert("OUTPUT_RECORDS", folder.filePath("records.csv"));
+    parameters.insert("OUTPUT_MAPPING", QVariant());
+    parameters.insert("OUTPUT_CELLS", folder.filePath("cells.gpkg"));
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_FALSE(run.results.contains("OUTPUT_MAPPING"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT_RECORDS")->featureCount(), number(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT")->featureCount(), number(run, "AGGREGATES"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT_SITES")->source(), gpkg + "|layername=sites")
+        << "two layers, one GeoPackage";
+    EXPECT_EQ(outputLayer(run, "OUTPUT_CELLS")->featureCount(),
+              number(run, "AGGREGATES") + number(run, "EMPTY_SITES"));
+
+    QFile report(folder.filePath("report.html"));
+    ASSERT_TRUE(report.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(report.readAll());
+    EXPECT_TRUE(html.contains("Release only one aggregation of these records, ever."));
+    EXPECT_TRUE(html.contains("mean distance from a small area to its region"))
+        << "metric meanings from the registry";
+    EXPECT_TRUE(html.contains("CD_GEOCODI")) << "the parameters are listed";
+    const QString perAggregate = html.section("<h2>Aggregated regions</h2>", 1);
+    EXPECT_EQ(perAggregate.count("<tr>"), 1 + number(run, "AGGREGATES"))
+        << "a header and a row per aggregate";
+}
+
+TEST(AggregateRegions, ReleaseDoesNotDependOnTheOrderOfTheRecords)
+{
+    // The same patients, last row first: categories are coded in text order, so classes, sites and
+    // the whole release come out the same.
+    const OlindaInput olinda;
+    const std::unique_ptr<QgsVectorLayer> reversed(
+        QgsMemoryProviderUtils::createMemoryLayer("reversed", olinda.patients->fields()));
+    QgsFeatureList features;
+    QgsFeature feature;
+    QgsFeatureIterator it = olinda.patients->getFeatures();
+    while (it.nextFeature(feature))
+        features.prepend(feature);
+    ASSERT_TRUE(reversed->dataProvider()->addFeatures(features));
+
+    const AlgorithmRun forward = runAlgorithm(kAggregate, olinda.parameters());
+    QVariantMap parameters = olinda.parameters();
+    parameters.insert("RECORDS", asParameter(reversed.get()));
+    const AlgorithmRun backward = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(forward.ok && backward.ok) << forward.errors.toStdString() << backward.errors.toStdString();
+    for (const char* name : {"AGGREGATES", "RECORDS_RELEASED", "SUPPRESSED_LOCAL", "DISCERNIBILITY"})
+        EXPECT_EQ(number(backward, name), number(forward, name)) << name;
+    EXPECT_EQ(countByValue(*outputLayer(backward, "OUTPUT_RECORDS"), "tract"),
+              countByValue(*outputLayer(forward, "OUTPUT_RECORDS"), "tract"));
+}
+
+class AggregateRegionsCanceled : public testing::TestWithParam<double>
+{
+};
+
+TEST_P(AggregateRegionsCanceled, AtAnyStageOfTheEngineWritesNothing)
+{
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    QVariantMap parameters = olinda.parameters();
+    parameters.insert("ADC", true);
+    parameters.insert("OUTPUT", folder.filePath("aggregates.gpkg"));
+    parameters.insert("OUTPUT_RECORDS", folder.filePath("records.csv"));
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters, false, GetParam());
+    EXPECT_FALSE(run.ok);
+    EXPECT_EQ(run.errors.toStdString(), "Canceled by the user; no output was written.");
+    EXPECT_TRUE(QDir(folder.path()).isEmpty()) << QDir(folder.path()).entryList().join(' ').toStdString();
+}
+
+// Reading tracts, reading records, locating and refining sites, partition and rating, dissolving.
+INSTANTIATE_TEST_SUITE_P(Progress, AggregateRegionsCanceled, testing::Values(2.0, 12.0, 30.0, 60.0, 85.0));
