@@ -72,8 +72,9 @@ QVariantMap VbasAlgorithmAggregate::processAlgorithm(const QVariantMap& paramete
                                                      QgsProcessingContext& context,
                                                      QgsProcessingFeedback* feedback)
 {
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
     const Job job = loadJob(parameters, context, feedback, 0.2);
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback, &job);
     const VbasRelease release = runRelease(parameters, job, feedback,
                                            [&](vbas::Feedback& engineFeedback)
                                            { return pipeline->run(*job.data.dataset, engineFeedback); });

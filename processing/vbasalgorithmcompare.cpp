@@ -95,15 +95,22 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
             }
     const vbas::SweepOptions sweep{parameterAsInt(parameters, kSweepSteps, context),
                                    parameterAsDouble(parameters, kSweepFraction, context)};
-    const auto pipelines = runEngine(feedback,
-                                     [&](vbas::Feedback&)
-                                     {
-                                         std::vector<std::unique_ptr<vbas::Pipeline>> made;
-                                         for (const vbas::PipelineConfig& config : configs)
-                                             made.push_back(std::make_unique<vbas::Pipeline>(config));
-                                         return made;
-                                     });
+    const auto makePipelines = [&]()
+    {
+        return runEngine(feedback,
+                         [&](vbas::Feedback&)
+                         {
+                             std::vector<std::unique_ptr<vbas::Pipeline>> made;
+                             for (const vbas::PipelineConfig& config : configs)
+                                 made.push_back(std::make_unique<vbas::Pipeline>(config));
+                             return made;
+                         });
+    };
+    makePipelines(); // a bad combination fails before any data is read
     const Job job = loadJob(parameters, context, feedback, 0.1);
+    for (vbas::PipelineConfig& config : configs)
+        applySpatial(config, parameters, context, job);
+    const auto pipelines = makePipelines();
 
     std::vector<const vbas::PipelineConfig*> rowConfigs;
     const std::vector<vbas::SweepRow> rows =

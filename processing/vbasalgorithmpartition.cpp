@@ -62,13 +62,14 @@ QVariantMap VbasAlgorithmPartition::processAlgorithm(const QVariantMap& paramete
                                                      QgsProcessingContext& context,
                                                      QgsProcessingFeedback* feedback)
 {
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
     const std::unique_ptr<QgsProcessingFeatureSource> sitesSource(
         parameterAsSource(parameters, kSites, context));
     if (!sitesSource)
         throw QgsProcessingException(invalidSourceError(parameters, kSites));
     requireGeometryType(*sitesSource, kSites, VbasCompat::GeometryPoint, QObject::tr("points"));
     const Job job = loadJob(parameters, context, feedback, 0.2);
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback, &job);
     std::vector<vbas::Point> sites =
         runEngine(feedback, [&](vbas::Feedback& engineFeedback)
                   { return loadPoints(*sitesSource, *job.frame, engineFeedback); });

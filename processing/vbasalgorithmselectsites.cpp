@@ -68,8 +68,9 @@ QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parame
                                                        QgsProcessingContext& context,
                                                        QgsProcessingFeedback* feedback)
 {
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
     const Job job = loadJob(parameters, context, feedback, 0.2);
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback, &job);
     const std::vector<vbas::Point> sites =
         runEngine(feedback,
                   [&](vbas::Feedback& engineFeedback)

@@ -143,18 +143,58 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
 
 void VbasJobAlgorithm::addPartitionParameters()
 {
+    // Every parameter added after the first release is optional, with a default: saved models keep working.
     const vbas::Registry& registry = vbas::Registry::builtIn();
-    addParameter(VbasCompat::advanced(staticEnum(
-        kPartition, QObject::tr("Partition method"), strategyIds(registry.partitioners),
-        QString::fromStdString(vbas::PipelineConfig{}.partitioner), strategyHelp(registry.partitioners))));
+    addParameter(staticEnum(kPartition, QObject::tr("Partition method"), strategyIds(registry.partitioners),
+                            QString::fromStdString(vbas::PipelineConfig{}.partitioner),
+                            strategyHelp(registry.partitioners)));
+    addParameter(withHelp(
+        new QgsProcessingParameterMultipleLayers(kObstacles,
+                                                 QObject::tr("Obstacles (rivers, lakes, motorways)"),
+                                                 VbasCompat::SourceTypeVector, QVariant(), true),
+        QObject::tr("line and polygon layers in any CRS that people do not cross; used by partition.barrier "
+                    "(areas join across shared borders no obstacle cuts) and partition.geodesic (shortest "
+                    "paths around them). The Euclidean partition ignores them.")));
+    addParameter(withHelp(
+        new QgsProcessingParameterField(kParentField,
+                                        QObject::tr("Parent field (province, health authority)"), QVariant(),
+                                        kRegions, VbasCompat::FieldTypeAny, false, true),
+        QObject::tr(
+            "a field of REGIONS; no released region mixes areas with different values, so the released "
+            "region still tells the parent. A parent without a site gets one.")));
+    addParameter(withHelp(
+        new QgsProcessingParameterBoolean(kContiguity, QObject::tr("Make every released region contiguous"),
+                                          false, true),
+        QObject::tr(
+            "moves areas cut off from the rest of their region to the neighbouring region they share the "
+            "longest border with, before suppression; islands stay with the nearest region.")));
+    addParameter(VbasCompat::advanced(withHelp(
+        new QgsProcessingParameterNumber(kAdjacencyTolerance, QObject::tr("Neighbour tolerance (metres)"),
+                                         VbasCompat::NumberTypeDouble, 0.0, true, 0.0),
+        QObject::tr(
+            "areas closer than this count as neighbours (slivers and gaps between digitised borders); "
+            "0 takes a millionth of the extent of REGIONS."))));
 }
 
 std::unique_ptr<vbas::Pipeline> VbasJobAlgorithm::makePipeline(const QVariantMap& parameters,
                                                                QgsProcessingContext& context,
-                                                               QgsProcessingFeedback* feedback) const
+                                                               QgsProcessingFeedback* feedback,
+                                                               const Job* job) const
 {
-    const vbas::PipelineConfig config = pipelineConfig(parameters, context);
+    vbas::PipelineConfig config = pipelineConfig(parameters, context);
+    if (job != nullptr)
+        applySpatial(config, parameters, context, *job);
     return runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
+}
+
+void VbasJobAlgorithm::applySpatial(vbas::PipelineConfig& config, const QVariantMap& parameters,
+                                    QgsProcessingContext& context, const Job& job) const
+{
+    if (parameterDefinition(kContiguity) == nullptr)
+        return;
+    config.spatial = job.spatial.spatial;
+    config.regionParent = job.spatial.regionParent;
+    config.repairContiguity = parameterAsBoolean(parameters, kContiguity, context);
 }
 
 QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
@@ -224,6 +264,23 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
                              return loadJobData(*job.regions, idField, *job.frame, point, *job.records,
                                                 job.recordFields, options, engineFeedback);
                          });
+    if (parameterDefinition(kContiguity) != nullptr)
+    {
+        const QList<QgsMapLayer*> obstacles = parameterAsLayerList(parameters, kObstacles, context);
+        const int parentField =
+            parameterAsFieldIndex(parameters, kParentField, job.regions->fields(), context);
+        const bool needAdjacency =
+            parameterAsEnumString(parameters, kPartition, context) == "partition.barrier" ||
+            parameterAsBoolean(parameters, kContiguity, context);
+        const double tolerance = parameterAsDouble(parameters, kAdjacencyTolerance, context);
+        job.spatial =
+            runEngine(feedback,
+                      [&](vbas::Feedback& engineFeedback)
+                      {
+                          return vbasLoadSpatial(obstacles, *job.regions, parentField, job.data, *job.frame,
+                                                 needAdjacency, tolerance, engineFeedback);
+                      });
+    }
     return job;
 }
 

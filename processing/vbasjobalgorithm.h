@@ -4,6 +4,7 @@
 #include "vbasalgorithmbase.h"
 #include "vbasconvert.h"
 #include "vbasqgiscompat.h"
+#include "vbasspatial.h"
 
 #include <qgsprocessingutils.h>
 
@@ -38,6 +39,10 @@ public:
     static inline const QString kAdcMaxMoves = QStringLiteral("ADC_MAX_MOVES");
     static inline const QString kAdcMaxSeconds = QStringLiteral("ADC_MAX_SECONDS");
     static inline const QString kPartition = QStringLiteral("PARTITION");
+    static inline const QString kObstacles = QStringLiteral("OBSTACLES");
+    static inline const QString kParentField = QStringLiteral("PARENT_FIELD");
+    static inline const QString kContiguity = QStringLiteral("CONTIGUITY");
+    static inline const QString kAdjacencyTolerance = QStringLiteral("ADJACENCY_TOLERANCE");
     static inline const QString kSeed = QStringLiteral("SEED");
     /** The id of the refinement the ADC switch turns on. */
     static inline const QString kAdcRefinement = QStringLiteral("refinement.adc");
@@ -57,6 +62,8 @@ public:
         VbasRecordFields recordFields;
         std::optional<VbasPlanarFrame> frame;
         VbasJobData data;
+        /** Obstacles, parents and adjacency, for the algorithms with partition parameters. */
+        VbasSpatialJob spatial;
     };
 
 protected:
@@ -73,7 +80,7 @@ protected:
      * StrategyChoice::Several, SITE_LOCATION takes several methods and ADC means "also with ADC".
      */
     void addSiteLocationParameters(StrategyChoice choice = StrategyChoice::One);
-    /** Adds PARTITION. */
+    /** Adds PARTITION, OBSTACLES, PARENT_FIELD, CONTIGUITY and ADJACENCY_TOLERANCE. */
     void addPartitionParameters();
 
     /**
@@ -83,11 +90,16 @@ protected:
     Job loadJob(const QVariantMap& parameters, QgsProcessingContext& context, QgsProcessingFeedback* feedback,
                 double progressEnd) const;
     /**
-     * Returns the pipeline the strategy parameters describe, built through the funnel so that a bad
-     * configuration fails before any data is read.
+     * Returns the pipeline the strategy parameters describe, built through the funnel. Without a job
+     * it checks the configuration before any data is read; with the loaded job it adds the job's
+     * obstacles, parents, adjacency and contiguity repair.
      */
     std::unique_ptr<vbas::Pipeline> makePipeline(const QVariantMap& parameters, QgsProcessingContext& context,
-                                                 QgsProcessingFeedback* feedback) const;
+                                                 QgsProcessingFeedback* feedback,
+                                                 const Job* job = nullptr) const;
+    /** Adds the loaded job's spatial inputs and the CONTIGUITY choice to `config`. */
+    void applySpatial(vbas::PipelineConfig& config, const QVariantMap& parameters,
+                      QgsProcessingContext& context, const Job& job) const;
     /** Returns the registry ids chosen in the strategy parameter `name` (at least one, else it throws). */
     QStringList parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                        QgsProcessingContext& context) const;

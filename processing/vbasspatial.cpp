@@ -1,0 +1,120 @@
+#include "vbasspatial.h"
+
+#include "vbasjobalgorithm.h"
+
+#include <qgsexception.h>
+#include <qgsvectorlayer.h>
+
+#include <QMap>
+
+namespace
+{
+
+std::shared_ptr<const vbas::Obstacles> loadObstacles(const QList<QgsMapLayer*>& layers,
+                                                     const VbasPlanarFrame& frame, vbas::Feedback& feedback)
+{
+    std::vector<vbas::Segment> segments;
+    for (QgsMapLayer* layer : layers)
+    {
+        auto* vector = qobject_cast<QgsVectorLayer*>(layer);
+        if (vector == nullptr)
+            throw VbasAlgorithmBase::parameterError(
+                VbasJobAlgorithm::kObstacles,
+                QObject::tr("'%1' is not a vector layer; give line or polygon layers").arg(layer->name()));
+        if (vector->geometryType() == VbasCompat::GeometryPoint)
+            throw VbasAlgorithmBase::parameterError(
+                VbasJobAlgorithm::kObstacles,
+                QObject::tr("'%1' holds points, which bar nothing; give line layers (rivers, motorways) or "
+                            "polygon layers (lakes)")
+                    .arg(layer->name()));
+        QgsFeatureRequest request;
+        request.setNoAttributes().setDestinationCrs(frame.planarCrs(), frame.transformContext());
+        QgsFeatureIterator features = vector->getFeatures(request);
+        QgsFeature feature;
+        try
+        {
+            while (features.nextFeature(feature))
+            {
+                feedback.checkCanceled();
+                const QByteArray wkb = feature.geometry().asWkb();
+                if (wkb.isEmpty())
+                    continue;
+                const std::vector<vbas::Segment> more = vbas::Obstacles::segmentsOfWkb(
+                    reinterpret_cast<const unsigned char*>(wkb.constData()), std::size_t(wkb.size()));
+                segments.insert(segments.end(), more.begin(), more.end());
+            }
+        }
+        catch (const QgsCsException& error)
+        {
+            throw VbasAlgorithmBase::parameterError(
+                VbasJobAlgorithm::kObstacles,
+                QObject::tr("'%1' cannot be transformed into the plane of REGIONS: %2")
+                    .arg(layer->name(), error.what()));
+        }
+    }
+    feedback.info(std::to_string(segments.size()) + " obstacle segments from " +
+                  std::to_string(layers.size()) + " layer(s)");
+    return std::make_shared<const vbas::Obstacles>(std::move(segments));
+}
+
+std::vector<std::uint32_t> loadParents(QgsFeatureSource& regions, int parentField, const VbasJobData& data,
+                                       vbas::Feedback& feedback)
+{
+    const QHash<QgsFeatureId, std::size_t> rowOf = vbasFeatureRows(data.regionFeatures);
+    QgsFeatureRequest request;
+    request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(QgsAttributeList{parentField});
+    std::vector<QString> text(data.regionFeatures.size());
+    std::vector<bool> isNull(data.regionFeatures.size(), false);
+    QgsFeatureIterator features = regions.getFeatures(request);
+    QgsFeature feature;
+    while (features.nextFeature(feature))
+    {
+        const auto row = rowOf.find(feature.id());
+        if (row == rowOf.end())
+            continue;
+        const QVariant value = feature.attribute(parentField);
+        isNull[*row] = VbasCompat::isNull(value);
+        text[*row] = isNull[*row] ? QString() : vbasKeyText(value);
+    }
+    // Codes in text order, NULL last: a parent of its own, so its regions are never merged with others.
+    QMap<QString, std::uint32_t> codes;
+    for (std::size_t r = 0; r < text.size(); ++r)
+        if (!isNull[r])
+            codes.insert(text[r], 0);
+    std::uint32_t next = 0;
+    for (auto it = codes.begin(); it != codes.end(); ++it)
+        it.value() = next++;
+    std::vector<std::uint32_t> parent(text.size());
+    std::size_t nulls = 0;
+    for (std::size_t r = 0; r < text.size(); ++r)
+    {
+        parent[r] = isNull[r] ? next : codes.value(text[r]);
+        nulls += isNull[r];
+    }
+    feedback.info(std::to_string(codes.size()) + " parent values: no aggregate will mix two of them");
+    if (nulls > 0)
+        feedback.warning(std::to_string(nulls) +
+                         " regions have no PARENT_FIELD value (NULL); they form a parent of their own");
+    return parent;
+}
+} // namespace
+
+VbasSpatialJob vbasLoadSpatial(const QList<QgsMapLayer*>& obstacleLayers, QgsFeatureSource& regions,
+                               int parentField, const VbasJobData& data, const VbasPlanarFrame& frame,
+                               bool needAdjacency, double tolerance, vbas::Feedback& feedback)
+{
+    VbasSpatialJob job;
+    if (!obstacleLayers.isEmpty())
+        job.spatial.obstacles = loadObstacles(obstacleLayers, frame, feedback);
+    if (parentField >= 0)
+        job.regionParent = loadParents(regions, parentField, data, feedback);
+    if (needAdjacency)
+    {
+        const vbas::RegionGeometries& geometries = *data.geometries;
+        job.spatial.adjacency = std::make_shared<const vbas::RegionAdjacency>(vbas::RegionAdjacency::build(
+            geometries, tolerance > 0.0 ? tolerance : vbas::defaultAdjacencyTolerance(geometries), feedback));
+        feedback.info(std::to_string(job.spatial.adjacency->pairs().size()) +
+                      " pairs of neighbouring regions");
+    }
+    return job;
+}
