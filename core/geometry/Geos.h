@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Error.h"
+#include "Types.h"
 
 #include <geos_c.h>
 
@@ -56,5 +57,40 @@ std::vector<unsigned char> toWkb(const Context& context, const GEOSGeometry* geo
 GeometryPtr fromWkb(Context& context, const unsigned char* wkb, std::size_t size);
 /** Geometry from well-known text (tests, data files). */
 GeometryPtr fromWkt(Context& context, const std::string& wkt);
+
+/**
+ * Calls visit(a, b) for every segment of every line and polygon ring of `g`, collections included,
+ * skipping repeated points.
+ */
+template <typename Visit> void forEachSegment(GEOSContextHandle_t h, const GEOSGeometry* g, Visit&& visit)
+{
+    const int type = GEOSGeomTypeId_r(h, g);
+    if (type == GEOS_LINESTRING || type == GEOS_LINEARRING)
+    {
+        const GEOSCoordSequence* coordinates = GEOSGeom_getCoordSeq_r(h, g);
+        unsigned size = 0;
+        GEOSCoordSeq_getSize_r(h, coordinates, &size);
+        Point previous;
+        for (unsigned i = 0; i < size; ++i)
+        {
+            Point p;
+            GEOSCoordSeq_getXY_r(h, coordinates, i, &p.x, &p.y);
+            if (i > 0 && p != previous)
+                visit(previous, p);
+            previous = p;
+        }
+    }
+    else if (type == GEOS_POLYGON)
+    {
+        forEachSegment(h, GEOSGetExteriorRing_r(h, g), visit);
+        for (int i = 0; i < GEOSGetNumInteriorRings_r(h, g); ++i)
+            forEachSegment(h, GEOSGetInteriorRingN_r(h, g, i), visit);
+    }
+    else if (type == GEOS_MULTILINESTRING || type == GEOS_MULTIPOLYGON || type == GEOS_GEOMETRYCOLLECTION)
+    {
+        for (int i = 0; i < GEOSGetNumGeometries_r(h, g); ++i)
+            forEachSegment(h, GEOSGetGeometryN_r(h, g, i), visit);
+    }
+}
 
 } // namespace vbas::geos

@@ -29,36 +29,6 @@ Box boxOf(const Point& a, const Point& b)
                BoxPoint(std::max(a.x, b.x), std::max(a.y, b.y)));
 }
 
-void collectSegments(GEOSContextHandle_t h, const GEOSGeometry* g, std::vector<Segment>& out)
-{
-    const int type = GEOSGeomTypeId_r(h, g);
-    if (type == GEOS_LINESTRING || type == GEOS_LINEARRING)
-    {
-        const GEOSCoordSequence* coordinates = GEOSGeom_getCoordSeq_r(h, g);
-        unsigned size = 0;
-        GEOSCoordSeq_getSize_r(h, coordinates, &size);
-        Point previous;
-        for (unsigned i = 0; i < size; ++i)
-        {
-            Point p;
-            GEOSCoordSeq_getXY_r(h, coordinates, i, &p.x, &p.y);
-            if (i > 0 && p != previous)
-                out.push_back({previous, p});
-            previous = p;
-        }
-    }
-    else if (type == GEOS_POLYGON)
-    {
-        collectSegments(h, GEOSGetExteriorRing_r(h, g), out);
-        for (int i = 0; i < GEOSGetNumInteriorRings_r(h, g); ++i)
-            collectSegments(h, GEOSGetInteriorRingN_r(h, g, i), out);
-    }
-    else if (type == GEOS_MULTILINESTRING || type == GEOS_MULTIPOLYGON || type == GEOS_GEOMETRYCOLLECTION)
-    {
-        for (int i = 0; i < GEOSGetNumGeometries_r(h, g); ++i)
-            collectSegments(h, GEOSGetGeometryN_r(h, g, i), out);
-    }
-}
 } // namespace
 
 /**
@@ -147,7 +117,10 @@ std::vector<Segment> Obstacles::segmentsOfWkb(const unsigned char* wkb, std::siz
     if (!geometry)
         throw Error(Subject::Partition, "an obstacle geometry cannot be read: " + context.lastError());
     std::vector<Segment> segments;
-    collectSegments(context.handle(), geometry.get(), segments);
+    geos::forEachSegment(context.handle(), geometry.get(),
+                         [&](const Point& a, const Point& b) {
+                             segments.push_back({a, b});
+                         });
     return segments;
 }
 

@@ -33,35 +33,6 @@ bool before(const Point& p, const Point& q)
     return p.x < q.x || (p.x == q.x && p.y < q.y);
 }
 
-void ringEdges(GEOSContextHandle_t h, const GEOSGeometry* ring, RegionIndex region, std::vector<Edge>& out)
-{
-    const GEOSCoordSequence* coordinates = GEOSGeom_getCoordSeq_r(h, ring);
-    unsigned size = 0;
-    GEOSCoordSeq_getSize_r(h, coordinates, &size);
-    Point previous;
-    for (unsigned i = 0; i < size; ++i)
-    {
-        Point p;
-        GEOSCoordSeq_getXY_r(h, coordinates, i, &p.x, &p.y);
-        if (i > 0 && p != previous)
-            out.push_back(before(previous, p) ? Edge{previous, p, region} : Edge{p, previous, region});
-        previous = p;
-    }
-}
-
-void regionEdges(GEOSContextHandle_t h, const GEOSGeometry* g, RegionIndex region, std::vector<Edge>& out)
-{
-    if (GEOSGeomTypeId_r(h, g) == GEOS_MULTIPOLYGON)
-    {
-        for (int i = 0; i < GEOSGetNumGeometries_r(h, g); ++i)
-            regionEdges(h, GEOSGetGeometryN_r(h, g, i), region, out);
-        return;
-    }
-    ringEdges(h, GEOSGetExteriorRing_r(h, g), region, out);
-    for (int i = 0; i < GEOSGetNumInteriorRings_r(h, g); ++i)
-        ringEdges(h, GEOSGetInteriorRingN_r(h, g, i), region, out);
-}
-
 double length(const Edge& e)
 {
     return std::sqrt(squaredDistance(e.low, e.high));
@@ -130,7 +101,10 @@ RegionAdjacency RegionAdjacency::build(const RegionGeometries& geometries, doubl
     const GEOSContextHandle_t h = geometries.context().handle();
     std::vector<Edge> edges;
     for (RegionIndex r = 0; r < geometries.size(); ++r)
-        regionEdges(h, geometries.geometry(r), r, edges);
+        geos::forEachSegment(h, geometries.geometry(r),
+                             [&](const Point& a, const Point& b) {
+                                 edges.push_back(before(a, b) ? Edge{a, b, r} : Edge{b, a, r});
+                             });
     feedback.checkCanceled();
     std::sort(edges.begin(), edges.end(),
               [](const Edge& p, const Edge& q)

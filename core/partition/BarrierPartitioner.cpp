@@ -51,7 +51,7 @@ WeightedGraph barrierGraph(const PartitionInput& input, std::vector<std::uint32_
 }
 
 /** The barrier partition and its updates under site moves. */
-class BarrierPartition : public IncrementalPartition
+class BarrierPartition : public PositionalPartition
 {
 public:
     BarrierPartition(const PartitionInput& input, std::vector<Point> sites)
@@ -69,21 +69,10 @@ public:
         for (SiteIndex s = 0; s < mSites.size(); ++s)
             ++mSitesInComponent[mComponent[mField.attachments(s).front().node]];
         settleIslands();
-        mRegionSite.resize(mPoints.size());
-        mMembers.resize(mSites.size());
-        mPosition.resize(mPoints.size());
-        for (RegionIndex r = 0; r < mPoints.size(); ++r)
-        {
-            mRegionSite[r] = finalSite(r);
-            mPosition[r] = std::uint32_t(mMembers[mRegionSite[r]].size());
-            mMembers[mRegionSite[r]].push_back(r);
-        }
+        assignAll(mPoints.size(), mSites.size(), [this](RegionIndex r) { return finalSite(r); });
     }
 
     const std::vector<Point>& sites() const override { return mSites; }
-    const std::vector<SiteIndex>& regionSite() const override { return mRegionSite; }
-    const std::vector<RegionIndex>& members(SiteIndex s) const override { return mMembers[s]; }
-
     bool move(SiteIndex s, const Point& p, std::vector<Change>& changes) override
     {
         // A site stays on its side of the barriers: crossing would leave a bank without its site.
@@ -104,26 +93,9 @@ public:
             if (mSitesInComponent[c] == 0)
                 recheck.insert(recheck.end(), mComponentNodes[c].begin(), mComponentNodes[c].end());
         settleIslands();
-        std::sort(recheck.begin(), recheck.end());
-        recheck.erase(std::unique(recheck.begin(), recheck.end()), recheck.end());
-        for (RegionIndex r : recheck)
-        {
-            const SiteIndex now = finalSite(r);
-            if (now != mRegionSite[r])
-            {
-                changes.push_back({r, mRegionSite[r], now});
-                moveMember(mMembers, mPosition, r, mRegionSite[r], now);
-                mRegionSite[r] = now;
-            }
-        }
+        reassign(
+            std::move(recheck), [this](RegionIndex r) { return finalSite(r); }, changes);
         return true;
-    }
-
-    void undo(SiteIndex s, const Point& previous, const std::vector<Change>&) override
-    {
-        // The partition is a function of the site positions: moving back restores it exactly.
-        std::vector<Change> ignored;
-        move(s, previous, ignored);
     }
 
     void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const override
@@ -222,9 +194,6 @@ private:
     NearestSourceField mField;
     std::vector<std::uint32_t> mSitesInComponent;
     std::vector<SiteIndex> mIslandSite;
-    std::vector<SiteIndex> mRegionSite;
-    std::vector<std::vector<RegionIndex>> mMembers;
-    std::vector<std::uint32_t> mPosition;
 };
 
 } // namespace

@@ -113,7 +113,7 @@ std::vector<Point> offsetNodes(const Obstacles& obstacles, const std::vector<Poi
 }
 
 /** The geodesic partition and its updates under site moves. */
-class GeodesicPartition : public IncrementalPartition
+class GeodesicPartition : public PositionalPartition
 {
 public:
     GeodesicPartition(const PartitionInput& input, std::vector<Point> sites, Feedback& feedback)
@@ -127,23 +127,17 @@ public:
         , mRegionAttachments(mPoints.size())
         , mAttached(mPoints.size(), false)
         , mNodeRegions(mNodes.size())
-        , mRegionSite(mPoints.size())
-        , mMembers(mEuclid.sites().size())
-        , mPosition(mPoints.size())
     {
-        for (RegionIndex r = 0; r < mPoints.size(); ++r)
-        {
-            if (r % 4096 == 0)
-                feedback.checkCanceled();
-            mRegionSite[r] = evaluate(r);
-            mPosition[r] = std::uint32_t(mMembers[mRegionSite[r]].size());
-            mMembers[mRegionSite[r]].push_back(r);
-        }
+        assignAll(mPoints.size(), mEuclid.sites().size(),
+                  [&](RegionIndex r)
+                  {
+                      if (r % 4096 == 0)
+                          feedback.checkCanceled();
+                      return evaluate(r);
+                  });
     }
 
     const std::vector<Point>& sites() const override { return mEuclid.sites(); }
-    const std::vector<SiteIndex>& regionSite() const override { return mRegionSite; }
-    const std::vector<RegionIndex>& members(SiteIndex s) const override { return mMembers[s]; }
 
     bool move(SiteIndex s, const Point& p, std::vector<Change>& changes) override
     {
@@ -163,26 +157,9 @@ public:
             recheck.insert(recheck.end(), mEuclid.members(c).begin(), mEuclid.members(c).end());
         for (const auto& change : fieldChanges)
             recheck.insert(recheck.end(), mNodeRegions[change.node].begin(), mNodeRegions[change.node].end());
-        std::sort(recheck.begin(), recheck.end());
-        recheck.erase(std::unique(recheck.begin(), recheck.end()), recheck.end());
-        for (RegionIndex r : recheck)
-        {
-            const SiteIndex now = evaluate(r);
-            if (now != mRegionSite[r])
-            {
-                changes.push_back({r, mRegionSite[r], now});
-                moveMember(mMembers, mPosition, r, mRegionSite[r], now);
-                mRegionSite[r] = now;
-            }
-        }
+        reassign(
+            std::move(recheck), [this](RegionIndex r) { return evaluate(r); }, changes);
         return true;
-    }
-
-    void undo(SiteIndex s, const Point& previous, const std::vector<Change>&) override
-    {
-        // The partition is a function of the site positions: moving back restores it exactly.
-        std::vector<Change> ignored;
-        move(s, previous, ignored);
     }
 
     void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const override
@@ -296,9 +273,6 @@ private:
     std::vector<std::vector<Attachment>> mRegionAttachments;
     std::vector<bool> mAttached;
     std::vector<std::vector<RegionIndex>> mNodeRegions;
-    std::vector<SiteIndex> mRegionSite;
-    std::vector<std::vector<RegionIndex>> mMembers;
-    std::vector<std::uint32_t> mPosition;
 };
 
 } // namespace

@@ -83,4 +83,42 @@ void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std:
     members[to].push_back(region);
 }
 
+void PositionalPartition::undo(SiteIndex s, const Point& previous, const std::vector<Change>&)
+{
+    std::vector<Change> ignored;
+    move(s, previous, ignored);
+}
+
+void PositionalPartition::assignAll(std::size_t regions, std::size_t sites,
+                                    const std::function<SiteIndex(RegionIndex)>& siteOf)
+{
+    mRegionSite.resize(regions);
+    mMembers.assign(sites, {});
+    mPosition.resize(regions);
+    for (RegionIndex r = 0; r < regions; ++r)
+    {
+        mRegionSite[r] = siteOf(r);
+        mPosition[r] = std::uint32_t(mMembers[mRegionSite[r]].size());
+        mMembers[mRegionSite[r]].push_back(r);
+    }
+}
+
+void PositionalPartition::reassign(std::vector<RegionIndex> regions,
+                                   const std::function<SiteIndex(RegionIndex)>& siteOf,
+                                   std::vector<Change>& changes)
+{
+    std::sort(regions.begin(), regions.end());
+    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
+    for (RegionIndex r : regions)
+    {
+        const SiteIndex now = siteOf(r);
+        if (now != mRegionSite[r])
+        {
+            changes.push_back({r, mRegionSite[r], now});
+            moveMember(mMembers, mPosition, r, mRegionSite[r], now);
+            mRegionSite[r] = now;
+        }
+    }
+}
+
 } // namespace vbas

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "IncrementalPartition.h"
 #include "SiteTriangulation.h"
 #include "SpatialContext.h"
 
+#include <functional>
 #include <vector>
 
 namespace vbas
@@ -34,5 +36,30 @@ connectedComponents(std::size_t nodes, const std::vector<std::pair<std::uint32_t
 /** Moves `region` from site `from` to site `to` in per-site member lists (swap-remove). */
 void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std::uint32_t>& position,
                 RegionIndex region, SiteIndex from, SiteIndex to);
+
+/**
+ * Base of incremental partitions whose assignment is a function of the site positions (barrier,
+ * geodesic): it keeps the per-site member lists, re-evaluates the regions a move may have changed,
+ * and undoes a move by moving the site back.
+ */
+class PositionalPartition : public IncrementalPartition
+{
+public:
+    const std::vector<SiteIndex>& regionSite() const override { return mRegionSite; }
+    const std::vector<RegionIndex>& members(SiteIndex s) const override { return mMembers[s]; }
+    void undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes) override;
+
+protected:
+    /** Assigns every region once, through siteOf(). */
+    void assignAll(std::size_t regions, std::size_t sites,
+                   const std::function<SiteIndex(RegionIndex)>& siteOf);
+    /** Re-evaluates `regions` (duplicates allowed) and appends those whose site changed to `changes`. */
+    void reassign(std::vector<RegionIndex> regions, const std::function<SiteIndex(RegionIndex)>& siteOf,
+                  std::vector<Change>& changes);
+
+    std::vector<SiteIndex> mRegionSite;
+    std::vector<std::vector<RegionIndex>> mMembers;
+    std::vector<std::uint32_t> mPosition;
+};
 
 } // namespace vbas

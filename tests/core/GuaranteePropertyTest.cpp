@@ -134,17 +134,5 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPartition, EveryCombination,
-                         ::testing::ValuesIn(
-                             []
-                             {
-                                 std::vector<std::string> ids;
-                                 for (const auto& entry : Registry::builtIn().partitioners)
-                                     ids.push_back(entry.id);
-                                 return ids;
-                             }()),
-                         [](const auto& testInfo)
-                         {
-                             std::string name = testInfo.param;
-                             std::replace(name.begin(), name.end(), '.', '_');
-                             return name;
-                         });
+                         ::testing::ValuesIn(idsOf(Registry::builtIn().partitioners)),
+                         [](const auto& testInfo) { return testName(testInfo.param); });

@@ -123,11 +123,9 @@ TEST_P(GuaranteeProperty, HoldsOnRandomScenesAndIsDeterministic)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStrategies, GuaranteeProperty, ::testing::ValuesIn(allCombinations()),
-                         [](const auto& testInfo)
-                         {
-                             std::string name = testInfo.param.counter + "_" + testInfo.param.locator;
-                             std::replace(name.begin(), name.end(), '.', '_');
-                             return name;
+                         [](const auto& testInfo) {
+                             return vbas::test::testName(testInfo.param.counter + "_" +
+                                                         testInfo.param.locator);
                          });
 
 TEST(Pipeline, KMustBeAtLeastTwoAndAtMostTheRecords)

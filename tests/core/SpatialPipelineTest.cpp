@@ -108,9 +108,7 @@ INSTANTIATE_TEST_SUITE_P(AllPartitions, SpatialGuarantee, ::testing::ValuesIn(al
                          [](const auto& testInfo)
                          {
                              const SpatialVariant& v = testInfo.param;
-                             std::string name = v.partitioner + (v.adc ? "_adc" : "") +
-                                                (v.parents ? "_parents" : "") +
-                                                (v.contiguity ? "_contiguity" : "");
-                             std::replace(name.begin(), name.end(), '.', '_');
-                             return name;
+                             return testName(v.partitioner + (v.adc ? "_adc" : "") +
+                                             (v.parents ? "_parents" : "") +
+                                             (v.contiguity ? "_contiguity" : ""));
                          });

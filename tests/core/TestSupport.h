@@ -3,6 +3,7 @@
 #include "Feedback.h"
 #include "data/Dataset.h"
 
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -77,6 +78,24 @@ public:
     void warning(const std::string& message) override { warnings.push_back(message); }
     void info(const std::string& message) override { infos.push_back(message); }
 };
+
+/** A test name from a strategy id or any text: characters gtest refuses become underscores. */
+inline std::string testName(std::string text)
+{
+    for (char& c : text)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return text;
+}
+
+/** The ids of registered strategies, as test parameters. */
+template <typename Entry> std::vector<std::string> idsOf(const std::vector<Entry>& entries)
+{
+    std::vector<std::string> ids;
+    for (const Entry& entry : entries)
+        ids.push_back(entry.id);
+    return ids;
+}
 
 /** One quasi-identifier with `categories` declared categories (0: observed). */
 inline QuasiIdentifier qi(const std::string& name, std::uint64_t categories = 0)

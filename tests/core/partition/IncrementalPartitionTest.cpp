@@ -172,22 +172,19 @@ TEST_P(IncrementalPartitionContract, ThousandsOfMovesAndUndosEqualAFullRecompute
     EXPECT_GT(rejected, 450);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllRegistered, IncrementalPartitionContract,
-                         ::testing::ValuesIn(
-                             []
-                             {
-                                 std::vector<Variant> variants;
-                                 for (const auto& entry : Registry::builtIn().partitioners)
-                                     for (bool parents : {false, true})
-                                         variants.push_back({entry.id, parents});
-                                 return variants;
-                             }()),
-                         [](const auto& testInfo)
-                         {
-                             std::string name =
-                                 testInfo.param.partitioner + (testInfo.param.parents ? "_parents" : "");
-                             std::replace(name.begin(), name.end(), '.', '_');
-                             return name;
+std::vector<Variant> allVariants()
+{
+    std::vector<Variant> variants;
+    for (const auto& entry : Registry::builtIn().partitioners)
+        for (bool parents : {false, true})
+            variants.push_back({entry.id, parents});
+    return variants;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRegistered, IncrementalPartitionContract, ::testing::ValuesIn(allVariants()),
+                         [](const auto& testInfo) {
+                             return vbas::test::testName(testInfo.param.partitioner +
+                                                         (testInfo.param.parents ? "_parents" : ""));
                          });
 
 TEST(IncrementalPartition, MovesOntoAnotherSiteAreRefused)

@@ -267,17 +267,5 @@ TEST_P(SiteLocatorContract, AtMostCountSitesInTheBoxAndDeterministic)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllRegistered, SiteLocatorContract,
-                         ::testing::ValuesIn(
-                             []
-                             {
-                                 std::vector<std::string> ids;
-                                 for (const auto& entry : Registry::builtIn().siteLocators)
-                                     ids.push_back(entry.id);
-                                 return ids;
-                             }()),
-                         [](const auto& testInfo)
-                         {
-                             std::string name = testInfo.param;
-                             std::replace(name.begin(), name.end(), '.', '_');
-                             return name;
-                         });
+                         ::testing::ValuesIn(vbas::test::idsOf(Registry::builtIn().siteLocators)),
+                         [](const auto& testInfo) { return vbas::test::testName(testInfo.param); });
