@@ -49,6 +49,15 @@ QVector<double> ticks(double low, double high, int maxTicks, double& step)
     return values;
 }
 
+/** Returns the finite values of `values`: a NaN or an infinity has no bin and no place on an axis. */
+QVector<double> finite(const QVector<double>& values)
+{
+    QVector<double> kept;
+    std::copy_if(values.begin(), values.end(), std::back_inserter(kept),
+                 [](double v) { return std::isfinite(v); });
+    return kept;
+}
+
 QString px(double value)
 {
     return QString::number(value, 'f', 1);
@@ -99,8 +108,9 @@ QString VbasCharts::exact(double value)
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
-VbasCharts::Bins VbasCharts::bins(const QVector<double>& values, bool integers, int target)
+VbasCharts::Bins VbasCharts::bins(const QVector<double>& allValues, bool integers, int target)
 {
+    const QVector<double> values = finite(allValues);
     Bins result;
     if (values.isEmpty())
         return result;
@@ -137,9 +147,10 @@ VbasCharts::Summary VbasCharts::summary(QVector<double> values)
     return {values.front(), quantile(0.25), quantile(0.5), quantile(0.75), values.back()};
 }
 
-QString VbasCharts::histogram(const QString& field, const QVector<double>& values, bool integers,
+QString VbasCharts::histogram(const QString& field, const QVector<double>& allValues, bool integers,
                               const QString& axisLabel)
 {
+    const QVector<double> values = finite(allValues);
     const int width = 480, height = 280;
     const double left = 52, right = width - 14, boxTop = 10, boxBottom = 40, barTop = 54,
                  barBottom = height - 50;

@@ -19,7 +19,8 @@ struct Bins
 
 /**
  * Returns the bins of `values`: about `target` of them, on whole-number edges at least one apart when
- * `integers`, the last one holding the largest value. Empty `values` give no bins.
+ * `integers`, the last one holding the largest value. Values that are not finite are left out; no
+ * finite values give no bins.
  */
 Bins bins(const QVector<double>& values, bool integers, int target = 10);
 
@@ -32,7 +33,7 @@ struct Summary
 Summary summary(QVector<double> values);
 
 /**
- * Returns a histogram of `values` with a box plot above it, as an `<svg class="histogram">` whose
+ * Returns a histogram of the finite `values` with a box plot above it, as an `<svg class="histogram">` whose
  * data-field is `field`: one `rect.bar` per bin (data-from, data-to, data-count) and one `g.boxplot`
  * (data-min, data-q1, data-median, data-q3, data-max). `axisLabel` names the values and their unit.
  */

@@ -57,7 +57,7 @@ QgsLinePatternFillSymbolLayer* hatch(const QColor& colour)
     auto* lines = new QgsLinePatternFillSymbolLayer();
     lines->setLineAngle(45);
     lines->setDistance(1.8);
-    lines->setLineWidth(0.35);
+    lines->setLineWidth(0.5);
     lines->setColor(colour);
     lines->setLocked(true); // keeps its colour when a class (or the user) colours the symbol
     return lines;
