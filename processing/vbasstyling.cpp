@@ -141,15 +141,18 @@ QMap<QString, QSet<QString>> touchingAggregates(const QgsVectorLayer& layer, int
     return touching;
 }
 
-/** Places `layer` among the layers of the same run in the project's layer tree, topmost role first. */
-void stack(QgsMapLayer& layer, QgsProject* project, int rank, const QString& run)
+/**
+ * Places `layer` among the layers of the same run in the project's layer tree, topmost role first;
+ * returns its node (none when the layer is not in the tree).
+ */
+QgsLayerTreeLayer* stack(QgsMapLayer& layer, QgsProject* project, int rank, const QString& run)
 {
     layer.setCustomProperty(kRankProperty, rank);
     layer.setCustomProperty(kRunProperty, run);
     QgsLayerTreeLayer* node = project ? project->layerTreeRoot()->findLayer(&layer) : nullptr;
     QgsLayerTreeGroup* group = node ? qobject_cast<QgsLayerTreeGroup*>(node->parent()) : nullptr;
     if (!group)
-        return;
+        return node;
     int below = -1, above = -1; // the first sibling of the run drawn below, the last drawn above
     const QList<QgsLayerTreeNode*> children = group->children();
     for (int i = 0; i < children.size(); ++i)
@@ -167,10 +170,12 @@ void stack(QgsMapLayer& layer, QgsProject* project, int rank, const QString& run
     }
     const int target = below >= 0 ? below : above >= 0 ? above + 1 : -1;
     if (target < 0)
-        return;
+        return node;
     // The clone goes in first: a layer whose last tree node goes away is removed from the project.
-    group->insertChildNode(target, node->clone());
+    QgsLayerTreeLayer* moved = node->clone();
+    group->insertChildNode(target, moved);
     group->removeChildNode(node);
+    return moved;
 }
 
 /** Styles a result layer once QGIS has loaded it, on the main thread. */
@@ -190,7 +195,11 @@ public:
         if (!vector)
             return;
         VbasStyling::style(*vector, mRole, mShadeBy);
-        stack(*vector, layer->project() ? layer->project() : context.project(), int(mRole), mRun);
+        QgsLayerTreeLayer* node =
+            stack(*vector, layer->project() ? layer->project() : context.project(), int(mRole), mRun);
+        if (node && mRole == VbasStyling::Role::Mapping)
+            node->setExpanded(false); // its legend lists every aggregate id, one colour each: folded
+
         vector->triggerRepaint();
     }
 

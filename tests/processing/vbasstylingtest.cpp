@@ -136,6 +136,8 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
     order.removeAll("OUTPUT_RECORDS");
     EXPECT_EQ(order.join(' ').toStdString(), "OUTPUT_SITES OUTPUT_CELLS OUTPUT OUTPUT_MAPPING");
     EXPECT_EQ(release.withoutPostProcessor, QStringList{"OUTPUT_RECORDS"});
+    EXPECT_FALSE(release.project->layerTreeRoot()->findLayer(mapping)->isExpanded())
+        << "the legend of the small areas (one entry per aggregate id) starts folded";
 
     const auto* graduated = dynamic_cast<const QgsGraduatedSymbolRenderer*>(aggregates->renderer());
     ASSERT_TRUE(graduated) << aggregates->renderer()->type().toStdString();
