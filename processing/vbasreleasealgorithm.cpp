@@ -1,10 +1,10 @@
 #include "vbasreleasealgorithm.h"
 
 #include "geometry/ClippedCells.h"
+#include "vbaslayerstyler.h"
 #include "vbasmapimage.h"
 #include "vbasqgiscompat.h"
 #include "vbasreport.h"
-#include "vbasstyling.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
@@ -144,7 +144,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         writer(out);
         outputs.insert(name, destination);
         if (role)
-            VbasStyling::styleOnLoad(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
+            VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
     };
     write(kOutput, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release),
           VbasCompat::WkbMultiPolygon,

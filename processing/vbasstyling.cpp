@@ -2,6 +2,7 @@
 
 #include "vbascharts.h"
 #include "vbasoutputs.h"
+#include "vbasqgiscompat.h"
 
 #include <qgscategorizedsymbolrenderer.h>
 #include <qgsclassificationcustom.h>
@@ -9,11 +10,8 @@
 #include <qgsfillsymbol.h>
 #include <qgsfillsymbollayer.h>
 #include <qgsgraduatedsymbolrenderer.h>
-#include <qgslayertree.h>
 #include <qgsmarkersymbol.h>
 #include <qgspallabeling.h>
-#include <qgsprocessingcontext.h>
-#include <qgsproject.h>
 #include <qgsproperty.h>
 #include <qgssinglesymbolrenderer.h>
 #include <qgsspatialindex.h>
@@ -28,9 +26,6 @@
 
 namespace
 {
-const QString kRankProperty = QStringLiteral("vbas/drawing_rank");
-const QString kRunProperty = QStringLiteral("vbas/run");
-
 /** ColorBrewer Set3: light, distinct colours on which thin outlines, sites and labels stay readable. */
 const char* const kQualitative[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",
                                     "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"};
@@ -76,11 +71,10 @@ QString withheld()
 QgsRangeList ranges(const QgsVectorLayer& layer, const QString& field, const QgsFillSymbol& symbol)
 {
     const int index = layer.fields().indexOf(field);
-    const bool integers =
-        layer.fields().at(index).isNumeric() && layer.fields().at(index).type() != QVariant::Double;
+    const bool integers = layer.fields().at(index).type() != VbasCompat::FieldTypeDouble;
     QVector<double> values;
     for (const QVariant& value : layer.uniqueValues(index))
-        if (!value.isNull())
+        if (!VbasCompat::isNull(value))
             values << value.toDouble();
     const VbasCharts::Bins bins = VbasCharts::bins(values, integers, 5);
     // YlGnBu: light for small values, dark for large, readable under black labels with a halo.
@@ -117,7 +111,7 @@ QMap<QString, QSet<QString>> touchingAggregates(const QgsVectorLayer& layer, int
     QgsFeatureIterator it = layer.getFeatures();
     while (it.nextFeature(feature))
     {
-        touching[feature.attribute(field).toString()];
+        touching[feature.attribute(field).toString()]; // every aggregate has an entry, touching others or not
         features.insert(feature.id(), feature);
         index.addFeature(feature);
     }
@@ -128,7 +122,7 @@ QMap<QString, QSet<QString>> touchingAggregates(const QgsVectorLayer& layer, int
         for (const QgsFeatureId candidate :
              index.intersects(one.geometry().boundingBox().buffered(tolerance)))
         {
-            const QgsFeature& other = features[candidate];
+            const QgsFeature& other = *features.constFind(candidate);
             const QString otherValue = other.attribute(field).toString();
             if (otherValue != value && !touching[value].contains(otherValue) &&
                 one.geometry().distance(other.geometry()) <= tolerance)
@@ -140,74 +134,6 @@ QMap<QString, QSet<QString>> touchingAggregates(const QgsVectorLayer& layer, int
     }
     return touching;
 }
-
-/**
- * Places `layer` among the layers of the same run in the project's layer tree, topmost role first;
- * returns its node (none when the layer is not in the tree).
- */
-QgsLayerTreeLayer* stack(QgsMapLayer& layer, QgsProject* project, int rank, const QString& run)
-{
-    layer.setCustomProperty(kRankProperty, rank);
-    layer.setCustomProperty(kRunProperty, run);
-    QgsLayerTreeLayer* node = project ? project->layerTreeRoot()->findLayer(&layer) : nullptr;
-    QgsLayerTreeGroup* group = node ? qobject_cast<QgsLayerTreeGroup*>(node->parent()) : nullptr;
-    if (!group)
-        return node;
-    int below = -1, above = -1; // the first sibling of the run drawn below, the last drawn above
-    const QList<QgsLayerTreeNode*> children = group->children();
-    for (int i = 0; i < children.size(); ++i)
-    {
-        const QgsLayerTreeLayer* sibling =
-            QgsLayerTree::isLayer(children[i]) ? QgsLayerTree::toLayer(children[i]) : nullptr;
-        if (sibling == node || !sibling || !sibling->layer() ||
-            sibling->layer()->customProperty(kRunProperty).toString() != run)
-            continue;
-        const int siblingRank = sibling->layer()->customProperty(kRankProperty).toInt();
-        if (siblingRank > rank && below < 0)
-            below = i;
-        if (siblingRank < rank)
-            above = i;
-    }
-    const int target = below >= 0 ? below : above >= 0 ? above + 1 : -1;
-    if (target < 0)
-        return node;
-    // The clone goes in first: a layer whose last tree node goes away is removed from the project.
-    QgsLayerTreeLayer* moved = node->clone();
-    group->insertChildNode(target, moved);
-    group->removeChildNode(node);
-    return moved;
-}
-
-/** Styles a result layer once QGIS has loaded it, on the main thread. */
-class LayerStyler : public QgsProcessingLayerPostProcessorInterface
-{
-public:
-    LayerStyler(VbasStyling::Role role, const QString& shadeBy, const QString& run)
-        : mRole(role)
-        , mShadeBy(shadeBy)
-        , mRun(run)
-    {
-    }
-
-    void postProcessLayer(QgsMapLayer* layer, QgsProcessingContext& context, QgsProcessingFeedback*) override
-    {
-        auto* vector = qobject_cast<QgsVectorLayer*>(layer);
-        if (!vector)
-            return;
-        VbasStyling::style(*vector, mRole, mShadeBy);
-        QgsLayerTreeLayer* node =
-            stack(*vector, layer->project() ? layer->project() : context.project(), int(mRole), mRun);
-        if (node && mRole == VbasStyling::Role::Mapping)
-            node->setExpanded(false); // its legend lists every aggregate id, one colour each: folded
-
-        vector->triggerRepaint();
-    }
-
-private:
-    VbasStyling::Role mRole;
-    QString mShadeBy;
-    QString mRun;
-};
 } // namespace
 
 QStringList VbasStyling::shadeFields()
@@ -263,7 +189,7 @@ void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& shadeBy)
     layer.setRenderer(renderer);
 
     QgsPalLayerSettings label;
-    label.fieldName = QStringLiteral("'k=' || \"anonymity_after\"");
+    label.fieldName = QStringLiteral("if(\"released\" > 0, 'k=' || \"anonymity_after\", 'all withheld')");
     label.isExpression = true;
     label.placement = QgsPalLayerSettings::Horizontal;
     QgsTextFormat format;
@@ -351,12 +277,4 @@ void VbasStyling::style(QgsVectorLayer& layer, Role role, const QString& shadeBy
     case Role::Mapping:
         return styleMapping(layer);
     }
-}
-
-void VbasStyling::styleOnLoad(QgsProcessingContext& context, const QString& destination, Role role,
-                              const QString& shadeBy, const QString& run)
-{
-    if (context.willLoadLayerOnCompletion(destination))
-        context.layerToLoadOnCompletionDetails(destination)
-            .setPostProcessor(new LayerStyler(role, shadeBy, run));
 }

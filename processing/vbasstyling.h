@@ -4,12 +4,12 @@
 #include <QStringList>
 
 class QgsFillSymbol;
-class QgsProcessingContext;
 class QgsVectorLayer;
 
 /**
- * How the result layers of a release look for review: in QGIS (through a layer post-processor), in
- * the map image and in the desktop screenshots, all from these functions so that every view agrees.
+ * How the result layers of a release look for review: in QGIS (VbasLayerStyler applies them when the
+ * layers load), in the map image and in the desktop screenshots, all from these functions so that
+ * every view agrees.
  */
 namespace VbasStyling
 {
@@ -41,7 +41,7 @@ QgsFillSymbol* hotSpotSymbol();
 /**
  * Styles aggregated regions: a graduated fill on `shadeBy` (round class breaks, light to dark blue),
  * dark outlines, a dark red hatch over the hot spots of withheld records (hotSpotShare()) and a label
- * "k=" with the anonymity after suppression of each.
+ * "k=" with the anonymity after suppression of each ("all withheld" where nothing is released).
  */
 void styleAggregates(QgsVectorLayer& layer, const QString& shadeBy);
 
@@ -61,11 +61,4 @@ void styleCells(QgsVectorLayer& layer);
 /** Applies the style of `role` (`shadeBy` for aggregates). */
 void style(QgsVectorLayer& layer, Role role, const QString& shadeBy);
 
-/**
- * Asks QGIS to style the output at `destination` as `role` when it loads it into a project at the
- * end of the run (nothing happens for outputs that will not be loaded). `run` names the run (the
- * destination of its aggregates) so that its layers are stacked in Role order among themselves.
- */
-void styleOnLoad(QgsProcessingContext& context, const QString& destination, Role role, const QString& shadeBy,
-                 const QString& run);
 } // namespace VbasStyling

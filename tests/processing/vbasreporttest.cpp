@@ -195,12 +195,10 @@ TEST(ComparisonReport, ParetoChartMarksExactlyTheParetoRowsOfTheTable)
 {
     const OlindaInput olinda;
     const QTemporaryDir folder;
-    QVariantMap parameters = olinda.parameters({"age_band", "sex"});
-    parameters.insert("SITE_COUNT_METHOD",
-                      QStringList{"sitecount.naive_anonymity", "sitecount.gaps_maxcombs"});
-    parameters.insert("SITE_LOCATION",
-                      QStringList{"sitelocation.balanced_density", "sitelocation.naive_density"});
-    parameters.insert("SWEEP_STEPS", 1);
+    // Three ways of placing the sites, each over five site counts around the naive estimate: 15 solutions.
+    QVariantMap parameters = olinda.parameters({"age_band", "sex", "married"});
+    parameters.insert("SITE_LOCATION", QStringList{"sitelocation.balanced_density",
+                                                   "sitelocation.naive_anonymity", "sitelocation.random"});
     parameters.insert("OUTPUT_HTML_FILE", folder.filePath("comparison.html"));
     parameters.insert("PARETO_CHART_X", "precision_loss");
     const AlgorithmRun run = runAlgorithm("vbas:compareapproaches", parameters);
@@ -220,6 +218,7 @@ TEST(ComparisonReport, ParetoChartMarksExactlyTheParetoRowsOfTheTable)
             optimalRows.insert(r + 1);
         plotted[r + 1] = {run.outputRows[r].at(x).toDouble(), run.outputRows[r].at(y).toDouble()};
     }
+    ASSERT_EQ(run.outputRows.size(), 15);
     ASSERT_FALSE(optimalRows.isEmpty());
     ASSERT_LT(optimalRows.size(), run.outputRows.size())
         << "some rows must be dominated for the test to mean much";
