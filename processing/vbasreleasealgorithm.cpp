@@ -63,12 +63,13 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
         kOutputHtml, QObject::tr("Report"), QObject::tr("HTML files (*.html)"), QVariant(), true));
     addParameter(new QgsProcessingParameterFileDestination(
         kOutputMapImage, QObject::tr("Map image"), QObject::tr("PNG files (*.png)"), QVariant(), true));
+    // Optional with defaults, so that models saved before these parameters existed stay valid.
     auto* shadeBy = new QgsProcessingParameterEnum(kShadeBy, QObject::tr("Shade the aggregated regions by"),
                                                    VbasStyling::shadeFields(), false,
                                                    VbasStyling::kDefaultShadeField, true, true);
     shadeBy->setHelp(
-        QObject::tr("The figure of each aggregated region its colour shows, in QGIS, the map image "
-                    "and the report (a field of the aggregated regions)."));
+        QObject::tr("Which figure of the aggregated regions (one of their fields) their colour shows in "
+                    "QGIS, in the map image and in the report."));
     addParameter(VbasCompat::advanced(shadeBy));
     addParameter(VbasCompat::advanced(
         new QgsProcessingParameterNumber(kMapImageWidth, QObject::tr("Map image width (pixels)"),
