@@ -21,6 +21,16 @@ namespace
 {
 using VbasCharts::niceStep;
 
+/**
+ * Returns a nice step that cuts [low, high] into about `count` parts, and is never below a billionth of
+ * the values' size: values that differ in their last bits would otherwise get a step that adding to
+ * them does not change, and no end of bins or ticks.
+ */
+double stepFor(double low, double high, int count)
+{
+    return std::max(niceStep((high - low) / count), niceStep(std::max(std::abs(low), std::abs(high)) * 1e-9));
+}
+
 /** Returns `value` for an axis: as many decimals as `step` needs, none for whole steps. */
 QString tickText(double value, double step)
 {
@@ -42,7 +52,7 @@ struct Scale
 /** Returns tick values from `low` to `high` (nice steps, at most about `maxTicks`), and the step. */
 QVector<double> ticks(double low, double high, int maxTicks, double& step)
 {
-    step = niceStep((high - low) / maxTicks);
+    step = stepFor(low, high, maxTicks);
     QVector<double> values;
     for (double tick = std::ceil(low / step - 1e-9) * step; tick <= high + step * 1e-9; tick += step)
         values << (std::abs(tick) < step * 1e-9 ? 0.0 : tick);
@@ -115,7 +125,7 @@ VbasCharts::Bins VbasCharts::bins(const QVector<double>& allValues, bool integer
     if (values.isEmpty())
         return result;
     const auto [lowest, highest] = std::minmax_element(values.begin(), values.end());
-    double step = niceStep((*highest - *lowest) / target);
+    double step = stepFor(*lowest, *highest, target);
     if (integers)
         step = std::max(1.0, std::round(step));
     // Small whole-number steps start at the smallest value ("5–6" rather than "4–5" for anonymity with
