@@ -113,6 +113,14 @@ QString verticalAxis(const Scale& y, double left, double right, int maxTicks, bo
 }
 } // namespace
 
+QString VbasCharts::binLabel(double from, double to, bool integers)
+{
+    if (integers)
+        return to - from == 1.0 ? tickText(from, 1.0)
+                                : QStringLiteral("%1–%2").arg(tickText(from, 1.0), tickText(to - 1, 1.0));
+    return QStringLiteral("%1 – %2").arg(tickText(from, to - from), tickText(to, to - from));
+}
+
 QString VbasCharts::exact(double value)
 {
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
@@ -177,16 +185,13 @@ QString VbasCharts::histogram(const QString& field, const QVector<double>& allVa
     for (int i = 0; i < histogram.counts.size(); ++i)
     {
         const double from = histogram.edges[i], to = histogram.edges[i + 1];
-        const QString range = integers && to - from == 1.0 ? exact(from)
-                              : integers ? QStringLiteral("%1–%2").arg(exact(from), exact(to - 1))
-                                         : QStringLiteral("%1 – %2").arg(exact(from), exact(to));
         svg += QStringLiteral(
                    "<rect class=\"bar\" x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" data-from=\"%5\" "
                    "data-to=\"%6\" data-count=\"%7\"><title>%8: %7</title></rect>\n")
                    .arg(px(x.at(from) + 1), px(y.at(histogram.counts[i])), px(x.at(to) - x.at(from) - 2),
                         px(barBottom - y.at(histogram.counts[i])), exact(from), exact(to))
                    .arg(histogram.counts[i])
-                   .arg(range.toHtmlEscaped());
+                   .arg(binLabel(from, to, integers).toHtmlEscaped());
     }
     svg += line(left, barBottom, right, barBottom, "axis");
     // Whole-number bins one wide are labelled under their middle, other bins at their edges; at most

@@ -24,6 +24,12 @@ struct Bins
  */
 Bins bins(const QVector<double>& values, bool integers, int target = 10);
 
+/**
+ * Returns the label of the bin [from, to): "5" or "5–6" for whole numbers (both ends held), "0.1 – 0.2"
+ * otherwise, never in exponent notation.
+ */
+QString binLabel(double from, double to, bool integers);
+
 /** The five numbers of a box plot; quartiles interpolated linearly between order statistics. */
 struct Summary
 {

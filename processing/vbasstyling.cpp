@@ -10,6 +10,8 @@
 #include <qgsfillsymbol.h>
 #include <qgsfillsymbollayer.h>
 #include <qgsgraduatedsymbolrenderer.h>
+#include <qgslinesymbol.h>
+#include <qgslinesymbollayer.h>
 #include <qgsmarkersymbol.h>
 #include <qgspallabeling.h>
 #include <qgsproperty.h>
@@ -46,15 +48,18 @@ QgsFillSymbol* aggregateSymbol()
     return fill(QStringLiteral("#ffffff"), QStringLiteral("#1a1a1a"), 0.5);
 }
 
-/** Returns the diagonal hatch of hot spots in `colour`. */
-QgsLinePatternFillSymbolLayer* hatch(const QColor& colour)
+/**
+ * Returns the diagonal hatch of hot spots: `colour` lines on a `halo`, so that they show on the lightest
+ * and on the darkest class.
+ */
+QgsLinePatternFillSymbolLayer* hatch(const QColor& colour, const QColor& halo)
 {
     auto* lines = new QgsLinePatternFillSymbolLayer();
     lines->setLineAngle(45);
-    lines->setDistance(1.8);
-    lines->setLineWidth(0.5);
-    lines->setColor(colour);
-    lines->setLocked(true); // keeps its colour when a class (or the user) colours the symbol
+    lines->setDistance(2.2);
+    lines->setSubSymbol(new QgsLineSymbol(
+        {new QgsSimpleLineSymbolLayer(halo, 0.9), new QgsSimpleLineSymbolLayer(colour, 0.45)}));
+    lines->setLocked(true); // keeps its colours when a class (or the user) colours the symbol
     return lines;
 }
 
@@ -90,11 +95,7 @@ QgsRangeList ranges(const QgsVectorLayer& layer, const QString& field, const Qgs
         classSymbol->setColor(ramp.color(count == 1 ? 0.5 : double(i) / (count - 1)));
         const double from = bins.edges[i], to = bins.edges[i + 1];
         // A range holds (lower, upper]: whole numbers a..b need the edges half a unit lower.
-        const QString label =
-            !integers ? QStringLiteral("%1 – %2").arg(VbasCharts::exact(from), VbasCharts::exact(to))
-            : to - from == 1.0
-                ? VbasCharts::exact(from)
-                : QStringLiteral("%1–%2").arg(VbasCharts::exact(from), VbasCharts::exact(to - 1));
+        const QString label = VbasCharts::binLabel(from, to, integers);
         list << (integers ? QgsRendererRange(from - 0.5, to - 0.5, classSymbol, label)
                           : QgsRendererRange(from, to, classSymbol, label));
     }
@@ -148,7 +149,7 @@ QStringList VbasStyling::shadeFields()
 QgsFillSymbol* VbasStyling::hotSpotSymbol()
 {
     QgsFillSymbol* symbol = aggregateSymbol();
-    symbol->appendSymbolLayer(hatch(QColor(kHotSpotColour)));
+    symbol->appendSymbolLayer(hatch(QColor(kHotSpotColour), Qt::white));
     return symbol;
 }
 
@@ -175,12 +176,14 @@ void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& shadeBy)
     {
         // Transparent unless the feature is a hot spot; a legend (no feature) cannot evaluate the
         // expression and falls back to transparent, so the classes show their colour alone.
-        QgsLinePatternFillSymbolLayer* lines = hatch(Qt::transparent);
-        lines->subSymbol()->symbolLayer(0)->setDataDefinedProperty(
-            QgsSymbolLayer::PropertyStrokeColor,
-            QgsProperty::fromExpression(
-                QStringLiteral("if(%1 > 0 and %1 >= %2 * (%1 + \"released\"), '%3', '0,0,0,0')")
-                    .arg(withheld(), VbasCharts::exact(hotSpot), kHotSpotColour)));
+        QgsLinePatternFillSymbolLayer* lines = hatch(Qt::transparent, Qt::transparent);
+        const QString hot = QStringLiteral("%1 > 0 and %1 >= %2 * (%1 + \"released\")")
+                                .arg(withheld(), VbasCharts::exact(hotSpot));
+        for (const auto& [index, colour] :
+             {std::pair(0, QStringLiteral("#ffffff")), std::pair(1, kHotSpotColour)})
+            lines->subSymbol()->symbolLayer(index)->setDataDefinedProperty(
+                QgsSymbolLayer::PropertyStrokeColor,
+                QgsProperty::fromExpression(QStringLiteral("if(%1, '%2', '0,0,0,0')").arg(hot, colour)));
         symbol->appendSymbolLayer(lines);
     }
     auto* renderer = new QgsGraduatedSymbolRenderer(shadeBy, ranges(layer, shadeBy, *symbol));
