@@ -214,12 +214,18 @@ QString VbasCharts::histogram(const QString& field, const QVector<double>& allVa
                "<g class=\"boxplot\" data-min=\"%1\" data-q1=\"%2\" data-median=\"%3\" data-q3=\"%4\" "
                "data-max=\"%5\"><title>min %1, quartiles %2 / %3 / %4, max %5</title>\n")
                .arg(exact(five.min), exact(five.q1), exact(five.median), exact(five.q3), exact(five.max));
-    svg += line(x.at(five.min), middle, x.at(five.q1), middle, "whisker");
-    svg += line(x.at(five.q3), middle, x.at(five.max), middle, "whisker");
+    // A whole number v fills [v, v + 1) on the axis: the box marks it in the middle, above its bar.
+    const double half = integers ? 0.5 : 0.0;
+    const auto at = [&](double value)
+    {
+        return x.at(value + half);
+    };
+    svg += line(at(five.min), middle, at(five.q1), middle, "whisker");
+    svg += line(at(five.q3), middle, at(five.max), middle, "whisker");
     svg += QStringLiteral("<rect class=\"box\" x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\"/>\n")
-               .arg(px(x.at(five.q1)), px(boxTop), px(std::max(1.0, x.at(five.q3) - x.at(five.q1))),
+               .arg(px(at(five.q1)), px(boxTop), px(std::max(1.0, at(five.q3) - at(five.q1))),
                     px(boxBottom - boxTop));
-    svg += line(x.at(five.median), boxTop, x.at(five.median), boxBottom, "median");
+    svg += line(at(five.median), boxTop, at(five.median), boxBottom, "median");
     return svg + QStringLiteral("</g>\n</svg>\n");
 }
 
