@@ -1,49 +1,62 @@
-# Startup hook for the desktop screenshots in docs/ (desktop-toolbox.png, modeler.png, result-map.png),
-# run inside real QGIS desktop after the layers of scripts/demo.sh's demo-output/olinda-release.gpkg
-# (aggregates, tracts, sites) are loaded. It styles the release, makes the Model Builder open
-# docs/examples/olinda-release.model3 (VBAS_EXAMPLE_MODEL) and saves the map canvas (VBAS_MAP_PNG).
-import random
-from qgis.core import (QgsProject, QgsCategorizedSymbolRenderer, QgsRendererCategory, QgsFillSymbol,
-                       QgsMarkerSymbol, QgsPalLayerSettings, QgsVectorLayerSimpleLabeling, QgsTextFormat)
-from qgis.PyQt.QtGui import QColor, QFont
-rng = random.Random(4)
-for layer in QgsProject.instance().mapLayers().values():
-    if layer.name() == "aggregates":
-        cats = []
-        for f in layer.getFeatures():
-            color = QColor.fromHsv(rng.randrange(360), 110 + rng.randrange(80), 230)
-            sym = QgsFillSymbol.createSimple({"color": color.name(), "outline_color": "#202020", "outline_width": "0.6"})
-            cats.append(QgsRendererCategory(f["aggregate_id"], sym, str(f["aggregate_id"])))
-        layer.setRenderer(QgsCategorizedSymbolRenderer("aggregate_id", cats))
-        s = QgsPalLayerSettings(); s.fieldName = 'concat("released", \' rec.\')'; s.isExpression = True
-        fmt = QgsTextFormat(); fmt.setFont(QFont("Sans", 8)); fmt.setSize(8); s.setFormat(fmt)
-        layer.setLabeling(QgsVectorLayerSimpleLabeling(s)); layer.setLabelsEnabled(True)
-    elif layer.name() == "tracts":
-        layer.setRenderer(layer.renderer().__class__(QgsFillSymbol.createSimple(
-            {"color": "0,0,0,0", "outline_color": "#606060", "outline_width": "0.1"})))
-    elif layer.name() == "sites":
-        layer.renderer().setSymbol(QgsMarkerSymbol.createSimple({"name": "circle", "color": "black", "size": "1.6"}))
-    layer.triggerRepaint()
-# Layer order: tracts over aggregates, sites on top.
-root = QgsProject.instance().layerTreeRoot()
-for name in ["tracts", "sites"]:
-    for layer in QgsProject.instance().mapLayersByName(name):
-        node = root.findLayer(layer.id()); clone = node.clone(); root.insertChildNode(0, clone); root.removeChildNode(node)
+# Startup hook for the desktop screenshots in docs/ (desktop-styled.png, desktop-areas.png, result-map.png,
+# modeler.png), run inside real QGIS desktop by /work/shared/tools/qgis-desktop-shot.sh:
+#
+#   qgis-desktop-shot.sh -p build/plugin/libvbasplugin.so -c docs/screenshots.py -m -o qgis-shot
+#   (environment: VBAS_DEMO_DATA=data/demo, VBAS_EXAMPLE_MODEL=docs/examples/olinda-release.model3,
+#    VBAS_MAP_PNG=qgis-shot/result-map.png, VBAS_AREAS_PNG=qgis-shot/desktop-areas.png; desktop.png is
+#    desktop-styled.png)
+#
+# It runs the demo release the way a user does, through Processing with its results loaded into the
+# project, so the layers arrive styled by the provider's own post-processor: no styling here. It then
+# saves the window with the aggregated regions hidden (the small areas in their region's colours),
+# saves the map canvas, and makes the Model Builder open the example model.
+import os
+import processing
+from qgis.core import QgsProcessing, QgsProject
+from qgis.PyQt.QtCore import QTimer
+
+data = os.environ["VBAS_DEMO_DATA"]
+results = processing.runAndLoadResults("vbas:aggregateregions", {
+    "REGIONS": os.path.join(data, "olinda.gpkg") + "|layername=tracts", "REGION_ID_FIELD": "CD_GEOCODI",
+    "RECORDS": os.path.join(data, "olinda_patients.csv"), "RECORD_REGION_FIELD": "tract",
+    "QUASI_IDENTIFIERS": ["age_band", "sex", "married"], "K": 5,
+    "SITE_COUNT_METHOD": "sitecount.naive_anonymity",
+    "OUTPUT": QgsProcessing.TEMPORARY_OUTPUT, "OUTPUT_MAPPING": QgsProcessing.TEMPORARY_OUTPUT,
+    "OUTPUT_SITES": QgsProcessing.TEMPORARY_OUTPUT})
+aggregates = QgsProject.instance().mapLayer(results["OUTPUT"])
+iface.mapCanvas().setExtent(aggregates.extent().buffered(aggregates.extent().width() * 0.03))
 iface.mapCanvas().refresh()
+aggregates_node = QgsProject.instance().layerTreeRoot().findLayer(aggregates)
+
+
+def areas_shot():
+    iface.mainWindow().grab().save(os.environ["VBAS_AREAS_PNG"])
+    aggregates_node.setItemVisibilityChecked(True)
+
+
+def hide_aggregates():
+    aggregates_node.setItemVisibilityChecked(False)
+    QTimer.singleShot(1200, areas_shot)
+
+
+# The tool takes desktop.png 4 s after this hook: the map canvas first, then the small areas alone, and
+# the aggregated regions back on before the main shot.
+QTimer.singleShot(800, lambda: iface.mapCanvas().saveAsImage(os.environ["VBAS_MAP_PNG"]))
+QTimer.singleShot(1200, hide_aggregates)
 
 # The Model Builder opens the example model of docs/examples instead of an empty one.
-import os
 from processing.modeler.ModelerDialog import ModelerDialog
 from qgis.core import QgsProcessingModelAlgorithm
 _create = ModelerDialog.create
+
+
 def _create_with_example(model=None):
     example = QgsProcessingModelAlgorithm()
     example.fromFile(os.environ["VBAS_EXAMPLE_MODEL"])
     dlg = _create(example)
-    QTimer.singleShot(1500, lambda: dlg.view().fitInView(dlg.view().scene().itemsBoundingRect().adjusted(-40, -40, 40, 40), 1))
+    QTimer.singleShot(1500, lambda: dlg.view().fitInView(
+        dlg.view().scene().itemsBoundingRect().adjusted(-40, -40, 40, 40), 1))
     return dlg
-from qgis.PyQt.QtCore import QTimer
-ModelerDialog.create = staticmethod(_create_with_example)
 
-# The map alone, once it has rendered.
-QTimer.singleShot(3500, lambda: iface.mapCanvas().saveAsImage(os.environ["VBAS_MAP_PNG"]))
+
+ModelerDialog.create = staticmethod(_create_with_example)

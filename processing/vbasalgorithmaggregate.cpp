@@ -57,8 +57,10 @@ QString VbasAlgorithmAggregate::shortHelpString() const
         "and suppressed, classes, anonymity before and after suppression, mean distance in m, area in m², "
         "parts, Polsby-Popper compactness), the small areas with their aggregate, the anonymized records "
         "(every field kept, the small area replaced by the aggregate id, suppressed records left out unless "
-        "kept and flagged), the sites, optionally the Voronoi cells, the headline metrics as numbers and an "
-        "HTML report.\n\n"
+        "kept and flagged), the sites, optionally the Voronoi cells, the headline metrics as numbers, an "
+        "HTML report and a map image. Loaded into QGIS, the layers arrive styled for review: regions shaded "
+        "by SHADE_BY and labelled with their k, hot spots of withheld records hatched, small areas "
+        "coloured by their region.\n\n"
         "Release only one aggregation of the same records, ever: two aggregations can be overlaid to single "
         "people out. Check any release with 'Check k-anonymity of a release'.");
 }

@@ -1,6 +1,7 @@
 #include "vbasalgorithmcompare.h"
 
 #include "Sweep.h"
+#include "vbascomparisonreport.h"
 #include "vbasoutputs.h"
 #include "vbasqgiscompat.h"
 
@@ -12,6 +13,9 @@ namespace
 const QString kOutput = QStringLiteral("OUTPUT");
 const QString kRows = QStringLiteral("ROWS");
 const QString kParetoRows = QStringLiteral("PARETO_ROWS");
+const QString kOutputHtml = QStringLiteral("OUTPUT_HTML_FILE");
+const QString kParetoChartX = QStringLiteral("PARETO_CHART_X");
+const QString kParetoChartY = QStringLiteral("PARETO_CHART_Y");
 
 } // namespace
 
@@ -29,6 +33,14 @@ void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
         0.1, false, 0.0)));
     addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Comparison"),
                                                        VbasCompat::SourceTypeVector));
+    addParameter(new QgsProcessingParameterFileDestination(
+        kOutputHtml, QObject::tr("Report"), QObject::tr("HTML files (*.html)"), QVariant(), true));
+    addParameter(VbasCompat::advanced(new QgsProcessingParameterEnum(
+        kParetoChartX, QObject::tr("Report: objective across the Pareto chart"), vbasParetoChartFields(),
+        false, QStringLiteral("suppressed"), true, true)));
+    addParameter(VbasCompat::advanced(new QgsProcessingParameterEnum(
+        kParetoChartY, QObject::tr("Report: objective up the Pareto chart"), vbasParetoChartFields(), false,
+        QStringLiteral("average_distance"), true, true)));
     addOutput(new QgsProcessingOutputNumber(kRows, QObject::tr("Solutions compared")));
     addOutput(new QgsProcessingOutputNumber(kParetoRows, QObject::tr("Pareto-optimal solutions")));
 }
@@ -65,7 +77,8 @@ QString VbasAlgorithmCompare::shortHelpString() const
         "methods (and ADC when asked), each over a sweep of site counts around its estimate s0: s0 + j * "
         "ceil(fraction * s0) for j = -steps .. steps. It writes one row per solution with every metric, and "
         "marks pareto_optimal the rows no other row beats on all of anonymity deviation, average distance, "
-        "suppression, precision loss, discernibility and non-uniform entropy (lower is better).\n\n"
+        "suppression, precision loss, discernibility and non-uniform entropy (lower is better). The optional "
+        "report charts two of these objectives, Pareto-optimal rows highlighted, above the whole table.\n\n"
         "Use the table to choose one approach, then run the main job with it. Release only one of these "
         "aggregations, ever: two aggregations of the same records can be overlaid to single people out.");
 }
@@ -145,10 +158,23 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
         throw QgsProcessingException(invalidSinkError(parameters, kOutput));
     VbasSink out(*sink, kOutput, *feedback);
     const qlonglong paretoRows = VbasOutputs::writeComparison(out, rows, rowConfigs);
+    QVariantMap outputs{{kOutput, destination}, {kRows, qlonglong(rows.size())}, {kParetoRows, paretoRows}};
+    const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);
+    if (!report.isEmpty())
+    {
+        QList<QgsAttributes> table;
+        for (std::size_t r = 0; r < rows.size(); ++r)
+            table << VbasOutputs::comparisonAttributes(rows[r], *rowConfigs[r]);
+        vbasWriteComparisonReport(
+            report, kOutputHtml, displayName(), VbasHtml::parameters(*this, parameters, context),
+            VbasOutputs::comparisonFields(), table, parameterAsEnumString(parameters, kParetoChartX, context),
+            parameterAsEnumString(parameters, kParetoChartY, context));
+        outputs.insert(kOutputHtml, report);
+    }
     feedback->pushWarning(
         QObject::tr("%1 of %2 solutions are Pareto-optimal. Release only one of them, ever: two "
                     "aggregations of the same records can be overlaid to single people out.")
             .arg(paretoRows)
             .arg(rows.size()));
-    return {{kOutput, destination}, {kRows, qlonglong(rows.size())}, {kParetoRows, paretoRows}};
+    return outputs;
 }

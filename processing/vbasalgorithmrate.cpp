@@ -52,8 +52,8 @@ QString VbasAlgorithmRate::shortHelpString() const
         "has no sites: distances are measured to the mean of each aggregate's small-area points, and "
         "site_x/site_y hold that mean.\n\n"
         "Outputs: the aggregated regions with their figures (aggregate_id holds the field's values), the "
-        "anonymized records, the metrics as numbers and an HTML report. Release only one aggregation of the "
-        "same records, ever.");
+        "anonymized records, the metrics as numbers, an HTML report and a map image. Release only one "
+        "aggregation of the same records, ever.");
 }
 
 VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const

@@ -293,6 +293,19 @@ QgsFields VbasOutputs::comparisonFields()
     return fields;
 }
 
+QgsAttributes VbasOutputs::comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config)
+{
+    QgsAttributes attributes;
+    attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
+               << (config.siteRefiner.empty() ? QStringLiteral("none")
+                                              : QString::fromStdString(config.siteRefiner))
+               << int(row.siteCount) << int(row.result.aggregation.size());
+    for (const vbas::MetricValue& metric : row.result.metrics)
+        attributes << metric.value;
+    attributes << row.paretoOptimal;
+    return attributes;
+}
+
 qlonglong VbasOutputs::writeComparison(VbasSink& sink, const std::vector<vbas::SweepRow>& rows,
                                        const std::vector<const vbas::PipelineConfig*>& rowConfigs)
 {
@@ -300,18 +313,9 @@ qlonglong VbasOutputs::writeComparison(VbasSink& sink, const std::vector<vbas::S
     qlonglong paretoRows = 0;
     for (std::size_t r = 0; r < rows.size(); ++r)
     {
-        const vbas::PipelineConfig& config = *rowConfigs[r];
-        QgsAttributes attributes;
-        attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
-                   << (config.siteRefiner.empty() ? QStringLiteral("none")
-                                                  : QString::fromStdString(config.siteRefiner))
-                   << int(rows[r].siteCount) << int(rows[r].result.aggregation.size());
-        for (const vbas::MetricValue& metric : rows[r].result.metrics)
-            attributes << metric.value;
-        attributes << rows[r].paretoOptimal;
         paretoRows += rows[r].paretoOptimal ? 1 : 0;
         QgsFeature feature(fields);
-        feature.setAttributes(attributes);
+        feature.setAttributes(comparisonAttributes(rows[r], *rowConfigs[r]));
         sink.add(feature);
     }
     return paretoRows;

@@ -94,6 +94,8 @@ void writeCells(VbasSink& sink, const VbasRelease& release, const VbasPlanarFram
  * aggregates, every metric (its output name in lower case) and pareto_optimal.
  */
 QgsFields comparisonFields();
+/** Returns the attributes of sweep row `row`, made with `config`, in the layout of comparisonFields(). */
+QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config);
 /** Writes a row per sweep row, `rowConfigs[r]` being the configuration of row r; returns the Pareto-optimal
  * rows. */
 qlonglong writeComparison(VbasSink& sink, const std::vector<vbas::SweepRow>& rows,

@@ -1,6 +1,8 @@
 #include "vbasreleasealgorithm.h"
 
 #include "geometry/ClippedCells.h"
+#include "vbaslayerstyler.h"
+#include "vbasmapimage.h"
 #include "vbasqgiscompat.h"
 #include "vbasreport.h"
 
@@ -9,6 +11,7 @@
 #include <qgsprocessingparameters.h>
 
 #include <iterator>
+#include <optional>
 
 namespace
 {
@@ -58,6 +61,22 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
     }
     addParameter(new QgsProcessingParameterFileDestination(
         kOutputHtml, QObject::tr("Report"), QObject::tr("HTML files (*.html)"), QVariant(), true));
+    addParameter(new QgsProcessingParameterFileDestination(
+        kOutputMapImage, QObject::tr("Map image"), QObject::tr("PNG files (*.png)"), QVariant(), true));
+    // Optional with defaults, so that models saved before these parameters existed stay valid.
+    auto* shadeBy = new QgsProcessingParameterEnum(kShadeBy, QObject::tr("Shade the aggregated regions by"),
+                                                   VbasStyling::shadeFields(), false,
+                                                   VbasStyling::kDefaultShadeField, true, true);
+    shadeBy->setHelp(
+        QObject::tr("Which figure of the aggregated regions (one of their fields) their colour shows in "
+                    "QGIS, in the map image and in the report."));
+    addParameter(VbasCompat::advanced(shadeBy));
+    addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kMapImageWidth, QObject::tr("Map image width (pixels)"),
+                                         VbasCompat::NumberTypeInteger, 1600, true, 400, 8000)));
+    addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kMapImageHeight, QObject::tr("Map image height (pixels)"),
+                                         VbasCompat::NumberTypeInteger, 1000, true, 300, 8000)));
     for (const CountOutput& count : kCountOutputs)
         addOutput(new QgsProcessingOutputNumber(count.name, QObject::tr(count.description)));
     for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
@@ -104,8 +123,10 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
 {
     const VbasPlanarFrame& frame = *job.frame;
     const vbas::Dataset& dataset = *job.data.dataset;
+    const QString shadeBy = parameterAsEnumString(parameters, kShadeBy, context);
     QVariantMap outputs;
-    const auto write = [&](const QString& name, const QgsFields& fields, QgsWkbTypes::Type type,
+    const auto write = [&](const QString& name, std::optional<VbasStyling::Role> role,
+                           const QgsFields& fields, QgsWkbTypes::Type type,
                            const std::function<void(VbasSink&)>& writer)
     {
         if (!parameterDefinition(name))
@@ -123,32 +144,51 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         VbasSink out(*sink, name, *feedback);
         writer(out);
         outputs.insert(name, destination);
+        if (role)
+            VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
     };
-    write(kOutput, VbasOutputs::aggregateFields(release), VbasCompat::WkbMultiPolygon,
+    write(kOutput, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release),
+          VbasCompat::WkbMultiPolygon,
           [&](VbasSink& sink) { VbasOutputs::writeAggregates(sink, release, dataset, frame); });
-    write(kOutputMapping, VbasOutputs::mappingFields(job.regions->fields(), release),
+    write(kOutputMapping, VbasStyling::Role::Mapping,
+          VbasOutputs::mappingFields(job.regions->fields(), release),
           QgsWkbTypes::multiType(job.regions->wkbType()),
           [&](VbasSink& sink) { VbasOutputs::writeMapping(sink, *job.regions, job.data, release); });
     const bool flagFates = parameterAsBoolean(parameters, kKeepSuppressed, context);
-    write(kOutputRecords,
+    write(kOutputRecords, std::nullopt,
           VbasOutputs::recordFields(job.records->fields(), job.recordFields.region, release, flagFates),
           VbasCompat::WkbNoGeometry,
           [&](VbasSink& sink) {
               VbasOutputs::writeRecords(sink, *job.records, job.recordFields.region, job.data, release,
                                         flagFates);
           });
-    write(kOutputSites, VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
+    write(kOutputSites, VbasStyling::Role::Sites, VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
           [&](VbasSink& sink)
           { VbasOutputs::writeSites(sink, release.result.partition.sites, frame, &release); });
-    write(kOutputCells, VbasOutputs::cellFields(release), VbasCompat::WkbMultiPolygon,
+    write(kOutputCells, VbasStyling::Role::Cells, VbasOutputs::cellFields(release),
+          VbasCompat::WkbMultiPolygon,
           [&](VbasSink& sink) { VbasOutputs::writeCells(sink, release, frame); });
 
+    const QString mapImage = parameterAsFileOutput(parameters, kOutputMapImage, context);
     const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);
-    if (!report.isEmpty())
+    if (!mapImage.isEmpty() || !report.isEmpty())
     {
-        vbasWriteReleaseReport(report, kOutputHtml, displayName(),
-                               vbasReportParameters(*this, parameters, context), release, dataset, frame);
-        outputs.insert(kOutputHtml, report);
+        const VbasMapImage map(job, release, parameterDefinition(kOutputSites) != nullptr, shadeBy,
+                               *feedback);
+        const QByteArray png = map.png(QSize(parameterAsInt(parameters, kMapImageWidth, context),
+                                             parameterAsInt(parameters, kMapImageHeight, context)));
+        if (!mapImage.isEmpty())
+        {
+            VbasMapImage::save(mapImage, kOutputMapImage, png);
+            outputs.insert(kOutputMapImage, mapImage);
+        }
+        if (!report.isEmpty())
+        {
+            vbasWriteReleaseReport(report, kOutputHtml, displayName(),
+                                   VbasHtml::parameters(*this, parameters, context), release, dataset, frame,
+                                   {png, map.caption()});
+            outputs.insert(kOutputHtml, report);
+        }
     }
 
     const vbas::Release& counts = release.result.release;

@@ -20,11 +20,16 @@ public:
     static inline const QString kOutputSites = QStringLiteral("OUTPUT_SITES");
     static inline const QString kOutputCells = QStringLiteral("OUTPUT_CELLS");
     static inline const QString kOutputHtml = QStringLiteral("OUTPUT_HTML_FILE");
+    static inline const QString kShadeBy = QStringLiteral("SHADE_BY");
+    static inline const QString kOutputMapImage = QStringLiteral("OUTPUT_MAP_IMAGE");
+    static inline const QString kMapImageWidth = QStringLiteral("MAP_IMAGE_WIDTH");
+    static inline const QString kMapImageHeight = QStringLiteral("MAP_IMAGE_HEIGHT");
 
 protected:
     /**
-     * Adds KEEP_SUPPRESSED, the outputs OUTPUT, OUTPUT_RECORDS, OUTPUT_HTML_FILE and the numbers; with
-     * `withSites` also OUTPUT_MAPPING, OUTPUT_SITES and OUTPUT_CELLS.
+     * Adds KEEP_SUPPRESSED, SHADE_BY, MAP_IMAGE_WIDTH, MAP_IMAGE_HEIGHT, the outputs OUTPUT,
+     * OUTPUT_RECORDS, OUTPUT_HTML_FILE, OUTPUT_MAP_IMAGE and the numbers; with `withSites` also
+     * OUTPUT_MAPPING, OUTPUT_SITES and OUTPUT_CELLS.
      */
     void addReleaseOutputs(bool withSites);
 
@@ -35,7 +40,10 @@ protected:
     VbasRelease runRelease(const QVariantMap& parameters, const Job& job, QgsProcessingFeedback* feedback,
                            const std::function<vbas::PipelineResult(vbas::Feedback&)>& compute) const;
 
-    /** Creates the sinks asked for, writes them and the report, and returns every output. */
+    /**
+     * Creates the sinks asked for, writes them, the map image and the report, has the layers QGIS loads
+     * styled for review, and returns every output.
+     */
     QVariantMap writeRelease(const QVariantMap& parameters, QgsProcessingContext& context,
                              QgsProcessingFeedback* feedback, const Job& job,
                              const VbasRelease& release) const;

@@ -1,52 +1,13 @@
 #include "vbasreport.h"
 
 #include "Registry.h"
+#include "vbascharts.h"
 
-#include <qgsexception.h>
-#include <qgsprocessingalgorithm.h>
-#include <qgsprocessingparameters.h>
-
-#include <QFile>
-#include <QTextStream>
-
-#include <cmath>
+using VbasHtml::header;
+using VbasHtml::row;
 
 namespace
 {
-const char* const kStyle = "body{font-family:sans-serif;margin:2em}"
-                           "table{border-collapse:collapse;margin:1em 0}"
-                           "td,th{border:1px solid #bbb;padding:2px 8px;text-align:left}"
-                           ".warning{background:#fff3cd;border:1px solid #e0b000;padding:1em}";
-
-QString cell(const QVariant& value)
-{
-    if (value.isNull())
-        return QStringLiteral("<td></td>");
-    // Whole numbers in full (discernibility runs into millions); others to 10 digits, enough for
-    // site coordinates in degrees.
-    const double number = value.toDouble();
-    const QString text = value.type() != QVariant::Double ? value.toString()
-                         : number == std::floor(number)   ? QString::number(number, 'f', 0)
-                                                          : QString::number(number, 'g', 10);
-    return QStringLiteral("<td>%1</td>").arg(text.toHtmlEscaped());
-}
-
-QString row(const QVariantList& values)
-{
-    QString html = QStringLiteral("<tr>");
-    for (const QVariant& value : values)
-        html += cell(value);
-    return html + QStringLiteral("</tr>\n");
-}
-
-QString header(const QStringList& names)
-{
-    QString html = QStringLiteral("<tr>");
-    for (const QString& name : names)
-        html += QStringLiteral("<th>%1</th>").arg(name.toHtmlEscaped());
-    return html + QStringLiteral("</tr>\n");
-}
-
 QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
 {
     const vbas::Release& counts = release.result.release;
@@ -95,62 +56,82 @@ QString refinement(const VbasRelease& release)
                  .arg(report.anonymityAfter)
                  .arg(QString::fromStdString(report.stopReason).toHtmlEscaped()));
 }
-} // namespace
 
-VbasReportParameters vbasReportParameters(const QgsProcessingAlgorithm& algorithm,
-                                          const QVariantMap& parameters, QgsProcessingContext& context)
+QString map(const VbasReportMap& map)
 {
-    VbasReportParameters listed;
-    for (const QgsProcessingParameterDefinition* definition : algorithm.parameterDefinitions())
-    {
-        if (definition->isDestination())
-            continue;
-        // Python notation is exact about lists and layers; quotes around a single value and None
-        // only get in a reader's way.
-        QString value = definition->valueAsPythonString(
-            parameters.value(definition->name(), definition->defaultValue()), context);
-        if (value == QLatin1String("None"))
-            value.clear();
-        else if (value.size() >= 2 && value.startsWith('\'') && value.endsWith('\'') && !value.contains(','))
-            value = value.mid(1, value.size() - 2);
-        listed.append({definition->description(), value});
-    }
-    return listed;
+    if (map.png.isEmpty())
+        return QString();
+    return QStringLiteral(
+               "<h2>%1</h2>\n<figure><img class=\"map\" alt=\"%2\" src=\"data:image/png;base64,%3\">"
+               "<figcaption>%4</figcaption></figure>\n")
+        .arg(QObject::tr("Map"), QObject::tr("map of the release").toHtmlEscaped(),
+             QString::fromLatin1(map.png.toBase64()), map.caption.toHtmlEscaped());
 }
 
-void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
-                            const VbasReportParameters& parameters, const VbasRelease& release,
-                            const vbas::Dataset& dataset, const VbasPlanarFrame& frame)
+/** A per-aggregate figure shown as a distribution: its field, whether it is whole, and what it means. */
+struct Distribution
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        throw QgsProcessingException(
-            QObject::tr("%1: cannot write the report to %2: %3").arg(outputName, path, file.errorString()));
-    QTextStream html(&file);
-    html.setCodec("UTF-8");
-    html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << title.toHtmlEscaped()
-         << "</title>\n<style>" << kStyle << "</style></head><body>\n<h1>" << title.toHtmlEscaped()
-         << "</h1>\n<p class=\"warning\"><strong>"
-         << QObject::tr("Release only one aggregation of these records, ever.").toHtmlEscaped()
-         << "</strong> "
-         << QObject::tr("Two different aggregations of the same records can be overlaid: their intersections "
-                        "are smaller areas than either, and the groups in them can fall below k.")
-                .toHtmlEscaped()
-         << "</p>\n<h2>" << QObject::tr("Records") << "</h2>\n"
-         << counts(release, dataset) << "<h2>" << QObject::tr("Quality") << "</h2>\n"
-         << metrics(release) << refinement(release) << "<h2>" << QObject::tr("Parameters")
-         << "</h2>\n<table>\n"
-         << header({QObject::tr("parameter"), QObject::tr("value")});
-    for (const auto& parameter : parameters)
-        html << row({parameter.first, parameter.second});
-    html << "</table>\n<p>" << frame.description().toHtmlEscaped() << "</p>\n<h2>"
-         << QObject::tr("Aggregated regions") << "</h2>\n<table>\n"
-         << header(VbasOutputs::aggregateFields(release).names());
+    const char* field;
+    bool integers;
+    const char* axis;
+    const char* meaning;
+};
+constexpr Distribution kDistributions[] = {
+    {"released", true, QT_TR_NOOP("records released"),
+     QT_TR_NOOP("Records released per region: how the records spread over the regions.")},
+    {"anonymity_after", true, QT_TR_NOOP("anonymity after suppression (k)"),
+     QT_TR_NOOP("Smallest released group of look-alike records per region (at least k; 0 where nothing is "
+                "released). Far above k: protection paid for with geographic detail.")},
+    {"mean_distance_m", false, QT_TR_NOOP("mean distance to the site (m)"),
+     QT_TR_NOOP("Mean distance from a region's small areas to its site: how far a record may really be from "
+                "where the release puts it.")},
+    {"compactness", false, QT_TR_NOOP("compactness (Polsby-Popper)"),
+     QT_TR_NOOP("4πA/P² of each region: 1 for a disc, near 0 for long or ragged shapes.")}};
+
+QString distributions(const QgsFields& fields, const QList<QgsAttributes>& aggregates)
+{
+    QString html =
+        QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n<div class=\"charts\">\n")
+            .arg(QObject::tr("Per-region distributions"),
+                 QObject::tr("Each chart counts the aggregated regions by one of their figures; the box "
+                             "above the bars spans the middle half of the regions, the line in it "
+                             "is the median, the whiskers reach the smallest and largest."));
+    for (const Distribution& distribution : kDistributions)
+    {
+        const int index = fields.indexOf(QLatin1String(distribution.field));
+        QVector<double> values;
+        for (const QgsAttributes& attributes : aggregates)
+            values << attributes.at(index).toDouble();
+        html += QStringLiteral("<figure>") +
+                VbasCharts::histogram(QLatin1String(distribution.field), values, distribution.integers,
+                                      QObject::tr(distribution.axis)) +
+                QStringLiteral("<figcaption>%1</figcaption></figure>\n")
+                    .arg(QObject::tr(distribution.meaning).toHtmlEscaped());
+    }
+    return html + QStringLiteral("</div>\n");
+}
+} // namespace
+
+void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
+                            const VbasHtml::Parameters& parameters, const VbasRelease& release,
+                            const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
+                            const VbasReportMap& map)
+{
+    const QgsFields fields = VbasOutputs::aggregateFields(release);
+    QList<QgsAttributes> aggregates;
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
-        html << row(VbasOutputs::aggregateAttributes(release, a, dataset, frame).toList());
-    html << "</table>\n</body></html>\n";
-    html.flush();
-    if (html.status() != QTextStream::Ok || !file.flush())
-        throw QgsProcessingException(
-            QObject::tr("%1: writing the report to %2 failed").arg(outputName, path));
+        aggregates << VbasOutputs::aggregateAttributes(release, a, dataset, frame);
+
+    QString html = VbasHtml::begin(title) + ::map(map) +
+                   QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Records")) + counts(release, dataset) +
+                   QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Quality")) + metrics(release) +
+                   refinement(release) + distributions(fields, aggregates) +
+                   QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Parameters")) +
+                   VbasHtml::parameterTable(parameters) +
+                   QStringLiteral("<p>%1</p>\n<h2>%2</h2>\n<div class=\"scroll\"><table>\n")
+                       .arg(frame.description().toHtmlEscaped(), QObject::tr("Aggregated regions")) +
+                   header(fields.names());
+    for (const QgsAttributes& attributes : aggregates)
+        html += row(attributes.toList());
+    VbasHtml::write(path, outputName, html + QStringLiteral("</table></div>\n") + VbasHtml::end());
 }

@@ -5,7 +5,8 @@
 #   olinda-release.gpkg   layers aggregates (the released regions with their figures), tracts (each
 #                         tract with its aggregate) and sites
 #   released-patients.csv the anonymized records (tract replaced by the aggregate id)
-#   report.html           parameters, metrics with their meaning, per-region table
+#   report.html           the map, metrics with their meaning, per-region charts and table, parameters
+#   map.png               the release drawn by QGIS's own renderer, to look at without QGIS
 # prints the headline metrics, then checks the released table with the independent verifier.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +27,11 @@ start=$(date +%s%N)
     "OUTPUT=ogr:dbname='$gpkg' table=\"aggregates\" (geom)" \
     "OUTPUT_MAPPING=ogr:dbname='$gpkg' table=\"tracts\" (geom)" \
     "OUTPUT_SITES=ogr:dbname='$gpkg' table=\"sites\" (geom)" \
-    "OUTPUT_RECORDS=$out/released-patients.csv" "OUTPUT_HTML_FILE=$out/report.html"
+    "OUTPUT_RECORDS=$out/released-patients.csv" "OUTPUT_HTML_FILE=$out/report.html" \
+    "OUTPUT_MAP_IMAGE=$out/map.png"
 ms=$((($(date +%s%N) - start) / 1000000))
 printf 'aggregateregions took %d.%03d s\n' $((ms / 1000)) $((ms % 1000))
+echo "The release on a map: $out/map.png; the report: $out/report.html"
 
 echo
 echo "Independent check of the released table:"

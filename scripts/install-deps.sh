@@ -11,6 +11,7 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     libqgis-dev qgis qgis-providers python3-qgis
     xvfb xauth
+    chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+class QgsFillSymbol;
+class QgsVectorLayer;
+
+/**
+ * How the result layers of a release look for review: in QGIS (VbasLayerStyler applies them when the
+ * layers load), in the map image and in the desktop screenshots, all from these functions so that
+ * every view agrees.
+ */
+namespace VbasStyling
+{
+/** What a result layer is; the order is the drawing order, topmost first. */
+enum class Role
+{
+    Sites,
+    Cells,
+    Aggregates,
+    Mapping,
+};
+
+/** The anonymity after local suppression of every aggregate: what the aggregates are shaded by by default. */
+inline const QString kDefaultShadeField = QStringLiteral("anonymity_after");
+
+/** Returns the aggregate fields that aggregates can be shaded by: the per-aggregate figures. */
+QStringList shadeFields();
+
+/**
+ * Returns the share of withheld records from which an aggregate counts as a hot spot: twice the share
+ * withheld over all of `aggregates` (suppressed_local + suppressed_global over those plus released),
+ * 0 when nothing was withheld (then nothing is a hot spot).
+ */
+double hotSpotShare(const QgsVectorLayer& aggregates);
+
+/** Returns the symbol of a hot spot for legends: an unclassed aggregate with the hatch. */
+QgsFillSymbol* hotSpotSymbol();
+
+/**
+ * Styles aggregated regions: a graduated fill on `shadeBy` (round class breaks, light to dark blue),
+ * dark outlines, a dark red hatch over the hot spots of withheld records (hotSpotShare()) and a label
+ * "k=" with the anonymity after suppression of each ("all withheld" where nothing is released).
+ */
+void styleAggregates(QgsVectorLayer& layer, const QString& shadeBy);
+
+/**
+ * Styles the small areas with their aggregate: one colour per aggregate, chosen
+ * so that aggregates that touch never share one, and thin outlines, so that the merge pattern shows.
+ * The aggregate is the last field, as VbasOutputs::mappingFields() lays it out.
+ */
+void styleMapping(QgsVectorLayer& layer);
+
+/** Styles sites as dark points ringed white, visible on any fill. */
+void styleSites(QgsVectorLayer& layer);
+
+/** Styles Voronoi cells as dashed outlines without fill, to compare with the regions below them. */
+void styleCells(QgsVectorLayer& layer);
+
+/** Applies the style of `role` (`shadeBy` for aggregates). */
+void style(QgsVectorLayer& layer, Role role, const QString& shadeBy);
+
+} // namespace VbasStyling

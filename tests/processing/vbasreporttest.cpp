@@ -1,0 +1,249 @@
+// The HTML reports: each chart read back from its SVG and checked against the output tables recounted
+// here, the Pareto chart against the comparison table, the embedded map, and that a report needs
+// nothing from outside itself.
+
+#include "processingtestutils.h"
+#include "realdata.h"
+
+#include "Registry.h"
+
+#include <QFile>
+#include <QImage>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace
+{
+/** One element of an SVG chart: its tag and attributes. */
+struct Mark
+{
+    QString tag;
+    QXmlStreamAttributes attributes;
+    QString get(const char* name) const { return attributes.value(QLatin1String(name)).toString(); }
+    bool hasClass(const char* name) const { return get("class").split(' ').contains(QLatin1String(name)); }
+};
+
+/** A chart: the attributes of its <svg> and every element inside, in document order. */
+struct Chart
+{
+    Mark svg;
+    QList<Mark> marks;
+    QList<Mark> withClass(const char* name) const
+    {
+        QList<Mark> found;
+        std::copy_if(marks.begin(), marks.end(), std::back_inserter(found),
+                     [name](const Mark& mark) { return mark.hasClass(name); });
+        return found;
+    }
+};
+
+/** Returns every inline SVG of `html`, parsed as XML (which also checks that each is well-formed). */
+QList<Chart> charts(const QString& html)
+{
+    QList<Chart> found;
+    const QRegularExpression svg(QStringLiteral("<svg[\\s\\S]*?</svg>"));
+    for (auto match = svg.globalMatch(html); match.hasNext();)
+    {
+        QXmlStreamReader xml(match.next().captured());
+        Chart chart;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement)
+            {
+                const Mark mark{xml.name().toString(), xml.attributes()};
+                if (mark.tag == "svg")
+                    chart.svg = mark;
+                else
+                    chart.marks << mark;
+            }
+        EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+        found << chart;
+    }
+    return found;
+}
+
+QString readText(const QString& path)
+{
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+    return QString::fromUtf8(file.readAll());
+}
+
+/** Checks that `html` loads nothing from anywhere: embedded data aside, no URL, script or stylesheet link. */
+void expectSelfContained(const QString& html)
+{
+    QString stripped = html;
+    stripped.remove(QRegularExpression(QStringLiteral("data:image/png;base64,[A-Za-z0-9+/=]*")));
+    for (const char* reference : {"http:", "https:", "//", "<script", "<link", "@import", "url(", "ftp:"})
+        EXPECT_FALSE(stripped.contains(QLatin1String(reference), Qt::CaseInsensitive)) << reference;
+    const QRegularExpression source(QStringLiteral("(src|href)\\s*=\\s*\"([^\"]*)\""));
+    for (auto it = source.globalMatch(html); it.hasNext();)
+    {
+        const QRegularExpressionMatch match = it.next();
+        EXPECT_TRUE(match.captured(2).startsWith("data:image/png;base64,"))
+            << "only embedded images: " << match.captured(0).left(80).toStdString();
+    }
+}
+
+QVector<double> column(QgsVectorLayer& layer, const char* field)
+{
+    QVector<double> values;
+    QgsFeature feature;
+    QgsFeatureIterator it = layer.getFeatures();
+    while (it.nextFeature(feature))
+        values << feature.attribute(field).toDouble();
+    return values;
+}
+
+double median(QVector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const int n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+} // namespace
+
+TEST(ReleaseReport, ChartsEveryPerRegionDistributionWithTheCountsOfTheAggregatesTable)
+{
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    QVariantMap parameters = olinda.parameters({"age_band", "sex", "married"});
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    parameters.insert("MAP_IMAGE_WIDTH", 1000);
+    parameters.insert("MAP_IMAGE_HEIGHT", 640);
+    const AlgorithmRun run = runAlgorithm("vbas:aggregateregions", parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    const QString html = readText(folder.filePath("report.html"));
+    QgsVectorLayer& aggregates = *outputLayer(run, "OUTPUT");
+    const int regions = int(aggregates.featureCount());
+
+    const QList<Chart> histograms = charts(html);
+    QStringList fields;
+    for (const Chart& chart : histograms)
+    {
+        ASSERT_TRUE(chart.svg.hasClass("histogram"));
+        const QString field = chart.svg.get("data-field");
+        fields << field;
+        const QVector<double> values = column(aggregates, field.toLatin1().constData());
+        const QList<Mark> bars = chart.withClass("bar");
+        ASSERT_FALSE(bars.isEmpty()) << field.toStdString();
+        int total = 0;
+        for (int i = 0; i < bars.size(); ++i)
+        {
+            const double from = bars[i].get("data-from").toDouble(), to = bars[i].get("data-to").toDouble();
+            if (i > 0)
+            {
+                EXPECT_EQ(from, bars[i - 1].get("data-to").toDouble())
+                    << field.toStdString() << " bins touch";
+            }
+            const auto inBar = std::count_if(values.begin(), values.end(),
+                                             [&](double value) { return from <= value && value < to; });
+            EXPECT_EQ(bars[i].get("data-count").toInt(), int(inBar))
+                << field.toStdString() << " [" << from << ", " << to << ")";
+            total += bars[i].get("data-count").toInt();
+        }
+        EXPECT_EQ(total, regions) << field.toStdString() << ": every region in one bar";
+        EXPECT_GT(bars.front().get("data-count").toInt(), 0) << "no empty bar before the smallest value";
+        EXPECT_GT(bars.back().get("data-count").toInt(), 0) << "no empty bar after the largest value";
+        const QList<Mark> box = chart.withClass("boxplot");
+        ASSERT_EQ(box.size(), 1);
+        EXPECT_DOUBLE_EQ(box[0].get("data-median").toDouble(), median(values)) << field.toStdString();
+        EXPECT_EQ(box[0].get("data-min").toDouble(), *std::min_element(values.begin(), values.end()));
+        EXPECT_EQ(box[0].get("data-max").toDouble(), *std::max_element(values.begin(), values.end()));
+    }
+    EXPECT_EQ(fields, (QStringList{"released", "anonymity_after", "mean_distance_m", "compactness"}));
+    // Anonymity is whole: one bar per value from the smallest to the largest.
+    const QVector<double> anonymity = column(aggregates, "anonymity_after");
+    EXPECT_EQ(histograms[1].withClass("bar").size(),
+              int(*std::max_element(anonymity.begin(), anonymity.end()) -
+                  *std::min_element(anonymity.begin(), anonymity.end())) +
+                  1);
+
+    for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
+        EXPECT_TRUE(html.contains(QString::fromStdString(metric.meaning).toHtmlEscaped())) << metric.id;
+    EXPECT_TRUE(html.contains("Release only one aggregation of these records, ever."));
+
+    const QRegularExpressionMatch map =
+        QRegularExpression(QStringLiteral("<img class=\"map\"[^>]*src=\"data:image/png;base64,([^\"]+)\""))
+            .match(html);
+    ASSERT_TRUE(map.hasMatch());
+    const QImage image = QImage::fromData(QByteArray::fromBase64(map.captured(1).toLatin1()), "PNG");
+    EXPECT_EQ(image.size(), QSize(1000, 640));
+    expectSelfContained(html);
+}
+
+TEST(ReleaseReport, IsTheSameForTheSameInput)
+{
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    QStringList reports;
+    for (const char* name : {"first.html", "second.html"})
+    {
+        QVariantMap parameters = olinda.parameters({"age_band", "sex"});
+        parameters.insert("OUTPUT_HTML_FILE", folder.filePath(name));
+        ASSERT_TRUE(runAlgorithm("vbas:aggregateregions", parameters).ok);
+        reports << readText(folder.filePath(name));
+    }
+    EXPECT_TRUE(reports[0] == reports[1]) << "no timestamps, same map bytes";
+}
+
+TEST(ComparisonReport, ParetoChartMarksExactlyTheParetoRowsOfTheTable)
+{
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    // Three ways of placing the sites, each over five site counts around the naive estimate: 15 solutions.
+    QVariantMap parameters = olinda.parameters({"age_band", "sex", "married"});
+    parameters.insert("SITE_LOCATION", QStringList{"sitelocation.balanced_density",
+                                                   "sitelocation.naive_anonymity", "sitelocation.random"});
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("comparison.html"));
+    parameters.insert("PARETO_CHART_X", "precision_loss");
+    const AlgorithmRun run = runAlgorithm("vbas:compareapproaches", parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(run.results.value("OUTPUT_HTML_FILE").toString(), folder.filePath("comparison.html"));
+    const QString html = readText(folder.filePath("comparison.html"));
+
+    // The table as the comparison output holds it, row r numbered r + 1.
+    QSet<int> optimalRows;
+    QMap<int, QPair<double, double>> plotted;
+    const int pareto = run.outputFields.indexOf("pareto_optimal"),
+              x = run.outputFields.indexOf("precision_loss"),
+              y = run.outputFields.indexOf("average_distance");
+    for (int r = 0; r < run.outputRows.size(); ++r)
+    {
+        if (run.outputRows[r].at(pareto).toBool())
+            optimalRows.insert(r + 1);
+        plotted[r + 1] = {run.outputRows[r].at(x).toDouble(), run.outputRows[r].at(y).toDouble()};
+    }
+    ASSERT_EQ(run.outputRows.size(), 15);
+    ASSERT_FALSE(optimalRows.isEmpty());
+    ASSERT_LT(optimalRows.size(), run.outputRows.size())
+        << "some rows must be dominated for the test to mean much";
+
+    const QList<Chart> found = charts(html);
+    ASSERT_EQ(found.size(), 1);
+    EXPECT_EQ(found[0].svg.get("data-x"), "precision_loss");
+    EXPECT_EQ(found[0].svg.get("data-y"), "average_distance");
+    const QList<Mark> points = found[0].withClass("point");
+    EXPECT_EQ(points.size(), run.outputRows.size());
+    QSet<int> marked;
+    for (const Mark& point : points)
+    {
+        const int row = point.get("data-row").toInt();
+        if (point.hasClass("pareto"))
+            marked.insert(row);
+        EXPECT_EQ(point.get("data-x").toDouble(), plotted.value(row).first) << row;
+        EXPECT_EQ(point.get("data-y").toDouble(), plotted.value(row).second) << row;
+    }
+    EXPECT_EQ(marked, optimalRows);
+
+    // The table in the report: a row per solution, the Pareto ones highlighted.
+    const QString table = html.section("<table class=\"solutions\">", 1).section("</table>", 0, 0);
+    EXPECT_EQ(table.count("<tr"), 1 + run.outputRows.size());
+    EXPECT_EQ(table.count("<tr class=\"pareto\">"), optimalRows.size());
+    EXPECT_TRUE(html.contains("Release only one aggregation of these records, ever."));
+    expectSelfContained(html);
+}

@@ -1,0 +1,246 @@
+// The result layers arrive in QGIS styled for review: the release runs with its layers to be loaded into
+// a project, the layers are loaded the way QGIS's Processing does it on completion, and the renderers,
+// labels, hot-spot hatch, colours of touching aggregates and the layer order are checked against
+// figures recounted from the layers themselves.
+
+#include "vbasstyling.h"
+#include "processingtestutils.h"
+#include "realdata.h"
+
+#include <qgsapplication.h>
+#include <qgscategorizedsymbolrenderer.h>
+#include <qgsexpressioncontextutils.h>
+#include <qgsfillsymbol.h>
+#include <qgsgraduatedsymbolrenderer.h>
+#include <qgslayertree.h>
+#include <qgspallabeling.h>
+#include <qgsprocessingcontext.h>
+#include <qgsprocessingregistry.h>
+#include <qgsprocessingutils.h>
+#include <qgsproject.h>
+#include <qgsproperty.h>
+#include <qgsrendercontext.h>
+#include <qgsspatialindex.h>
+#include <qgsvectorlayerlabeling.h>
+
+#include <gtest/gtest.h>
+
+namespace
+{
+const QStringList kLoaded{"OUTPUT", "OUTPUT_MAPPING", "OUTPUT_SITES", "OUTPUT_CELLS", "OUTPUT_RECORDS"};
+
+/** A release whose outputs were loaded into `project` and post-processed. */
+struct LoadedRelease
+{
+    std::unique_ptr<QgsProject> project = std::make_unique<QgsProject>();
+    QMap<QString, QgsVectorLayer*> layers; //!< by output name
+    QStringList withoutPostProcessor;      //!< outputs QGIS loads as they are
+};
+
+/**
+ * Runs vbas:aggregateregions on Olinda with every output loaded on completion, then loads the layers in
+ * `loadOrder` (output names) as QGIS does: take it from the run's store, add it to its project, call its
+ * post-processor (QGIS's Processing plugin, gui/Postprocessing.py).
+ */
+LoadedRelease runAndLoad(QVariantMap parameters, const QStringList& loadOrder)
+{
+    LoadedRelease release;
+    for (const QString& output : kLoaded)
+        parameters.insert(output, QVariant::fromValue(QgsProcessingOutputLayerDefinition(
+                                      QgsProcessing::TEMPORARY_OUTPUT, release.project.get())));
+    QgsProcessingContext context;
+    context.setProject(release.project.get());
+    QgsProcessingFeedback feedback;
+    const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
+        QgsApplication::processingRegistry()->createAlgorithmById("vbas:aggregateregions"));
+    bool ok = false;
+    const QVariantMap results = algorithm->run(parameters, context, &feedback, &ok);
+    EXPECT_TRUE(ok) << feedback.textLog().toStdString();
+    const QMap<QString, QgsProcessingContext::LayerDetails> toLoad = context.layersToLoadOnCompletion();
+    EXPECT_EQ(toLoad.size(), kLoaded.size());
+    for (const QString& output : loadOrder)
+    {
+        const QString id = results.value(output).toString();
+        EXPECT_TRUE(toLoad.contains(id)) << output.toStdString();
+        QgsMapLayer* layer = QgsProcessingUtils::mapLayerFromString(id, context);
+        if (!layer)
+            continue;
+        context.temporaryLayerStore()->takeMapLayer(layer);
+        toLoad[id].project->addMapLayer(layer);
+        if (toLoad[id].postProcessor())
+            toLoad[id].postProcessor()->postProcessLayer(layer, context, &feedback);
+        else
+            release.withoutPostProcessor << output;
+        release.layers.insert(output, qobject_cast<QgsVectorLayer*>(layer));
+    }
+    return release;
+}
+
+/** Returns the output names of the layers of `project`, top of the layer tree first. */
+QStringList treeOrder(const LoadedRelease& release)
+{
+    QStringList order;
+    for (const QgsLayerTreeLayer* node : release.project->layerTreeRoot()->findLayers())
+        for (auto it = release.layers.constBegin(); it != release.layers.constEnd(); ++it)
+            if (it.value() == node->layer())
+                order << it.key();
+    return order;
+}
+
+/** Returns the aggregates that an independent share count calls hot spots: twice the overall withheld share.
+ */
+QSet<qint64> hotSpotsByHand(QgsVectorLayer& aggregates)
+{
+    double withheld = 0, total = 0;
+    QgsFeature feature;
+    QgsFeatureIterator it = aggregates.getFeatures();
+    while (it.nextFeature(feature))
+    {
+        const double out = feature.attribute("suppressed_local").toDouble() +
+                           feature.attribute("suppressed_global").toDouble();
+        withheld += out;
+        total += out + feature.attribute("released").toDouble();
+    }
+    QSet<qint64> hot;
+    it = aggregates.getFeatures();
+    while (it.nextFeature(feature))
+    {
+        const double out = feature.attribute("suppressed_local").toDouble() +
+                           feature.attribute("suppressed_global").toDouble();
+        if (out > 0 && out / (out + feature.attribute("released").toDouble()) >= 2 * withheld / total)
+            hot.insert(feature.attribute("aggregate_id").toLongLong());
+    }
+    return hot;
+}
+
+class StyledOnLoad : public testing::TestWithParam<std::vector<std::string>>
+{
+};
+
+TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateInLayerOrder)
+{
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters({"age_band", "sex", "married"});
+    parameters.insert("SHADE_BY", "released");
+    QStringList loadOrder;
+    for (const std::string& output : GetParam())
+        loadOrder << QString::fromStdString(output);
+    const LoadedRelease release = runAndLoad(parameters, loadOrder);
+    QgsVectorLayer* aggregates = release.layers.value("OUTPUT");
+    QgsVectorLayer* mapping = release.layers.value("OUTPUT_MAPPING");
+    ASSERT_TRUE(aggregates && mapping);
+
+    // Whatever the order QGIS loads them in, the review order: sites, cells, aggregates, small areas. The
+    // records are a table and stay where QGIS put them.
+    QStringList order = treeOrder(release);
+    order.removeAll("OUTPUT_RECORDS");
+    EXPECT_EQ(order.join(' ').toStdString(), "OUTPUT_SITES OUTPUT_CELLS OUTPUT OUTPUT_MAPPING");
+    EXPECT_EQ(release.withoutPostProcessor, QStringList{"OUTPUT_RECORDS"});
+    EXPECT_FALSE(release.project->layerTreeRoot()->findLayer(mapping)->isExpanded())
+        << "the legend of the small areas (one entry per aggregate id) starts folded";
+
+    const auto* graduated = dynamic_cast<const QgsGraduatedSymbolRenderer*>(aggregates->renderer());
+    ASSERT_TRUE(graduated) << aggregates->renderer()->type().toStdString();
+    EXPECT_EQ(graduated->classAttribute(), "released");
+    EXPECT_GE(graduated->ranges().size(), 3);
+    QgsRenderContext renderContext;
+    renderContext.expressionContext().appendScopes(
+        QgsExpressionContextUtils::globalProjectLayerScopes(aggregates));
+    QgsSymbolLayer* hatch = nullptr;
+    for (QgsSymbolLayer* layer : graduated->sourceSymbol()->symbolLayers())
+        if (layer->layerType() == "LinePatternFill")
+            hatch = layer;
+    ASSERT_TRUE(hatch) << "Olinda's release withholds records: there are hot spots to hatch";
+    const QgsProperty colour = hatch->subSymbol()->symbolLayer(0)->dataDefinedProperties().property(
+        QgsSymbolLayer::PropertyStrokeColor);
+    const QSet<qint64> hotSpots = hotSpotsByHand(*aggregates);
+    EXPECT_FALSE(hotSpots.isEmpty());
+    QgsFeature feature;
+    QgsFeatureIterator it = aggregates->getFeatures();
+    int features = 0;
+    while (it.nextFeature(feature))
+    {
+        ++features;
+        bool inRange = false;
+        for (const QgsRendererRange& range : graduated->ranges())
+            inRange = inRange || (feature.attribute("released").toDouble() > range.lowerValue() &&
+                                  feature.attribute("released").toDouble() <= range.upperValue());
+        EXPECT_TRUE(inRange) << "aggregate " << feature.attribute("aggregate_id").toInt();
+        renderContext.expressionContext().setFeature(feature);
+        const QColor drawn = colour.valueAsColor(renderContext.expressionContext(), Qt::black);
+        EXPECT_EQ(drawn.alpha() > 0, hotSpots.contains(feature.attribute("aggregate_id").toLongLong()))
+            << "aggregate " << feature.attribute("aggregate_id").toInt();
+    }
+    EXPECT_EQ(features, aggregates->featureCount());
+    ASSERT_TRUE(aggregates->labelsEnabled());
+    const QgsPalLayerSettings label = aggregates->labeling()->settings();
+    EXPECT_TRUE(label.isExpression);
+    EXPECT_TRUE(label.fieldName.contains("anonymity_after")) << label.fieldName.toStdString();
+
+    // Small areas: one category per aggregate; two areas that touch across a border of aggregates never
+    // share a colour (touching recounted here with a plain intersection test).
+    const auto* categorized = dynamic_cast<const QgsCategorizedSymbolRenderer*>(mapping->renderer());
+    ASSERT_TRUE(categorized) << mapping->renderer()->type().toStdString();
+    EXPECT_EQ(categorized->classAttribute(), "aggregate_id");
+    EXPECT_EQ(categorized->categories().size(), aggregates->featureCount());
+    QMap<QString, QColor> colourOf;
+    for (const QgsRendererCategory& category : categorized->categories())
+        colourOf[category.value().toString()] = category.symbol()->color();
+    QgsSpatialIndex index(mapping->getFeatures(), nullptr, QgsSpatialIndex::FlagStoreFeatureGeometries);
+    int borders = 0;
+    it = mapping->getFeatures();
+    while (it.nextFeature(feature))
+        for (const QgsFeatureId neighbour : index.intersects(feature.geometry().boundingBox()))
+        {
+            const QgsFeature other = mapping->getFeature(neighbour);
+            const QString a = feature.attribute("aggregate_id").toString(),
+                          b = other.attribute("aggregate_id").toString();
+            if (a == b || !feature.geometry().intersects(other.geometry()))
+                continue;
+            ++borders;
+            EXPECT_NE(colourOf[a].name(), colourOf[b].name())
+                << "aggregates " << a.toStdString() << " and " << b.toStdString();
+        }
+    EXPECT_GT(borders, 0);
+
+    EXPECT_EQ(release.layers.value("OUTPUT_SITES")->renderer()->type(), "singleSymbol");
+    EXPECT_EQ(release.layers.value("OUTPUT_SITES")->renderer()->symbols(renderContext).value(0)->type(),
+              Qgis::SymbolType::Marker);
+    EXPECT_EQ(release.layers.value("OUTPUT_CELLS")->renderer()->type(), "singleSymbol");
+}
+
+// Loaded bottom-up (each new layer lands on top: fully reversed without the post-processor's
+// reordering) and shuffled.
+INSTANTIATE_TEST_SUITE_P(LoadOrders, StyledOnLoad,
+                         testing::Values(std::vector<std::string>{"OUTPUT_SITES", "OUTPUT_CELLS", "OUTPUT",
+                                                                  "OUTPUT_MAPPING", "OUTPUT_RECORDS"},
+                                         std::vector<std::string>{"OUTPUT", "OUTPUT_RECORDS",
+                                                                  "OUTPUT_MAPPING", "OUTPUT_SITES",
+                                                                  "OUTPUT_CELLS"}));
+
+TEST(Styling, AggregatesAreShadedByAnonymityAfterSuppressionUnlessToldOtherwise)
+{
+    const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
+        QgsApplication::processingRegistry()->createAlgorithmById("vbas:aggregateregions"));
+    const auto* shadeBy =
+        dynamic_cast<const QgsProcessingParameterEnum*>(algorithm->parameterDefinition("SHADE_BY"));
+    ASSERT_TRUE(shadeBy);
+    EXPECT_EQ(shadeBy->defaultValue().toString(), "anonymity_after");
+    EXPECT_EQ(shadeBy->options(), VbasStyling::shadeFields());
+    for (const char* field :
+         {"released", "anonymity_after", "mean_distance_m", "compactness", "suppressed_local"})
+        EXPECT_TRUE(shadeBy->options().contains(field)) << field;
+    for (const char* field : {"aggregate_id", "site_x", "site_y"})
+        EXPECT_FALSE(shadeBy->options().contains(field)) << field;
+
+    const OlindaInput olinda;
+    const LoadedRelease release = runAndLoad(olinda.parameters({"age_band", "sex"}), {"OUTPUT"});
+    const auto* graduated =
+        dynamic_cast<const QgsGraduatedSymbolRenderer*>(release.layers.value("OUTPUT")->renderer());
+    ASSERT_TRUE(graduated);
+    EXPECT_EQ(graduated->classAttribute(), "anonymity_after");
+    for (const QgsRendererRange& range : graduated->ranges())
+        EXPECT_TRUE(QRegularExpression("^\\d+(–\\d+)?$").match(range.label()).hasMatch())
+            << "whole-number classes: " << range.label().toStdString();
+}
+} // namespace
