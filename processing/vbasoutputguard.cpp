@@ -208,20 +208,24 @@ void VbasOutputGuard::keepCopies(const Destination& destination)
         const QString path = QDir(folder).filePath(name);
         if (!touches(file, name) || mCopies.contains(path))
             continue;
-        QTemporaryFile copy(QDir(folder).filePath(QStringLiteral(".%1.vbas-copy-XXXXXX").arg(name)));
-        copy.setAutoRemove(false);
-        const bool named = copy.open();
-        copy.close();
-        if (!named || !copy.remove() || !QFile::copy(path, copy.fileName()))
+        QString copy;
         {
-            QFile::remove(copy.fileName());
+            // A free name next to the file, so that putting it back is a rename; QFile::copy() needs it free.
+            QTemporaryFile free(QDir(folder).filePath(QStringLiteral(".%1.vbas-copy-XXXXXX").arg(name)));
+            if (free.open())
+                copy = free.fileName();
+        }
+        if (copy.isEmpty() || !QFile::copy(path, copy))
+        {
+            if (!copy.isEmpty())
+                QFile::remove(copy);
             throw VbasAlgorithmBase::parameterError(
                 destination.parameter,
                 QObject::tr("cannot keep a copy of %1 to put it back should the run fail; free some disk "
                             "space or choose another file")
                     .arg(QDir::toNativeSeparators(path)));
         }
-        mCopies.insert(path, copy.fileName());
+        mCopies.insert(path, copy);
     }
 }
 
