@@ -43,6 +43,10 @@ QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, Q
 {
     VbasOutputGuard outputs(*this, parameters, context);
     QVariantMap results = processGuarded(parameters, context, feedback);
+    // A cancel that came after the algorithm's last check (while the report was written, say) still
+    // takes every output back: a canceled run never leaves files.
+    if (feedback && feedback->isCanceled())
+        throw canceledError();
     outputs.commit();
     return results;
 }

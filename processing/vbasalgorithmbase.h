@@ -47,7 +47,8 @@ public:
 protected:
     /**
      * Runs processGuarded() inside a VbasOutputGuard: file destinations are checked before any work, and
-     * a run that fails or is canceled leaves no output file behind (files it replaced are put back).
+     * a run that fails or is canceled, whenever the cancel comes, leaves no output file behind (files it
+     * replaced are put back).
      */
     QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
                                  QgsProcessingFeedback* feedback) final;
