@@ -63,7 +63,8 @@ ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& i
     if (!released || !mapping)
         return recount;
     EXPECT_EQ(
-        checkAnonymity(released, input.recordRegionField, input.quasiIdentifiers, input.k, input.countField),
+        checkAnonymity(released, input.recordRegionField, input.quasiIdentifiers, input.k, input.countField)
+            .toStdString(),
         "PASS");
 
     QSet<QString> regionIds;
@@ -100,12 +101,13 @@ ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& i
             continue;
         }
         seen.insert(id);
-        EXPECT_EQ(quasiIdentifierValues(feature, input.quasiIdentifiers), row->quasiIdentifiers)
-            << id.toStdString();
+        EXPECT_EQ(quasiIdentifierValues(feature, input.quasiIdentifiers).join('|').toStdString(),
+                  row->quasiIdentifiers.join('|').toStdString())
+            << "record " << id.toStdString();
         EXPECT_EQ(rowCount(feature, input.countField), row->count) << id.toStdString();
         EXPECT_FALSE(row->region.isNull()) << "a record without small area is released: " << id.toStdString();
-        EXPECT_EQ(feature.attribute(input.recordRegionField).toString(),
-                  aggregateOf.value(row->region.toString(), QStringLiteral("(none)")))
+        EXPECT_EQ(feature.attribute(input.recordRegionField).toString().toStdString(),
+                  aggregateOf.value(row->region.toString(), QStringLiteral("(none)")).toStdString())
             << "record " << id.toStdString() << " of small area " << row->region.toString().toStdString();
         recount.released += row->count;
     }
