@@ -233,20 +233,19 @@ TEST(Robustness, SecondInputsThatCannotBePlacedOnTheRegionsAreNamed)
     Squares input;
     const auto river =
         makeLayer("LineString", "EPSG:4326", "LineString(500000 6000000, 500010 6000020)", "river");
+    const auto obstacleRun = [&](const char* partition)
+    {
+        return with(with(input.parameters(), "PARTITION", partition), "OBSTACLES",
+                    QVariantList{asParameter(river.get())});
+    };
     expectRejected(
-        kAggregate,
-        with(with(input.parameters(), "PARTITION", "partition.barrier"), "OBSTACLES",
-             QVariantList{asParameter(river.get())}),
-        input.folder,
+        kAggregate, obstacleRun("partition.barrier"), input.folder,
         "OBSTACLES: feature 1 of 'river' cannot be transformed from EPSG:4326 - WGS 84 into the plane "
         "of the computation; check that the layer's CRS is the one its coordinates are in, or "
         "reproject it");
     river->setCrs(QgsCoordinateReferenceSystem());
     expectRejected(
-        kAggregate,
-        with(with(input.parameters(), "PARTITION", "partition.geodesic"), "OBSTACLES",
-             QVariantList{asParameter(river.get())}),
-        input.folder,
+        kAggregate, obstacleRun("partition.geodesic"), input.folder,
         "OBSTACLES: 'river' has no CRS, so it cannot be placed on REGIONS (EPSG:32633 - WGS 84 / UTM "
         "zone 33N); set its CRS (Layer Properties > Source) or reproject it");
     const auto sites = makeLayer("Point", "EPSG:4326", "Point(500000 6000000)", "sites");
@@ -386,6 +385,10 @@ TEST(Robustness, ThousandsOfCategoriesBeyondTwoToThe64)
     EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), rare);
     EXPECT_GE(recount.released, 10000 - 100) << "the 5 shared combinations of 2,000 records each stay";
     EXPECT_TRUE(run.log.contains("the site-count estimate 0 was clamped to 1")) << run.log.toStdString();
+    EXPECT_TRUE(
+        run.log.contains(" possible combinations of values (MaxCombs, NULL a value of its own) for 20000 "
+                         "records; more combinations than records: many records may be unique"))
+        << run.log.toStdString();
 
     const AlgorithmRun estimate = runAlgorithm("vbas:estimatesitecount", parameters);
     ASSERT_TRUE(estimate.ok) << estimate.errors.toStdString();
