@@ -52,11 +52,15 @@ QgsCoordinateReferenceSystem planarCrsFor(const QgsCoordinateReferenceSystem& cr
         return QgsCoordinateReferenceSystem::fromProj(tokens.join(' ') + QStringLiteral(" +units=m"));
     }
     const QgsPointXY centre = extent.center();
-    return QgsCoordinateReferenceSystem::fromProj(
-        QStringLiteral("+proj=aeqd +lat_0=%1 +lon_0=%2 +x_0=0 +y_0=0 %3 +units=m +no_defs")
-            .arg(centre.y(), 0, 'f', 6)
-            .arg(centre.x(), 0, 'f', 6)
-            .arg(datumPart(crs.toProj())));
+    // Centred on the data, this projection is in no CRS database: skip PROJ's search for a match, the
+    // slowest part of making it.
+    QgsCoordinateReferenceSystem aeqd;
+    aeqd.createFromProj(QStringLiteral("+proj=aeqd +lat_0=%1 +lon_0=%2 +x_0=0 +y_0=0 %3 +units=m +no_defs")
+                            .arg(centre.y(), 0, 'f', 6)
+                            .arg(centre.x(), 0, 'f', 6)
+                            .arg(datumPart(crs.toProj())),
+                        false);
+    return aeqd;
 }
 
 /** Dense codes for the values of one quasi-identifier; NULL is a category of its own. */
@@ -392,25 +396,24 @@ VbasPlanarReader::VbasPlanarReader(const VbasPlanarFrame& frame, const QgsFeatur
 QgsGeometry VbasPlanarReader::planarGeometry(const QgsFeature& feature) const
 {
     QgsGeometry geometry = feature.geometry();
-    if (geometry.isNull() || mTransform.isShortCircuited())
+    if (geometry.isEmpty() || mTransform.isShortCircuited())
         return geometry;
-    bool transformed = false;
     try
     {
-        transformed = geometry.transform(mTransform) == Qgis::GeometryOperationResult::Success;
+        if (geometry.transform(mTransform) == Qgis::GeometryOperationResult::Success &&
+            geometry.boundingBox().isFinite())
+            return geometry;
     }
     catch (const QgsCsException&)
     {
-        transformed = false;
+        // Said below, naming the feature and the layer, like a transform that gave infinities.
     }
-    if (!transformed || !geometry.boundingBox().isFinite())
-        throw VbasAlgorithmBase::parameterError(
-            mParameter,
-            QObject::tr("feature %1 of '%2' cannot be transformed from %3 into the plane of the computation; "
-                        "check that the layer's CRS is the one its coordinates are in, or reproject it")
-                .arg(feature.id())
-                .arg(mSourceName, mTransform.sourceCrs().userFriendlyIdentifier()));
-    return geometry;
+    throw VbasAlgorithmBase::parameterError(
+        mParameter,
+        QObject::tr("feature %1 of '%2' cannot be transformed from %3 into the plane of the computation; "
+                    "check that the layer's CRS is the one its coordinates are in, or reproject it")
+            .arg(feature.id())
+            .arg(mSourceName, mTransform.sourceCrs().userFriendlyIdentifier()));
 }
 
 QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>& features)

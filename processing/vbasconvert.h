@@ -62,7 +62,8 @@ public:
     /** Throws when `source` and the frame's source cannot be related (one has a CRS, the other none). */
     VbasPlanarReader(const VbasPlanarFrame& frame, const QgsFeatureSource& source, const QString& parameter);
 
-    /** Returns the geometry of `feature` (read from the source) in the plane, a null one when it has none. */
+    /** Returns the geometry of `feature` (read from the source) in the plane; a null or empty one as it is.
+     */
     QgsGeometry planarGeometry(const QgsFeature& feature) const;
 
 private:

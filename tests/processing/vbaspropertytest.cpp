@@ -18,7 +18,7 @@
 namespace
 {
 /** Scenarios per combination in the default test run: the whole Processing suite stays near 2 minutes. */
-constexpr int kDefaultScenarios = 40;
+constexpr int kDefaultScenarios = 1000;
 
 int scenarioCount()
 {
