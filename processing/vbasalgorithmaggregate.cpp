@@ -70,9 +70,9 @@ VbasAlgorithmAggregate* VbasAlgorithmAggregate::createInstance() const
     return new VbasAlgorithmAggregate();
 }
 
-QVariantMap VbasAlgorithmAggregate::processAlgorithm(const QVariantMap& parameters,
-                                                     QgsProcessingContext& context,
-                                                     QgsProcessingFeedback* feedback)
+QVariantMap VbasAlgorithmAggregate::processGuarded(const QVariantMap& parameters,
+                                                   QgsProcessingContext& context,
+                                                   QgsProcessingFeedback* feedback)
 {
     makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
     const Job job = loadJob(parameters, context, feedback, 0.2);

@@ -20,6 +20,6 @@ public:
     VbasAlgorithmAggregate* createInstance() const override;
 
 protected:
-    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
-                                 QgsProcessingFeedback* feedback) override;
+    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                               QgsProcessingFeedback* feedback) override;
 };

@@ -1,5 +1,6 @@
 #include "vbasalgorithmbase.h"
 
+#include "vbasoutputguard.h"
 #include "vbasprovider.h"
 #include "vbasqgiscompat.h"
 
@@ -35,6 +36,19 @@ QIcon VbasAlgorithmBase::icon() const
 QString VbasAlgorithmBase::svgIconPath() const
 {
     return VbasProvider::iconPath();
+}
+
+QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                                QgsProcessingFeedback* feedback)
+{
+    VbasOutputGuard outputs(*this, parameters, context);
+    QVariantMap results = processGuarded(parameters, context, feedback);
+    // A cancel that came after the algorithm's last check (while the report was written, say) still
+    // takes every output back: a canceled run never leaves files.
+    if (feedback && feedback->isCanceled())
+        throw canceledError();
+    outputs.commit();
+    return results;
 }
 
 void VbasAlgorithmBase::addKParameter()

@@ -45,6 +45,17 @@ public:
     static qint64 recordCount(const QgsFeature& feature, int countFieldIndex);
 
 protected:
+    /**
+     * Runs processGuarded() inside a VbasOutputGuard: file destinations are checked before any work, and
+     * a run that fails or is canceled, whenever the cancel comes, leaves no output file behind (files it
+     * replaced are put back).
+     */
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) final;
+    /** The work of the algorithm, what processAlgorithm() is for other QGIS algorithms. */
+    virtual QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                                       QgsProcessingFeedback* feedback) = 0;
+
     /** Adds K, the required anonymity: an integer ≥ 2, default 5. */
     void addKParameter();
     /** Adds QUASI_IDENTIFIERS: any number of fields of the layer parameter `parentLayerParameter`. */

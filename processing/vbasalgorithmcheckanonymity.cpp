@@ -95,9 +95,9 @@ VbasAlgorithmCheckAnonymity* VbasAlgorithmCheckAnonymity::createInstance() const
     return new VbasAlgorithmCheckAnonymity();
 }
 
-QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& parameters,
-                                                          QgsProcessingContext& context,
-                                                          QgsProcessingFeedback* feedback)
+QVariantMap VbasAlgorithmCheckAnonymity::processGuarded(const QVariantMap& parameters,
+                                                        QgsProcessingContext& context,
+                                                        QgsProcessingFeedback* feedback)
 {
     const std::unique_ptr<QgsProcessingFeatureSource> source(parameterAsSource(parameters, kInput, context));
     if (!source)

@@ -88,9 +88,8 @@ VbasAlgorithmCompare* VbasAlgorithmCompare::createInstance() const
     return new VbasAlgorithmCompare();
 }
 
-QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters,
-                                                   QgsProcessingContext& context,
-                                                   QgsProcessingFeedback* feedback)
+QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                                                 QgsProcessingFeedback* feedback)
 {
     const vbas::PipelineConfig base = pipelineConfig(parameters, context);
     QStringList refinements{QString()};

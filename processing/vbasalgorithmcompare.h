@@ -22,6 +22,6 @@ public:
     VbasAlgorithmCompare* createInstance() const override;
 
 protected:
-    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
-                                 QgsProcessingFeedback* feedback) override;
+    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                               QgsProcessingFeedback* feedback) override;
 };

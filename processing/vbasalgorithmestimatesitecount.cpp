@@ -67,9 +67,9 @@ VbasAlgorithmEstimateSiteCount* VbasAlgorithmEstimateSiteCount::createInstance()
     return new VbasAlgorithmEstimateSiteCount();
 }
 
-QVariantMap VbasAlgorithmEstimateSiteCount::processAlgorithm(const QVariantMap& parameters,
-                                                             QgsProcessingContext& context,
-                                                             QgsProcessingFeedback* feedback)
+QVariantMap VbasAlgorithmEstimateSiteCount::processGuarded(const QVariantMap& parameters,
+                                                           QgsProcessingContext& context,
+                                                           QgsProcessingFeedback* feedback)
 {
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     const Job job = loadJob(parameters, context, feedback, 0.8);

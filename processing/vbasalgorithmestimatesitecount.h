@@ -19,6 +19,6 @@ public:
     VbasAlgorithmEstimateSiteCount* createInstance() const override;
 
 protected:
-    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
-                                 QgsProcessingFeedback* feedback) override;
+    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                               QgsProcessingFeedback* feedback) override;
 };

@@ -58,9 +58,9 @@ VbasAlgorithmPartition* VbasAlgorithmPartition::createInstance() const
     return new VbasAlgorithmPartition();
 }
 
-QVariantMap VbasAlgorithmPartition::processAlgorithm(const QVariantMap& parameters,
-                                                     QgsProcessingContext& context,
-                                                     QgsProcessingFeedback* feedback)
+QVariantMap VbasAlgorithmPartition::processGuarded(const QVariantMap& parameters,
+                                                   QgsProcessingContext& context,
+                                                   QgsProcessingFeedback* feedback)
 {
     makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
     const std::unique_ptr<QgsProcessingFeatureSource> sitesSource(
@@ -72,7 +72,7 @@ QVariantMap VbasAlgorithmPartition::processAlgorithm(const QVariantMap& paramete
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback, &job);
     std::vector<vbas::Point> sites =
         runEngine(feedback, [&](vbas::Feedback& engineFeedback)
-                  { return loadPoints(*sitesSource, *job.frame, engineFeedback); });
+                  { return loadPoints(*sitesSource, kSites, *job.frame, engineFeedback); });
     if (sites.empty())
         throw parameterError(kSites, QObject::tr("the layer holds no points; give at least one site"));
     const VbasRelease release =

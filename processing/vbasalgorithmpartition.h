@@ -22,7 +22,7 @@ public:
     VbasAlgorithmPartition* createInstance() const override;
 
 protected:
-    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
-                                 QgsProcessingFeedback* feedback) override;
+    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                               QgsProcessingFeedback* feedback) override;
     QString parameterForSubject(vbas::Subject subject) const override;
 };

@@ -61,8 +61,8 @@ VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
     return new VbasAlgorithmRate();
 }
 
-QVariantMap VbasAlgorithmRate::processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
-                                                QgsProcessingFeedback* feedback)
+QVariantMap VbasAlgorithmRate::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                                              QgsProcessingFeedback* feedback)
 {
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     const Job job = loadJob(parameters, context, feedback, 0.2);

@@ -64,9 +64,9 @@ VbasAlgorithmSelectSites* VbasAlgorithmSelectSites::createInstance() const
     return new VbasAlgorithmSelectSites();
 }
 
-QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parameters,
-                                                       QgsProcessingContext& context,
-                                                       QgsProcessingFeedback* feedback)
+QVariantMap VbasAlgorithmSelectSites::processGuarded(const QVariantMap& parameters,
+                                                     QgsProcessingContext& context,
+                                                     QgsProcessingFeedback* feedback)
 {
     makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
     const Job job = loadJob(parameters, context, feedback, 0.2);

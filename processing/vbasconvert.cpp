@@ -52,11 +52,15 @@ QgsCoordinateReferenceSystem planarCrsFor(const QgsCoordinateReferenceSystem& cr
         return QgsCoordinateReferenceSystem::fromProj(tokens.join(' ') + QStringLiteral(" +units=m"));
     }
     const QgsPointXY centre = extent.center();
-    return QgsCoordinateReferenceSystem::fromProj(
-        QStringLiteral("+proj=aeqd +lat_0=%1 +lon_0=%2 +x_0=0 +y_0=0 %3 +units=m +no_defs")
-            .arg(centre.y(), 0, 'f', 6)
-            .arg(centre.x(), 0, 'f', 6)
-            .arg(datumPart(crs.toProj())));
+    // Centred on the data, this projection is in no CRS database: skip PROJ's search for a match, the
+    // slowest part of making it.
+    QgsCoordinateReferenceSystem aeqd;
+    aeqd.createFromProj(QStringLiteral("+proj=aeqd +lat_0=%1 +lon_0=%2 +x_0=0 +y_0=0 %3 +units=m +no_defs")
+                            .arg(centre.y(), 0, 'f', 6)
+                            .arg(centre.x(), 0, 'f', 6)
+                            .arg(datumPart(crs.toProj())),
+                        false);
+    return aeqd;
 }
 
 /** Dense codes for the values of one quasi-identifier; NULL is a category of its own. */
@@ -69,6 +73,7 @@ public:
         {
             if (!mNull)
                 mNull = mSize++;
+            ++mNullRows;
             return *mNull;
         }
         const auto found = mText.constFind(value.toString());
@@ -93,10 +98,14 @@ public:
         return rank;
     }
 
+    /** Returns the number of NULL values coded. */
+    std::size_t nullRows() const { return mNullRows; }
+
 private:
     QHash<QString, std::uint32_t> mText;
     std::optional<std::uint32_t> mNull;
     std::uint32_t mSize = 0;
+    std::size_t mNullRows = 0;
 };
 
 /** Reports the progress of a feature loop over `source` and stops it promptly on cancel. */
@@ -124,13 +133,12 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
                                            const VbasPlanarFrame& frame, vbas::RepresentativePoint pointMode,
                                            VbasJobData& data, vbas::Feedback& feedback)
 {
-    QgsFeatureRequest request;
-    request.setSubsetOfAttributes(QgsAttributeList{idField})
-        .setDestinationCrs(frame.planarCrs(), frame.transformContext());
+    const VbasPlanarReader reader(frame, source, VbasJobAlgorithm::kRegions);
     data.geometries = std::make_unique<vbas::RegionGeometries>();
     std::vector<vbas::RegionInput> regions;
     FeatureLoop loop(source, feedback);
-    QgsFeatureIterator features = source.getFeatures(request);
+    QgsFeatureIterator features =
+        source.getFeatures(QgsFeatureRequest().setSubsetOfAttributes(QgsAttributeList{idField}));
     QgsFeature feature;
     while (features.nextFeature(feature))
     {
@@ -143,12 +151,13 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
                             "it in or choose another field")
                     .arg(feature.id()));
         const std::string idText = vbasKeyText(id).toStdString();
-        if (!feature.hasGeometry())
+        const QgsGeometry geometry = reader.planarGeometry(feature);
+        if (geometry.isNull())
             throw VbasAlgorithmBase::parameterError(
                 VbasJobAlgorithm::kRegions, QObject::tr("region '%1' has no geometry; give it its polygon or "
                                                         "remove it")
                                                 .arg(vbasKeyText(id)));
-        const QByteArray wkb = feature.geometry().asWkb();
+        const QByteArray wkb = geometry.asWkb();
         data.geometries->addWkb(reinterpret_cast<const unsigned char*>(wkb.constData()),
                                 std::size_t(wkb.size()), idText);
         regions.push_back({idText, {}});
@@ -162,8 +171,90 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
     return regions;
 }
 
+/**
+ * Says what happens to the rows whose region is NULL: an error when they are all like that (the field is
+ * the wrong one) or when unknown regions fail the run, else a warning that they are dropped with the
+ * records of unknown regions.
+ */
+void reportNullRegions(const QgsFeatureSource& source, const VbasRecordFields& fields, std::size_t nullRows,
+                       vbas::Count nullRecords, QgsFeatureId firstNull, std::size_t rows,
+                       const vbas::DatasetOptions& options, vbas::Feedback& feedback)
+{
+    if (nullRows == 0)
+        return;
+    const QString field = source.fields().at(fields.region).name();
+    if (nullRows == rows)
+        throw VbasAlgorithmBase::parameterError(
+            VbasJobAlgorithm::kRecordRegionField,
+            QObject::tr("'%1' is NULL in every record, so no record has a small area; choose the field that "
+                        "holds the small area of each record")
+                .arg(field));
+    const QString what = QObject::tr("%1 record(s) in %2 row(s) have no small area ('%3' is NULL; first: "
+                                     "feature %4)")
+                             .arg(nullRecords)
+                             .arg(nullRows)
+                             .arg(field)
+                             .arg(firstNull);
+    if (options.unknownRegions == vbas::UnknownRegionPolicy::Fail)
+        throw VbasAlgorithmBase::parameterError(
+            VbasJobAlgorithm::kRecordRegionField,
+            QObject::tr("%1; fill in their small area, or set %2 to drop to leave them out of the release")
+                .arg(what, VbasJobAlgorithm::kUnknownRegions));
+    feedback.warning(QObject::tr("%1; they are dropped with the records of unknown small areas, not released")
+                         .arg(what)
+                         .toStdString());
+}
+
+/** Says in the log which quasi-identifiers hold NULL and how it is treated. */
+void reportNullCategories(const QgsFeatureSource& source, const VbasRecordFields& fields,
+                          const std::vector<CategoryCodes>& categories, vbas::Feedback& feedback)
+{
+    for (std::size_t j = 0; j < categories.size(); ++j)
+    {
+        if (categories[j].nullRows() > 0)
+            feedback.warning(QObject::tr("'%1' is NULL in %2 row(s); NULL is a category of its own, grouped "
+                                         "only with other NULLs (not with empty text)")
+                                 .arg(source.fields().at(fields.quasiIdentifiers.at(int(j))).name())
+                                 .arg(categories[j].nullRows())
+                                 .toStdString());
+    }
+}
+
+/**
+ * Says how many combinations of quasi-identifier values there can be (MaxCombs), and what it means when they
+ * outnumber the records: with thousands of categories nearly every record is unique, and no geography hides
+ * a unique record.
+ */
+void reportMaxCombs(const vbas::Dataset& dataset, vbas::Feedback& feedback)
+{
+    const vbas::Schema& schema = dataset.schema();
+    if (schema.empty())
+        return;
+    QStringList factors;
+    for (std::size_t i = 0; i < schema.size(); ++i)
+        factors << QString::number(schema.categories(i));
+    const long double maxCombs = schema.maxCombs();
+    const QString line =
+        QObject::tr(
+            "quasi-identifiers: %1 = %2 possible combinations of values (MaxCombs, NULL a value of its "
+            "own) for %3 records")
+            .arg(factors.join(QStringLiteral(" x ")), maxCombs < 1e15L
+                                                          ? QString::number(qulonglong(maxCombs))
+                                                          : QString::number(double(maxCombs), 'g', 3))
+            .arg(dataset.totalRecords());
+    if (maxCombs <= static_cast<long double>(dataset.totalRecords()))
+        feedback.info(line.toStdString());
+    else
+        feedback.warning(QObject::tr("%1; more combinations than records: many records may be unique and "
+                                     "suppressed whatever the geography; fewer or coarser quasi-identifiers "
+                                     "keep more")
+                             .arg(line)
+                             .toStdString());
+}
+
 vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& fields,
-                              std::vector<QgsFeatureId>& rowFeatures, vbas::Feedback& feedback)
+                              const vbas::DatasetOptions& options, std::vector<QgsFeatureId>& rowFeatures,
+                              vbas::Feedback& feedback)
 {
     QgsAttributeList attributes = fields.quasiIdentifiers;
     attributes << fields.region;
@@ -179,12 +270,22 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
     FeatureLoop loop(source, feedback);
     QgsFeatureIterator features = source.getFeatures(request);
     QgsFeature feature;
+    std::size_t nullRegionRows = 0;
+    vbas::Count nullRegionRecords = 0;
+    QgsFeatureId firstNullRegion = 0;
     while (features.nextFeature(feature))
     {
         loop.next();
         const QVariant region = feature.attribute(fields.region);
+        const qint64 count = VbasAlgorithmBase::recordCount(feature, fields.count);
         std::uint32_t key = kNullRegionKey;
-        if (!VbasCompat::isNull(region))
+        if (VbasCompat::isNull(region))
+        {
+            if (nullRegionRows++ == 0)
+                firstNullRegion = feature.id();
+            nullRegionRecords += vbas::Count(count);
+        }
+        else
         {
             const QString text = vbasKeyText(region);
             key = regionKeys.value(text, std::uint32_t(table.regionKeys.size()));
@@ -198,9 +299,12 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
         for (std::size_t j = 0; j < categories.size(); ++j)
             table.codes.push_back(categories[j].code(feature.attribute(fields.quasiIdentifiers.at(int(j)))));
         if (fields.count >= 0)
-            table.counts.push_back(VbasAlgorithmBase::recordCount(feature, fields.count));
+            table.counts.push_back(count);
         rowFeatures.push_back(feature.id());
     }
+    reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowFeatures.size(),
+                      options, feedback);
+    reportNullCategories(source, fields, categories, feedback);
     const std::size_t q = categories.size();
     for (std::size_t j = 0; j < q; ++j)
     {
@@ -219,6 +323,13 @@ VbasPlanarFrame::VbasPlanarFrame(const QgsCoordinateReferenceSystem& sourceCrs,
     , mPlanarCrs(planarCrsFor(sourceCrs, sourceExtent))
     , mTransformContext(transformContext)
 {
+    if (sourceCrs.isGeographic() && !sourceExtent.isEmpty() &&
+        !QgsRectangle(-360.0, -90.0, 360.0, 90.0).contains(sourceExtent))
+        throw VbasAlgorithmBase::parameterError(
+            VbasJobAlgorithm::kRegions,
+            QObject::tr("the layer is in %1 (degrees), but its coordinates reach %2, beyond any longitude "
+                        "and latitude; set the CRS its coordinates are really in (Layer Properties > Source)")
+                .arg(sourceCrs.userFriendlyIdentifier(), sourceExtent.toString(0)));
     if (!mPlanarCrs.isValid() && sourceCrs.isValid())
         throw VbasAlgorithmBase::parameterError(
             VbasJobAlgorithm::kRegions,
@@ -263,6 +374,48 @@ QgsPointXY VbasPlanarFrame::toSource(const vbas::Point& planar) const
     return toSource(QgsGeometry::fromPointXY(QgsPointXY(planar.x, planar.y))).asPoint();
 }
 
+VbasPlanarReader::VbasPlanarReader(const VbasPlanarFrame& frame, const QgsFeatureSource& source,
+                                   const QString& parameter)
+    : mTransform(source.sourceCrs(), frame.planarCrs(), frame.transformContext())
+    , mSourceName(source.sourceName())
+    , mParameter(parameter)
+{
+    const QgsCoordinateReferenceSystem crs = source.sourceCrs();
+    if (!crs.isValid() && frame.sourceCrs().isValid())
+        throw VbasAlgorithmBase::parameterError(
+            parameter, QObject::tr("'%1' has no CRS, so it cannot be placed on REGIONS (%2); set its CRS "
+                                   "(Layer Properties > Source) or reproject it")
+                           .arg(mSourceName, frame.sourceCrs().userFriendlyIdentifier()));
+    if (crs.isValid() && !frame.sourceCrs().isValid())
+        throw VbasAlgorithmBase::parameterError(
+            parameter,
+            QObject::tr("REGIONS have no CRS, so '%1' (%2) cannot be placed on them; set the CRS of REGIONS")
+                .arg(mSourceName, crs.userFriendlyIdentifier()));
+}
+
+QgsGeometry VbasPlanarReader::planarGeometry(const QgsFeature& feature) const
+{
+    QgsGeometry geometry = feature.geometry();
+    if (geometry.isEmpty() || mTransform.isShortCircuited())
+        return geometry;
+    try
+    {
+        if (geometry.transform(mTransform) == Qgis::GeometryOperationResult::Success &&
+            geometry.boundingBox().isFinite())
+            return geometry;
+    }
+    catch (const QgsCsException&)
+    {
+        // Said below, naming the feature and the layer, like a transform that gave infinities.
+    }
+    throw VbasAlgorithmBase::parameterError(
+        mParameter,
+        QObject::tr("feature %1 of '%2' cannot be transformed from %3 into the plane of the computation; "
+                    "check that the layer's CRS is the one its coordinates are in, or reproject it")
+            .arg(feature.id())
+            .arg(mSourceName, mTransform.sourceCrs().userFriendlyIdentifier()));
+}
+
 QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>& features)
 {
     QHash<QgsFeatureId, std::size_t> rows;
@@ -291,7 +444,7 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     vbas::RecordTable table;
     {
         vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
-        table = loadRecords(records, recordFields, data.recordFeatures, feedback);
+        table = loadRecords(records, recordFields, options, data.recordFeatures, feedback);
     }
     std::vector<vbas::QuasiIdentifier> quasiIdentifiers;
     for (const int field : recordFields.quasiIdentifiers)
@@ -299,23 +452,23 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     vbas::Feedback::Stage stage(feedback, 0.9, 1.0);
     data.dataset.emplace(vbas::Dataset::build(
         std::move(regionInputs), vbas::Schema(std::move(quasiIdentifiers)), table, options, feedback));
+    reportMaxCombs(*data.dataset, feedback);
     return data;
 }
 
-std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const VbasPlanarFrame& frame,
-                                    vbas::Feedback& feedback)
+std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const QString& parameter,
+                                    const VbasPlanarFrame& frame, vbas::Feedback& feedback)
 {
-    QgsFeatureRequest request;
-    request.setNoAttributes().setDestinationCrs(frame.planarCrs(), frame.transformContext());
+    const VbasPlanarReader reader(frame, source, parameter);
     std::vector<vbas::Point> points;
     std::size_t withoutPoint = 0;
     FeatureLoop loop(source, feedback);
-    QgsFeatureIterator features = source.getFeatures(request);
+    QgsFeatureIterator features = source.getFeatures(QgsFeatureRequest().setNoAttributes());
     QgsFeature feature;
     while (features.nextFeature(feature))
     {
         loop.next();
-        const QgsGeometry geometry = feature.geometry();
+        const QgsGeometry geometry = reader.planarGeometry(feature);
         if (geometry.isEmpty())
         {
             ++withoutPoint;

@@ -6,6 +6,7 @@
 
 #include <qgscoordinatereferencesystem.h>
 #include <qgscoordinatetransform.h>
+#include <qgsfeature.h>
 #include <qgsfeatureid.h>
 #include <qgsgeometry.h>
 
@@ -48,6 +49,29 @@ private:
     std::optional<QgsCoordinateTransform> mToSource; //!< none when the source CRS is the planar one
 };
 
+/**
+ * Brings the geometries of a layer into a planar frame: REGIONS themselves, or a second input (sites,
+ * obstacles) in any CRS. Where QGIS cannot place a layer it fails with a message naming the layer's
+ * parameter instead of going on with wrong or missing geometries: a layer without a CRS next to
+ * REGIONS with one (or the reverse), or coordinates that do not fit the layer's CRS (metres labelled as
+ * degrees, say), which PROJ turns into errors or infinite coordinates.
+ */
+class VbasPlanarReader
+{
+public:
+    /** Throws when `source` and the frame's source cannot be related (one has a CRS, the other none). */
+    VbasPlanarReader(const VbasPlanarFrame& frame, const QgsFeatureSource& source, const QString& parameter);
+
+    /** Returns the geometry of `feature` (read from the source) in the plane; a null or empty one as it is.
+     */
+    QgsGeometry planarGeometry(const QgsFeature& feature) const;
+
+private:
+    QgsCoordinateTransform mTransform;
+    QString mSourceName;
+    QString mParameter;
+};
+
 /** Which fields of the records table hold what. */
 struct VbasRecordFields
 {
@@ -84,6 +108,7 @@ QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>
 /** Returns the text a field value is compared as: region ids and categories are matched as text. */
 QString vbasKeyText(const QVariant& value);
 
-/** Returns the points of `source` (every part of multipoints) in the planar frame. */
-std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const VbasPlanarFrame& frame,
-                                    vbas::Feedback& feedback);
+/** Returns the points of `source` (every part of multipoints), the layer of `parameter`, in the planar frame.
+ */
+std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const QString& parameter,
+                                    const VbasPlanarFrame& frame, vbas::Feedback& feedback);

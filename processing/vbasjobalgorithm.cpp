@@ -215,11 +215,14 @@ void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const
                                            decltype(VbasCompat::GeometryPolygon) type,
                                            const QString& typeName)
 {
-    if (QgsWkbTypes::geometryType(source.wkbType()) != type)
-        throw parameterError(parameter,
-                             QObject::tr("the layer holds %1 geometries, but it must hold %2; choose a "
-                                         "layer of %2")
-                                 .arg(QgsWkbTypes::displayString(source.wkbType()), typeName));
+    if (QgsWkbTypes::geometryType(source.wkbType()) == type)
+        return;
+    const QString held =
+        source.wkbType() == QgsWkbTypes::NoGeometry
+            ? QObject::tr("the layer is a table without geometries")
+            : QObject::tr("the layer holds %1 geometries").arg(QgsWkbTypes::displayString(source.wkbType()));
+    throw parameterError(parameter,
+                         QObject::tr("%1, but it must hold %2; choose a layer of %2").arg(held, typeName));
 }
 
 VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, QgsProcessingContext& context,

@@ -1,5 +1,6 @@
 #include "vbasoutputs.h"
 
+#include "vbasalgorithmbase.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsfeatureiterator.h>
@@ -73,11 +74,9 @@ VbasSink::VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessin
 
 void VbasSink::add(QgsFeature& feature)
 {
+    // The algorithm's output guard removes what was written before the cancel.
     if (mFeedback.isCanceled())
-        throw QgsProcessingException(
-            QObject::tr("Canceled by the user while writing %1; the outputs written so far are incomplete, "
-                        "delete them")
-                .arg(mOutputName));
+        throw VbasAlgorithmBase::canceledError();
     if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
         throw QgsProcessingException(
             QObject::tr("%1: could not write a feature: %2").arg(mOutputName, mSink.lastError()));

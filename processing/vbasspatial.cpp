@@ -2,7 +2,6 @@
 
 #include "vbasjobalgorithm.h"
 
-#include <qgsexception.h>
 #include <qgsvectorlayer.h>
 
 #include <QMap>
@@ -27,29 +26,18 @@ std::shared_ptr<const vbas::Obstacles> loadObstacles(const QList<QgsMapLayer*>& 
                 QObject::tr("'%1' holds points, which bar nothing; give line layers (rivers, motorways) or "
                             "polygon layers (lakes)")
                     .arg(layer->name()));
-        QgsFeatureRequest request;
-        request.setNoAttributes().setDestinationCrs(frame.planarCrs(), frame.transformContext());
-        QgsFeatureIterator features = vector->getFeatures(request);
+        const VbasPlanarReader reader(frame, *vector, VbasJobAlgorithm::kObstacles);
+        QgsFeatureIterator features = vector->getFeatures(QgsFeatureRequest().setNoAttributes());
         QgsFeature feature;
-        try
+        while (features.nextFeature(feature))
         {
-            while (features.nextFeature(feature))
-            {
-                feedback.checkCanceled();
-                const QByteArray wkb = feature.geometry().asWkb();
-                if (wkb.isEmpty())
-                    continue;
-                const std::vector<vbas::Segment> more = vbas::Obstacles::segmentsOfWkb(
-                    reinterpret_cast<const unsigned char*>(wkb.constData()), std::size_t(wkb.size()));
-                segments.insert(segments.end(), more.begin(), more.end());
-            }
-        }
-        catch (const QgsCsException& error)
-        {
-            throw VbasAlgorithmBase::parameterError(
-                VbasJobAlgorithm::kObstacles,
-                QObject::tr("'%1' cannot be transformed into the plane of REGIONS: %2")
-                    .arg(layer->name(), error.what()));
+            feedback.checkCanceled();
+            const QByteArray wkb = reader.planarGeometry(feature).asWkb();
+            if (wkb.isEmpty())
+                continue;
+            const std::vector<vbas::Segment> more = vbas::Obstacles::segmentsOfWkb(
+                reinterpret_cast<const unsigned char*>(wkb.constData()), std::size_t(wkb.size()));
+            segments.insert(segments.end(), more.begin(), more.end());
         }
     }
     feedback.info(std::to_string(segments.size()) + " obstacle segments from " +

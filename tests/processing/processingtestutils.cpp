@@ -1,6 +1,7 @@
 #include "processingtestutils.h"
 
 #include <qgsapplication.h>
+#include <qgsmemoryproviderutils.h>
 #include <qgsprocessingalgorithm.h>
 #include <qgsprocessingcontext.h>
 #include <qgsprocessingfeedback.h>
@@ -35,11 +36,19 @@ QVariant nullText()
 
 std::unique_ptr<QgsVectorLayer> makeTable(const QStringList& fields, const QList<QVariantList>& rows)
 {
-    QString uri = QStringLiteral("None");
-    for (int i = 0; i < fields.size(); ++i)
-        uri += (i == 0 ? QStringLiteral("?field=") : QStringLiteral("&field=")) + fields.at(i);
-    auto layer = std::make_unique<QgsVectorLayer>(uri, QStringLiteral("records"), QStringLiteral("memory"));
-    EXPECT_TRUE(layer->isValid()) << uri.toStdString();
+    // Built from QgsFields, not a memory provider URI, so that names may hold '&', '=' or any other text.
+    static const QMap<QString, QVariant::Type> types{
+        {"string", QVariant::String}, {"integer", QVariant::Int}, {"double", QVariant::Double}};
+    QgsFields layerFields;
+    for (const QString& field : fields)
+    {
+        const QString type = field.section(':', -1);
+        EXPECT_TRUE(types.contains(type)) << field.toStdString();
+        layerFields.append(QgsField(field.section(':', 0, -2), types.value(type)));
+    }
+    std::unique_ptr<QgsVectorLayer> layer(
+        QgsMemoryProviderUtils::createMemoryLayer(QStringLiteral("records"), layerFields));
+    EXPECT_TRUE(layer->isValid());
     QgsFeatureList features;
     for (const QVariantList& row : rows)
     {
@@ -53,6 +62,11 @@ std::unique_ptr<QgsVectorLayer> makeTable(const QStringList& fields, const QList
 
 std::unique_ptr<QgsVectorLayer> makeSquares(const QList<QVariant>& ids)
 {
+    return makeGrid(int(ids.size()), ids);
+}
+
+std::unique_ptr<QgsVectorLayer> makeGrid(int columns, const QList<QVariant>& ids)
+{
     auto layer = std::make_unique<QgsVectorLayer>(QStringLiteral("Polygon?crs=EPSG:32633&field=id:string"),
                                                   QStringLiteral("squares"), QStringLiteral("memory"));
     QgsFeatureList features;
@@ -60,7 +74,9 @@ std::unique_ptr<QgsVectorLayer> makeSquares(const QList<QVariant>& ids)
     {
         QgsFeature feature(layer->fields());
         feature.setAttributes(QgsAttributes() << ids.at(i));
-        feature.setGeometry(QgsGeometry::fromRect(QgsRectangle(i, 0, i + 1, 1)));
+        const int column = columns > 0 ? i % columns : 0;
+        const int row = columns > 0 ? i / columns : 0;
+        feature.setGeometry(QgsGeometry::fromRect(QgsRectangle(column, row, column + 1, row + 1)));
         features.append(feature);
     }
     EXPECT_TRUE(layer->dataProvider()->addFeatures(features));

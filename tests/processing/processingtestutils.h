@@ -24,6 +24,9 @@ std::unique_ptr<QgsVectorLayer> makeTable(const QStringList& fields, const QList
  * field id holding `ids[i]`, so that areas, centroids and distances can be worked out by hand.
  */
 std::unique_ptr<QgsVectorLayer> makeSquares(const QList<QVariant>& ids);
+/** Returns unit squares like makeSquares(), `columns` to a row, rows stacked upwards: square i is at column
+ * i % columns, row i / columns. */
+std::unique_ptr<QgsVectorLayer> makeGrid(int columns, const QList<QVariant>& ids);
 
 /** Returns a memory point layer (EPSG:32633, field site) with a point at each of `points`. */
 std::unique_ptr<QgsVectorLayer> makePoints(const QList<QgsPointXY>& points);

@@ -35,7 +35,7 @@ protected:
         return subject == vbas::Subject::RecordRegion ? QStringLiteral("REGION_FIELD")
                                                       : VbasAlgorithmBase::parameterForSubject(subject);
     }
-    QVariantMap processAlgorithm(const QVariantMap&, QgsProcessingContext&, QgsProcessingFeedback*) override
+    QVariantMap processGuarded(const QVariantMap&, QgsProcessingContext&, QgsProcessingFeedback*) override
     {
         return {};
     }
