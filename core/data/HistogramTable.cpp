@@ -1,5 +1,7 @@
 #include "HistogramTable.h"
 
+#include "CompressedLists.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -14,16 +16,15 @@ constexpr std::uint32_t kUnsetSlot = static_cast<std::uint32_t>(-1);
 void groupByKey(const std::vector<std::uint32_t>& keyOf, std::size_t keys, std::vector<std::size_t>& offsets,
                 std::vector<std::uint32_t>& order)
 {
-    offsets.assign(keys + 1, 0);
-    for (std::uint32_t key : keyOf)
-        if (key < keys)
-            ++offsets[key + 1];
-    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-    order.resize(offsets[keys]);
-    std::vector<std::size_t> cursor(offsets.begin(), offsets.end() - 1);
-    for (std::size_t item = 0; item < keyOf.size(); ++item)
-        if (keyOf[item] < keys)
-            order[cursor[keyOf[item]]++] = static_cast<std::uint32_t>(item);
+    fillCompressedLists(
+        keys,
+        [&](auto&& emit)
+        {
+            for (std::size_t item = 0; item < keyOf.size(); ++item)
+                if (keyOf[item] < keys)
+                    emit(keyOf[item], static_cast<std::uint32_t>(item));
+        },
+        offsets, order);
 }
 
 /**

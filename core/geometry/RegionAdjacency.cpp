@@ -1,5 +1,7 @@
 #include "RegionAdjacency.h"
 
+#include "CompressedLists.h"
+
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 
 #include <boost/geometry.hpp>
@@ -172,22 +174,18 @@ RegionAdjacency RegionAdjacency::fromPairs(std::size_t regions, std::vector<Adja
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [](const AdjacentPair& p) { return p.a == p.b; }),
                 pairs.end());
     adjacency.mPairs = std::move(pairs);
-    adjacency.mOffsets.assign(regions + 1, 0);
-    for (const AdjacentPair& p : adjacency.mPairs)
-    {
-        ++adjacency.mOffsets[p.a + 1];
-        ++adjacency.mOffsets[p.b + 1];
-    }
-    for (std::size_t r = 0; r < regions; ++r)
-        adjacency.mOffsets[r + 1] += adjacency.mOffsets[r];
-    adjacency.mNeighbours.resize(adjacency.mOffsets[regions]);
-    std::vector<std::size_t> cursor(adjacency.mOffsets.begin(), adjacency.mOffsets.end() - 1);
-    for (std::uint32_t i = 0; i < adjacency.mPairs.size(); ++i)
-    {
-        const AdjacentPair& p = adjacency.mPairs[i];
-        adjacency.mNeighbours[cursor[p.a]++] = {p.b, i};
-        adjacency.mNeighbours[cursor[p.b]++] = {p.a, i};
-    }
+    fillCompressedLists(
+        regions,
+        [&](auto&& emit)
+        {
+            for (std::uint32_t i = 0; i < adjacency.mPairs.size(); ++i)
+            {
+                const AdjacentPair& p = adjacency.mPairs[i];
+                emit(p.a, Neighbour{p.b, i});
+                emit(p.b, Neighbour{p.a, i});
+            }
+        },
+        adjacency.mOffsets, adjacency.mNeighbours);
     return adjacency;
 }
 

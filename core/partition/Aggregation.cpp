@@ -1,5 +1,7 @@
 #include "Aggregation.h"
 
+#include "CompressedLists.h"
+
 namespace vbas
 {
 
@@ -33,15 +35,14 @@ Aggregation Aggregation::fromGroups(const RegionSet& regions, const std::vector<
     aggregation.aggregateSite.resize(groups);
     for (std::size_t g = 0; g < groups; ++g)
         aggregation.aggregateSite[g] = static_cast<SiteIndex>(g);
-    aggregation.memberOffsets.assign(groups + 1, 0);
-    for (std::uint32_t group : regionGroup)
-        ++aggregation.memberOffsets.at(std::size_t(group) + 1);
-    for (std::size_t g = 0; g < groups; ++g)
-        aggregation.memberOffsets[g + 1] += aggregation.memberOffsets[g];
-    aggregation.members.resize(regionGroup.size());
-    std::vector<std::size_t> cursor(aggregation.memberOffsets.begin(), aggregation.memberOffsets.end() - 1);
-    for (RegionIndex r = 0; r < regionGroup.size(); ++r)
-        aggregation.members[cursor[regionGroup[r]]++] = r;
+    fillCompressedLists(
+        groups,
+        [&](auto&& emit)
+        {
+            for (RegionIndex r = 0; r < regionGroup.size(); ++r)
+                emit(regionGroup[r], r);
+        },
+        aggregation.memberOffsets, aggregation.members);
     aggregation.histograms = regions.histograms().mergeGroups(regionGroup, groups, regions.classCount(),
                                                               &aggregation.regionEntryTarget);
     return aggregation;

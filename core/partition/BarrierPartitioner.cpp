@@ -203,20 +203,18 @@ std::unique_ptr<Partitioner> BarrierPartitioner::create(const StrategyOptions&)
     return std::make_unique<BarrierPartitioner>();
 }
 
-Partition BarrierPartitioner::partition(const PartitionInput& input, std::vector<Point> sites,
-                                        Feedback& feedback) const
+Partition BarrierPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                                            Feedback& feedback) const
 {
-    if (sites.empty())
-        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
     feedback.checkCanceled();
     const BarrierPartition state(input, std::move(sites));
     return {state.sites(), state.regionSite()};
 }
 
 std::unique_ptr<IncrementalPartition>
-BarrierPartitioner::incremental(const PartitionInput& input, std::vector<Point> sites, Feedback&) const
+BarrierPartitioner::assignRegionsIncrementally(const PartitionInput& input, std::vector<Point> sites,
+                                               Feedback&) const
 {
-    requireDistinctSites(sites);
     return std::make_unique<BarrierPartition>(input, std::move(sites));
 }
 

@@ -282,20 +282,17 @@ std::unique_ptr<Partitioner> GeodesicPartitioner::create(const StrategyOptions&)
     return std::make_unique<GeodesicPartitioner>();
 }
 
-Partition GeodesicPartitioner::partition(const PartitionInput& input, std::vector<Point> sites,
-                                         Feedback& feedback) const
+Partition GeodesicPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                                             Feedback& feedback) const
 {
-    if (sites.empty())
-        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
     const GeodesicPartition state(input, sites, feedback);
     return {std::move(sites), state.regionSite()};
 }
 
-std::unique_ptr<IncrementalPartition> GeodesicPartitioner::incremental(const PartitionInput& input,
-                                                                       std::vector<Point> sites,
-                                                                       Feedback& feedback) const
+std::unique_ptr<IncrementalPartition>
+GeodesicPartitioner::assignRegionsIncrementally(const PartitionInput& input, std::vector<Point> sites,
+                                                Feedback& feedback) const
 {
-    requireDistinctSites(sites);
     return std::make_unique<GeodesicPartition>(input, std::move(sites), feedback);
 }
 

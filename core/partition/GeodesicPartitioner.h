@@ -22,10 +22,13 @@ class GeodesicPartitioner : public Partitioner
 {
 public:
     static std::unique_ptr<Partitioner> create(const StrategyOptions& options);
-    Partition partition(const PartitionInput& input, std::vector<Point> sites,
-                        Feedback& feedback) const override;
-    std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, std::vector<Point> sites,
-                                                      Feedback& feedback) const override;
+
+private:
+    Partition assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                            Feedback& feedback) const override;
+    std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input,
+                                                                     std::vector<Point> sites,
+                                                                     Feedback& feedback) const override;
 };
 
 } // namespace vbas

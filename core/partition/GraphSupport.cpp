@@ -33,18 +33,6 @@ RegionIndex VisiblePointFinder::find(const Point& query) const
     return nearest;
 }
 
-void requireDistinctSites(const std::vector<Point>& sites)
-{
-    if (sites.empty())
-        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
-    std::vector<std::pair<double, double>> locations;
-    for (const Point& p : sites)
-        locations.emplace_back(p.x, p.y);
-    std::sort(locations.begin(), locations.end());
-    if (std::adjacent_find(locations.begin(), locations.end()) != locations.end())
-        throw Error(Subject::SiteLocation, "sites that will be moved need distinct locations");
-}
-
 std::vector<std::uint32_t>
 connectedComponents(std::size_t nodes, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& edges)
 {

@@ -26,9 +26,6 @@ private:
     SiteTriangulation mTriangulation;
 };
 
-/** Throws Error(SiteLocation) unless every site has a location of its own (incremental partitions). */
-void requireDistinctSites(const std::vector<Point>& sites);
-
 /** Connected component of every node, numbered from 0 in node order. */
 std::vector<std::uint32_t>
 connectedComponents(std::size_t nodes, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& edges);

@@ -1,5 +1,7 @@
 #include "NearestSourceField.h"
 
+#include "CompressedLists.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -9,21 +11,17 @@ namespace vbas
 WeightedGraph WeightedGraph::fromEdges(std::size_t nodes, const std::vector<Edge>& edges)
 {
     WeightedGraph graph;
-    graph.offsets.assign(nodes + 1, 0);
-    for (const Edge& e : edges)
-    {
-        ++graph.offsets[e.a + 1];
-        ++graph.offsets[e.b + 1];
-    }
-    for (std::size_t n = 0; n < nodes; ++n)
-        graph.offsets[n + 1] += graph.offsets[n];
-    graph.arcs.resize(graph.offsets[nodes]);
-    std::vector<std::size_t> cursor(graph.offsets.begin(), graph.offsets.end() - 1);
-    for (const Edge& e : edges)
-    {
-        graph.arcs[cursor[e.a]++] = {e.b, e.length};
-        graph.arcs[cursor[e.b]++] = {e.a, e.length};
-    }
+    fillCompressedLists(
+        nodes,
+        [&](auto&& emit)
+        {
+            for (const Edge& e : edges)
+            {
+                emit(e.a, Arc{e.b, e.length});
+                emit(e.b, Arc{e.a, e.length});
+            }
+        },
+        graph.offsets, graph.arcs);
     return graph;
 }
 

@@ -214,11 +214,9 @@ ParentConstrainedPartitioner::ParentConstrainedPartitioner(std::unique_ptr<Parti
 
 ParentConstrainedPartitioner::~ParentConstrainedPartitioner() = default;
 
-Partition ParentConstrainedPartitioner::partition(const PartitionInput& input, std::vector<Point> sites,
-                                                  Feedback& feedback) const
+Partition ParentConstrainedPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                                                      Feedback& feedback) const
 {
-    if (sites.empty())
-        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
     std::vector<Group> groups = splitByParent(input, mRegionParent, sites);
     Partition result{std::move(sites), std::vector<SiteIndex>(input.points.size(), kNoSite)};
     for (std::size_t g = 0; g < groups.size(); ++g)
@@ -233,11 +231,10 @@ Partition ParentConstrainedPartitioner::partition(const PartitionInput& input, s
     return result;
 }
 
-std::unique_ptr<IncrementalPartition> ParentConstrainedPartitioner::incremental(const PartitionInput& input,
-                                                                                std::vector<Point> sites,
-                                                                                Feedback& feedback) const
+std::unique_ptr<IncrementalPartition>
+ParentConstrainedPartitioner::assignRegionsIncrementally(const PartitionInput& input,
+                                                         std::vector<Point> sites, Feedback& feedback) const
 {
-    requireDistinctSites(sites);
     return std::make_unique<ParentConstrainedPartition>(*mInner, input, mRegionParent, std::move(sites),
                                                         feedback);
 }

@@ -22,13 +22,15 @@ public:
     ParentConstrainedPartitioner(std::unique_ptr<Partitioner> inner, std::vector<std::uint32_t> regionParent);
     ~ParentConstrainedPartitioner() override;
 
-    Partition partition(const PartitionInput& input, std::vector<Point> sites,
-                        Feedback& feedback) const override;
-    std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, std::vector<Point> sites,
-                                                      Feedback& feedback) const override;
-
 private:
+    Partition assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                            Feedback& feedback) const override;
+    std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input,
+                                                                     std::vector<Point> sites,
+                                                                     Feedback& feedback) const override;
+
     std::unique_ptr<Partitioner> mInner;
+
     std::vector<std::uint32_t> mRegionParent;
 };
 

@@ -31,11 +31,24 @@ class Partitioner
 {
 public:
     virtual ~Partitioner() = default;
-    virtual Partition partition(const PartitionInput& input, std::vector<Point> sites,
-                                Feedback& feedback) const = 0;
-    /** The same partition, ready to follow single site moves; sites must be at distinct locations. */
-    virtual std::unique_ptr<IncrementalPartition>
-    incremental(const PartitionInput& input, std::vector<Point> sites, Feedback& feedback) const = 0;
+    /** Throws Error(SiteLocation) when there are no sites. */
+    Partition partition(const PartitionInput& input, std::vector<Point> sites, Feedback& feedback) const;
+    /**
+     * The same partition, ready to follow single site moves. Throws Error(SiteLocation) unless there
+     * are sites, each at a location of its own.
+     */
+    std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, std::vector<Point> sites,
+                                                      Feedback& feedback) const;
+
+private:
+    // The checks above live in the base, once for every strategy; a strategy sees only valid sites.
+    /** partition() with at least one site. */
+    virtual Partition assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                                    Feedback& feedback) const = 0;
+    /** incremental() with at least one site, every site at a location of its own. */
+    virtual std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input,
+                                                                             std::vector<Point> sites,
+                                                                             Feedback& feedback) const = 0;
 };
 
 } // namespace vbas

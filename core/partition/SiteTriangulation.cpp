@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace vbas
 {
@@ -82,13 +83,7 @@ SiteTriangulation::SiteTriangulation(const std::vector<Point>& sites)
     std::iota(order.begin(), order.end(), SiteIndex(0));
     std::sort(order.begin(), order.end(),
               [&](SiteIndex a, SiteIndex b)
-              {
-                  if (sites[a].x != sites[b].x)
-                      return sites[a].x < sites[b].x;
-                  if (sites[a].y != sites[b].y)
-                      return sites[a].y < sites[b].y;
-                  return a < b;
-              });
+              { return std::tie(sites[a].x, sites[a].y, a) < std::tie(sites[b].x, sites[b].y, b); });
     std::vector<std::pair<CgalPoint, SiteIndex>> owners;
     std::vector<std::size_t> ownerOf(sites.size());
     for (std::size_t i = 0; i < order.size(); ++i)

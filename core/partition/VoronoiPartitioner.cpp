@@ -1,6 +1,5 @@
 #include "VoronoiPartitioner.h"
 
-#include "GraphSupport.h"
 #include "SiteTriangulation.h"
 #include "VoronoiIncremental.h"
 
@@ -12,30 +11,18 @@ std::unique_ptr<Partitioner> VoronoiPartitioner::create(const StrategyOptions&)
     return std::make_unique<VoronoiPartitioner>();
 }
 
-Partition VoronoiPartitioner::partition(const PartitionInput& input, std::vector<Point> sites,
-                                        Feedback& feedback) const
+Partition VoronoiPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                                            Feedback& feedback) const
 {
-    Partition result;
-    result.regionSite = nearestSites(sites, input.points, feedback);
-    result.sites = std::move(sites);
-    return result;
+    std::vector<SiteIndex> regionSite = SiteTriangulation(sites).nearestSites(input.points, feedback);
+    return {std::move(sites), std::move(regionSite)};
 }
 
-std::unique_ptr<IncrementalPartition> VoronoiPartitioner::incremental(const PartitionInput& input,
-                                                                      std::vector<Point> sites,
-                                                                      Feedback& feedback) const
+std::unique_ptr<IncrementalPartition>
+VoronoiPartitioner::assignRegionsIncrementally(const PartitionInput& input, std::vector<Point> sites,
+                                               Feedback& feedback) const
 {
-    requireDistinctSites(sites);
     return std::make_unique<VoronoiIncremental>(input.points, std::move(sites), feedback);
-}
-
-std::vector<SiteIndex> VoronoiPartitioner::nearestSites(const std::vector<Point>& sites,
-                                                        const std::vector<Point>& queries, Feedback& feedback)
-{
-    if (sites.empty())
-        throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
-    const SiteTriangulation triangulation(sites);
-    return triangulation.nearestSites(queries, feedback);
 }
 
 } // namespace vbas

@@ -19,14 +19,13 @@ class VoronoiPartitioner : public Partitioner
 {
 public:
     static std::unique_ptr<Partitioner> create(const StrategyOptions& options);
-    Partition partition(const PartitionInput& input, std::vector<Point> sites,
-                        Feedback& feedback) const override;
-    std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, std::vector<Point> sites,
-                                                      Feedback& feedback) const override;
 
-    /** The same assignment for arbitrary query points (used by tests and other partitioners). */
-    static std::vector<SiteIndex> nearestSites(const std::vector<Point>& sites,
-                                               const std::vector<Point>& queries, Feedback& feedback);
+private:
+    Partition assignRegions(const PartitionInput& input, std::vector<Point> sites,
+                            Feedback& feedback) const override;
+    std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input,
+                                                                     std::vector<Point> sites,
+                                                                     Feedback& feedback) const override;
 };
 
 } // namespace vbas

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 namespace vbas
 {
@@ -204,13 +205,7 @@ std::vector<Point> BalancedDensitySites::locate(const RegionSet& regions, std::s
     std::iota(order.begin(), order.end(), RegionIndex(0));
     std::sort(order.begin(), order.end(),
               [&](RegionIndex a, RegionIndex b)
-              {
-                  if (points[a].y != points[b].y)
-                      return points[a].y < points[b].y;
-                  if (points[a].x != points[b].x)
-                      return points[a].x < points[b].x;
-                  return a < b;
-              });
+              { return std::tie(points[a].y, points[a].x, a) < std::tie(points[b].y, points[b].x, b); });
     const std::size_t rowsPlanned = plannedRows(count);
     const std::vector<Run> rows =
         cutRuns(order, 0, n, weight, rowsPlanned, idealShare(population, rowsPlanned));
@@ -225,13 +220,7 @@ std::vector<Point> BalancedDensitySites::locate(const RegionSet& regions, std::s
         const Run row = rows[r];
         std::sort(order.begin() + std::ptrdiff_t(row.first), order.begin() + std::ptrdiff_t(row.last),
                   [&](RegionIndex a, RegionIndex b)
-                  {
-                      if (points[a].x != points[b].x)
-                          return points[a].x < points[b].x;
-                      if (points[a].y != points[b].y)
-                          return points[a].y < points[b].y;
-                      return a < b;
-                  });
+                  { return std::tie(points[a].x, points[a].y, a) < std::tie(points[b].x, points[b].y, b); });
         const std::size_t wanted = cellsPerRow[r];
         std::vector<Run> cells =
             cutRuns(order, row.first, row.last, weight, wanted, idealShare(rowPopulation[r], wanted));

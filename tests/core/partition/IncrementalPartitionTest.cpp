@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <random>
 
 using namespace vbas;
@@ -94,6 +95,40 @@ std::unique_ptr<Partitioner> makePartitioner(const Variant& variant, const GridS
 class IncrementalPartitionContract : public ::testing::TestWithParam<Variant>
 {
 };
+
+/** Runs `call`; returns the subject of the vbas::Error it throws, or nothing when it throws none. */
+template <typename Call> std::optional<Subject> thrownSubject(Call call)
+{
+    try
+    {
+        call();
+    }
+    catch (const Error& error)
+    {
+        return error.subject();
+    }
+    return std::nullopt;
+}
+
+TEST_P(IncrementalPartitionContract, RefusesNoSitesAndMovableSitesSharingALocation)
+{
+    GridScene scene(6, 6, 10.0, 3);
+    addRivers(scene);
+    const std::unique_ptr<Partitioner> partitioner = makePartitioner(GetParam(), scene);
+    Feedback feedback;
+    const PartitionInput input = scene.input();
+    const std::vector<Point> twins{{5, 5}, {40, 40}, {5, 5}};
+    EXPECT_EQ(thrownSubject([&] { partitioner->partition(input, {}, feedback); }), Subject::SiteLocation);
+    EXPECT_EQ(thrownSubject([&] { partitioner->incremental(input, {}, feedback); }), Subject::SiteLocation);
+    EXPECT_EQ(thrownSubject([&] { partitioner->incremental(input, twins, feedback); }),
+              Subject::SiteLocation);
+    // A full partition takes sites that share a location: the lower index gets the regions.
+    Partition partition;
+    EXPECT_EQ(thrownSubject([&] { partition = partitioner->partition(input, twins, feedback); }),
+              std::nullopt);
+    for (SiteIndex s : partition.regionSite)
+        EXPECT_NE(s, 2u);
+}
 
 TEST_P(IncrementalPartitionContract, ThousandsOfMovesAndUndosEqualAFullRecompute)
 {

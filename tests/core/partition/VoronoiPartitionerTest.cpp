@@ -22,7 +22,9 @@ SiteIndex bruteForceNearest(const std::vector<Point>& sites, const Point& q)
 void expectBruteForce(const std::vector<Point>& sites, const std::vector<Point>& queries)
 {
     Feedback feedback;
-    const std::vector<SiteIndex> nearest = VoronoiPartitioner::nearestSites(sites, queries, feedback);
+    const std::vector<Count> weights(queries.size(), 1);
+    const std::vector<SiteIndex> nearest =
+        VoronoiPartitioner().partition({queries, weights, {}}, sites, feedback).regionSite;
     ASSERT_EQ(nearest.size(), queries.size());
     std::size_t mismatches = 0;
     for (std::size_t i = 0; i < queries.size(); ++i)
@@ -81,10 +83,4 @@ TEST(VoronoiPartitioner, DegenerateSiteSets)
     for (int i = -10; i < 120; ++i)
         queries.push_back({i * 0.5, (i % 7) * 3.0});
     expectBruteForce(line, queries);
-}
-
-TEST(VoronoiPartitioner, SitesAreRequired)
-{
-    Feedback feedback;
-    EXPECT_THROW(VoronoiPartitioner::nearestSites({}, {{0, 0}}, feedback), std::exception);
 }
