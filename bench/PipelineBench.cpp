@@ -83,7 +83,7 @@ void runPipeline(benchmark::State& state, const bench::Scale& scale)
         t = Clock::now();
         const Aggregation aggregation = Aggregation::build(data.regions, partition);
         const Release released = Release::apply(data.regions, aggregation, SmallClassSuppression(), data.k,
-                                                data.globallySuppressed, feedback);
+                                                DiversityRule{}, data.globallySuppressed, feedback);
         stage["6_local_suppression"] += seconds(t);
         t = Clock::now();
         const RatingInput input{data.regions, partition, aggregation, released, data.k};
@@ -95,7 +95,7 @@ void runPipeline(benchmark::State& state, const bench::Scale& scale)
         stage["7_metrics"] += seconds(t);
         sites = count;
         aggregates = aggregation.size();
-        suppressed = released.globallySuppressed + released.locallySuppressed;
+        suppressed = released.suppressed();
     }
     double total = 0;
     for (const auto& [name, value] : stage)

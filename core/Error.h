@@ -23,6 +23,7 @@ enum class Subject
     SiteLocation,    //!< site location parameters or given sites
     Partition,       //!< partition parameters (obstacles, parent field...)
     Strategy,        //!< an unknown strategy id
+    Sensitive,       //!< the sensitive fields and their l-diversity rule
 };
 
 /**

@@ -71,6 +71,8 @@ PreparedData Pipeline::prepare(const Dataset& dataset, Feedback& feedback) const
         throw Error(Subject::K, "k = " + std::to_string(k) + " is larger than the " + std::to_string(n) +
                                     " records: no group can ever reach it; lower k or release more records");
 
+    checkDiversityRule(mConfig.diversity, dataset);
+
     const HistogramTable& regionHistograms = dataset.regionHistograms();
     const std::size_t classCount = dataset.classes().size();
     std::vector<bool> classSuppressed(classCount, false);
@@ -211,8 +213,11 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     feedback.checkCanceled();
     PipelineResult result;
     result.k = data.k;
-    result.release =
-        Release::apply(data.regions, aggregation, *mSuppressor, data.k, data.globallySuppressed, feedback);
+    result.release = Release::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
+                                    data.globallySuppressed, feedback);
+    if (result.release.diversitySuppressed > 0)
+        feedback.info("l-diversity withheld " + std::to_string(result.release.diversitySuppressed) +
+                      " records in groups of k or more whose sensitive values vary too little");
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
@@ -275,8 +280,12 @@ std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult
         const ClassCount* entry = std::lower_bound(entries.begin(), entries.end(), cls,
                                                    [](const ClassCount& e, ClassId c) { return e.cls < c; });
         const std::size_t index = std::size_t(entry - histograms.allEntries().data());
-        fates[row] = result.release.aggregateEntrySuppressed[index] ? RecordFate::SuppressedLocally
-                                                                    : RecordFate::Released;
+        if (result.release.aggregateEntryDiversityFailed[index])
+            fates[row] = RecordFate::SuppressedDiversity;
+        else if (result.release.aggregateEntrySuppressed[index])
+            fates[row] = RecordFate::SuppressedLocally;
+        else
+            fates[row] = RecordFate::Released;
     }
     return fates;
 }

@@ -27,7 +27,7 @@ class SiteRefiner;
 class Partitioner;
 class Suppressor;
 
-/** A configured run: k, global suppression, and one strategy id per component. */
+/** A configured run: k, global suppression, l-diversity, and one strategy id per component. */
 struct PipelineConfig
 {
     Count k = 5;
@@ -48,6 +48,8 @@ struct PipelineConfig
     std::vector<std::uint32_t> regionParent;
     /** Move stranded pieces of aggregates to an adjacent aggregate before suppression (needs adjacency). */
     bool repairContiguity = false;
+    /** l-diversity of the sensitive fields, checked on every released group (off by default). */
+    DiversityRule diversity;
 };
 
 /** The data set ready for the stages: k checked, global suppression applied (SPEC steps 1-2). */
@@ -104,7 +106,8 @@ enum class RecordFate : std::uint8_t
     Released,
     SuppressedGlobally,
     SuppressedLocally,
-    Dropped, //!< its region is unknown and the dataset dropped it
+    Dropped,             //!< its region is unknown and the dataset dropped it
+    SuppressedDiversity, //!< its group holds k or more records but fails l-diversity
 };
 
 /**
@@ -121,7 +124,10 @@ public:
     const PipelineConfig& config() const { return mConfig; }
     const Registry& registry() const { return mRegistry; }
 
-    /** Checks k against the data and applies global suppression (when configured). */
+    /**
+     * Checks k and the l-diversity rule against the data and applies global suppression (when
+     * configured).
+     */
     PreparedData prepare(const Dataset& dataset, Feedback& feedback) const;
     /** Site-count estimate clamped to [1, non-empty regions]; `raw` receives the unclamped one. */
     std::uint64_t estimateSiteCount(const PreparedData& data, Feedback& feedback,

@@ -86,6 +86,8 @@ Registry makeBuiltIn()
          &SuppressedGlobal::create},
         {"quality.suppressed_local", "Suppressed locally",
          "records still in too-small groups after aggregation, withheld", false, &SuppressedLocal::create},
+        {"quality.suppressed_diversity", "Withheld for l-diversity",
+         "records in groups too uniform in a sensitive field, withheld", false, &SuppressedDiversity::create},
         {"quality.suppressed", "Suppressed", "all withheld records", true, &SuppressedTotal::create},
         {"quality.precision_loss", "Precision loss",
          "average share of the geographic hierarchy climbed (0 none, 1 everything merged)", true,

@@ -70,6 +70,11 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
         throw Error(Subject::QuasiIdentifier, "the record codes do not match the " +
                                                   std::to_string(schema.size()) +
                                                   " quasi-identifiers of the schema");
+    if (records.sensitiveCodes.size() != records.rows() * records.sensitiveCount)
+        throw Error(Subject::Sensitive, "the sensitive codes hold " +
+                                            std::to_string(records.sensitiveCodes.size()) + " values, not " +
+                                            std::to_string(records.sensitiveCount) + " per record for " +
+                                            std::to_string(records.rows()) + " records");
     const auto regionIndex = indexRegionIds(regions);
     for (const RegionInput& region : regions)
         if (!std::isfinite(region.point.x) || !std::isfinite(region.point.y))
@@ -145,6 +150,8 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
     }
     feedback.checkCanceled();
 
+    dataset.mSensitiveCount = records.sensitiveCount;
+    dataset.mSensitiveCodes = records.sensitiveCodes;
     if (!records.counts.empty())
         dataset.mRowCount.assign(records.counts.begin(), records.counts.end());
     dataset.mClasses = ClassDictionary::build(categories, records.codes.data(), rows,

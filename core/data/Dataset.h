@@ -43,7 +43,8 @@ public:
     /**
      * Validates and loads. Throws Error on: no regions; duplicate region ids; no records; a count
      * that is zero or negative; a code beyond a declared category count; records naming unknown
-     * regions (unless options drop them; the number dropped is reported through feedback).
+     * regions (unless options drop them; the number dropped is reported through feedback);
+     * sensitive codes that do not fill rows() * sensitiveCount.
      */
     static Dataset build(std::vector<RegionInput> regions, Schema schema, const RecordTable& records,
                          const DatasetOptions& options, Feedback& feedback);
@@ -63,6 +64,13 @@ public:
     RegionIndex rowRegion(std::size_t row) const { return mRowRegion[row]; }
     ClassId rowClass(std::size_t row) const { return mRowClass[row]; }
     Count rowCount(std::size_t row) const { return mRowCount.empty() ? 1 : mRowCount[row]; }
+    /** Number of sensitive fields (SPEC section 10). */
+    std::size_t sensitiveCount() const { return mSensitiveCount; }
+    /** Code of sensitive field `field` in an input row. */
+    std::uint32_t rowSensitive(std::size_t row, std::size_t field) const
+    {
+        return mSensitiveCodes[row * mSensitiveCount + field];
+    }
     std::size_t droppedRows() const { return mDroppedRows; }
     Count droppedRecords() const { return mDroppedRecords; }
 
@@ -75,6 +83,8 @@ private:
     std::vector<RegionIndex> mRowRegion;
     std::vector<ClassId> mRowClass;
     std::vector<Count> mRowCount;
+    std::size_t mSensitiveCount = 0;
+    std::vector<std::uint32_t> mSensitiveCodes;
     std::size_t mDroppedRows = 0;
     Count mDroppedRecords = 0;
 };

@@ -23,6 +23,13 @@ struct RecordTable
     std::vector<std::uint32_t> codes;
     /** Count (weight) of each row; empty means every row is one record. */
     std::vector<std::int64_t> counts;
+    /** Number of sensitive fields (SPEC section 10); their values are published, not generalized. */
+    std::size_t sensitiveCount = 0;
+    /**
+     * Row-major codes of the sensitive fields, rows() * sensitiveCount values; each field's
+     * values are encoded by the front end, NULL being a value of its own.
+     */
+    std::vector<std::uint32_t> sensitiveCodes;
 
     std::size_t rows() const { return regionKey.size(); }
 };

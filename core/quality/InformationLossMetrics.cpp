@@ -38,8 +38,7 @@ double Discernibility::compute(const RatingInput& input) const
 double DiscernibilityPenalized::compute(const RatingInput& input) const
 {
     const Release& release = input.release;
-    return discernibility(input) +
-           double(release.inputRecords) * double(release.globallySuppressed + release.locallySuppressed);
+    return discernibility(input) + double(release.inputRecords) * double(release.suppressed());
 }
 
 double NonUniformEntropy::compute(const RatingInput& input) const

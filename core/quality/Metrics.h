@@ -35,7 +35,10 @@ VBAS_DECLARE_METRIC(AlternativeAverageDistance)
 VBAS_DECLARE_METRIC(SuppressedGlobal)
 /** quality.suppressed_local: records suppressed by local suppression. */
 VBAS_DECLARE_METRIC(SuppressedLocal)
-/** quality.suppressed: all suppressed records. */
+/** quality.suppressed_diversity: records in groups of k or more withheld for l-diversity (SPEC section 10).
+ */
+VBAS_DECLARE_METRIC(SuppressedDiversity)
+/** quality.suppressed: all suppressed records (global, local and l-diversity). */
 VBAS_DECLARE_METRIC(SuppressedTotal)
 /**
  * quality.precision_loss: mean over aggregates of log2|A_i| / log2|R|, 0 when |R| = 1 (the thesis

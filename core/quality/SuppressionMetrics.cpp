@@ -15,7 +15,12 @@ double SuppressedLocal::compute(const RatingInput& input) const
 
 double SuppressedTotal::compute(const RatingInput& input) const
 {
-    return double(input.release.globallySuppressed + input.release.locallySuppressed);
+    return double(input.release.suppressed());
+}
+
+double SuppressedDiversity::compute(const RatingInput& input) const
+{
+    return double(input.release.diversitySuppressed);
 }
 
 } // namespace vbas

@@ -4,14 +4,20 @@ namespace vbas
 {
 
 Release Release::apply(const RegionSet& regions, const Aggregation& aggregation, const Suppressor& suppressor,
-                       Count k, Count globallySuppressed, Feedback& feedback)
+                       Count k, const DiversityRule& diversity, Count globallySuppressed, Feedback& feedback)
 {
     Release release;
     const HistogramTable& histograms = aggregation.histograms;
     release.aggregateEntrySuppressed = suppressor.suppress(histograms, k, feedback);
+    release.aggregateEntryDiversityFailed =
+        failingDiversity(regions, aggregation, release.aggregateEntrySuppressed, diversity, feedback);
+    for (std::size_t e = 0; e < release.aggregateEntrySuppressed.size(); ++e)
+        if (release.aggregateEntryDiversityFailed[e])
+            release.aggregateEntrySuppressed[e] = true;
     const std::size_t aggregates = aggregation.size();
     release.aggregateReleased.assign(aggregates, 0);
     release.aggregateSuppressed.assign(aggregates, 0);
+    release.aggregateDiversitySuppressed.assign(aggregates, 0);
     release.aggregateAnonymityAfter.assign(aggregates, 0);
     release.aggregateReleasedClasses.assign(aggregates, 0);
     for (std::size_t a = 0; a < aggregates; ++a)
@@ -22,6 +28,8 @@ Release Release::apply(const RegionSet& regions, const Aggregation& aggregation,
             if (release.aggregateEntrySuppressed[e])
             {
                 release.aggregateSuppressed[a] += count;
+                if (release.aggregateEntryDiversityFailed[e])
+                    release.aggregateDiversitySuppressed[a] += count;
                 continue;
             }
             release.aggregateReleased[a] += count;
@@ -30,7 +38,8 @@ Release Release::apply(const RegionSet& regions, const Aggregation& aggregation,
             if (smallest == 0 || count < smallest)
                 smallest = count;
         }
-        release.locallySuppressed += release.aggregateSuppressed[a];
+        release.diversitySuppressed += release.aggregateDiversitySuppressed[a];
+        release.locallySuppressed += release.aggregateSuppressed[a] - release.aggregateDiversitySuppressed[a];
         release.released += release.aggregateReleased[a];
     }
 

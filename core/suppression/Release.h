@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Diversity.h"
 #include "Feedback.h"
 #include "Suppressor.h"
 #include "partition/Aggregation.h"
@@ -10,15 +11,21 @@ namespace vbas
 {
 
 /**
- * What is released after local suppression: which (aggregate, class) groups are withheld and the
- * record counts that follow, per aggregate, per initial region and overall.
+ * What is released after local suppression and the l-diversity check: which (aggregate, class)
+ * groups are withheld and the record counts that follow, per aggregate, per initial region and
+ * overall. released + suppressed() = inputRecords.
  */
 struct Release
 {
-    /** Local suppression flag of every entry of Aggregation::histograms. */
+    /** Withheld flag of every entry of Aggregation::histograms: below k, or failing l-diversity. */
     std::vector<bool> aggregateEntrySuppressed;
+    /** Entries withheld for l-diversity alone (they hold k or more records). */
+    std::vector<bool> aggregateEntryDiversityFailed;
     std::vector<Count> aggregateReleased;
+    /** Withheld records of each aggregate, for either reason. */
     std::vector<Count> aggregateSuppressed;
+    /** Of aggregateSuppressed, the records withheld for l-diversity. */
+    std::vector<Count> aggregateDiversitySuppressed;
     /** Smallest released class of each aggregate; 0 when nothing of it is released. */
     std::vector<Count> aggregateAnonymityAfter;
     std::vector<std::uint32_t> aggregateReleasedClasses;
@@ -27,12 +34,22 @@ struct Release
 
     Count inputRecords = 0;
     Count globallySuppressed = 0;
+    /** Records in groups below k in their aggregate. */
     Count locallySuppressed = 0;
+    /** Records in groups of k or more that fail l-diversity. */
+    Count diversitySuppressed = 0;
     Count released = 0;
 
-    /** Applies `suppressor` to the aggregates and counts what remains. */
+    /** Every withheld record: global, local and l-diversity suppression. */
+    Count suppressed() const { return globallySuppressed + locallySuppressed + diversitySuppressed; }
+
+    /**
+     * Applies `suppressor` to the aggregates, then withholds the remaining groups that fail
+     * `diversity`, and counts what is released.
+     */
     static Release apply(const RegionSet& regions, const Aggregation& aggregation,
-                         const Suppressor& suppressor, Count k, Count globallySuppressed, Feedback& feedback);
+                         const Suppressor& suppressor, Count k, const DiversityRule& diversity,
+                         Count globallySuppressed, Feedback& feedback);
 };
 
 } // namespace vbas

@@ -1,7 +1,8 @@
 // The release guarantee over at least 1,000 random scenarios for every strategy combination
 // (site count x site location x refinement x partition), with parents, contiguity repair and global
-// suppression drawn per scenario. Checked by recounting the released groups from the raw records
-// and the per-row fates (PropertyCheck.h), never from the engine's own counters.
+// suppression drawn per scenario, and random sensitive fields with a random l-diversity rule. Checked
+// by recounting the released groups and their sensitive values from the raw records and the per-row
+// fates (PropertyCheck.h), never from the engine's own counters.
 #include "Pipeline.h"
 #include "PropertyCheck.h"
 #include "SceneSupport.h"
@@ -32,6 +33,7 @@ struct Scenario
     bool globalSuppression;
     bool contiguity;
     std::vector<std::uint32_t> parents;
+    DiversityRule diversity;
 
     explicit Scenario(std::mt19937_64& generator)
         : builder(schema(generator))
@@ -50,6 +52,14 @@ struct Scenario
         const bool weighted = pick(3) == 0;
         if (weighted)
             builder.weighted();
+        // Few values per sensitive field, so that groups fail l as often as they pass.
+        std::vector<std::uint32_t> sensitiveValues(pick(3));
+        for (std::uint32_t& values : sensitiveValues)
+            values = std::uint32_t(1 + pick(4));
+        builder.sensitiveFields(sensitiveValues.size());
+        if (!sensitiveValues.empty())
+            diversity = {Count(pick(5)),
+                         pick(2) == 0 ? DiversityRule::Measure::Distinct : DiversityRule::Measure::Entropy};
         for (std::size_t r = 0; r < scene->points.size(); ++r)
             builder.region(std::to_string(r), scene->points[r].x, scene->points[r].y);
         const std::size_t records = 1 + pick(120);
@@ -59,12 +69,16 @@ struct Scenario
             std::vector<std::uint32_t> codes;
             for (std::uint32_t c : observed)
                 codes.push_back(std::uint32_t(pick(c)));
+            std::vector<std::uint32_t> sensitive;
+            for (std::uint32_t values : sensitiveValues)
+                sensitive.push_back(std::uint32_t(pick(values)));
             const std::int64_t count = weighted ? std::int64_t(1 + pick(4)) : 1;
-            builder.records(std::to_string(pick(scene->points.size())), codes, count);
+            builder.records(std::to_string(pick(scene->points.size())), codes, count, sensitive);
             total += Count(count);
         }
         if (total < 2)
-            builder.records("0", std::vector<std::uint32_t>(observed.size(), 0));
+            builder.records("0", std::vector<std::uint32_t>(observed.size(), 0), 1,
+                            std::vector<std::uint32_t>(sensitiveValues.size(), 0));
         dataset = std::make_unique<Dataset>(builder.build());
         k = std::min<Count>(2 + pick(4), dataset->totalRecords());
         fixedSites = 1 + pick(scene->points.size() + 3);
@@ -120,10 +134,11 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
                     config.spatial = scenario.scene->spatial;
                     config.regionParent = scenario.parents;
                     config.repairContiguity = scenario.contiguity;
+                    config.diversity = scenario.diversity;
                     Feedback feedback;
                     const PipelineResult result = Pipeline(config).run(*scenario.dataset, feedback);
-                    ASSERT_NO_FATAL_FAILURE(
-                        expectGuarantee(scenario.builder.table(), *scenario.dataset, result, scenario.k))
+                    ASSERT_NO_FATAL_FAILURE(expectGuarantee(scenario.builder.table(), *scenario.dataset,
+                                                            result, scenario.k, scenario.diversity))
                         << "scenario " << s << ": " << counter.id << " + " << locator.id
                         << (adc ? " + ADC" : "");
                     ++runs;

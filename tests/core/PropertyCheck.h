@@ -7,11 +7,11 @@
 namespace vbas::test
 {
 
-/** Fails the test when checkRelease() finds the guarantee or conservation broken. */
+/** Fails the test when checkRelease() finds the guarantee, l-diversity or conservation broken. */
 inline void expectGuarantee(const RecordTable& table, const Dataset& dataset, const PipelineResult& result,
-                            Count k)
+                            Count k, const DiversityRule& diversity = {})
 {
-    const std::string problem = checkRelease(table, dataset, result, k);
+    const std::string problem = checkRelease(table, dataset, result, k, diversity);
     ASSERT_TRUE(problem.empty()) << problem;
 }
 

@@ -2,6 +2,7 @@
 
 #include "Pipeline.h"
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -9,33 +10,73 @@
 namespace vbas::test
 {
 
+/** Records of one (aggregate, quasi-identifier tuple) group and of each value of each sensitive field. */
+struct GroupTally
+{
+    Count records = 0;
+    std::vector<std::map<std::uint32_t, Count>> sensitiveValues;
+};
+
+/** Whether `group` meets `rule` on every sensitive field, computed straight from the definition. */
+inline bool meetsDiversity(const GroupTally& group, const DiversityRule& rule)
+{
+    if (!rule.enabled())
+        return true;
+    for (const std::map<std::uint32_t, Count>& values : group.sensitiveValues)
+    {
+        if (rule.measure == DiversityRule::Measure::Distinct)
+        {
+            if (values.size() < rule.l)
+                return false;
+            continue;
+        }
+        double entropy = 0.0;
+        for (const auto& [value, count] : values)
+        {
+            const double p = double(count) / double(group.records);
+            entropy -= p * std::log(p);
+        }
+        const double required = std::log(double(rule.l));
+        if (entropy < required - 1e-12 * required)
+            return false;
+    }
+    return true;
+}
+
 /**
  * Checks the release guarantee from the raw input alone, never trusting the engine's counters:
- * recounts released records per (aggregate, quasi-identifier tuple) from the record table and the
- * per-row fates, and checks conservation against the input's own row counts. Returns what is
+ * recounts records per (aggregate, quasi-identifier tuple) and per sensitive value from the
+ * record table and the per-row fates; checks that every released group holds k records and meets
+ * `diversity`, that every group withheld for l-diversity holds k records and fails it (so it was
+ * withheld for a reason), and conservation against the input's own row counts. Returns what is
  * wrong, or an empty string. Used by the tests and by the fuzz target.
  */
 inline std::string checkRelease(const RecordTable& table, const Dataset& dataset,
-                                const PipelineResult& result, Count k)
+                                const PipelineResult& result, Count k, const DiversityRule& diversity = {})
 {
     const std::vector<RecordFate> fates = recordFates(dataset, result);
     if (fates.size() != table.rows())
         return "one fate per input row expected";
     const std::size_t q = table.quasiIdentifierCount;
-    std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, Count> groups;
-    Count input = 0, released = 0, suppressed = 0, dropped = 0;
+    const std::size_t sensitive = table.sensitiveCount;
+    using GroupKey = std::pair<std::uint32_t, std::vector<std::uint32_t>>;
+    std::map<GroupKey, GroupTally> releasedGroups, diversityGroups;
+    Count input = 0, released = 0, suppressed = 0, withheldForDiversity = 0, dropped = 0;
     for (std::size_t row = 0; row < table.rows(); ++row)
     {
         const Count count = table.counts.empty() ? 1 : Count(table.counts[row]);
         input += count;
+        std::map<GroupKey, GroupTally>* groups = nullptr;
         switch (fates[row])
         {
         case RecordFate::Released:
             released += count;
-            groups[{result.aggregation.regionAggregate[dataset.rowRegion(row)],
-                    std::vector<std::uint32_t>(table.codes.begin() + std::ptrdiff_t(row * q),
-                                               table.codes.begin() + std::ptrdiff_t((row + 1) * q))}] +=
-                count;
+            groups = &releasedGroups;
+            break;
+        case RecordFate::SuppressedDiversity:
+            suppressed += count;
+            withheldForDiversity += count;
+            groups = &diversityGroups;
             break;
         case RecordFate::SuppressedGlobally:
         case RecordFate::SuppressedLocally:
@@ -45,17 +86,40 @@ inline std::string checkRelease(const RecordTable& table, const Dataset& dataset
             dropped += count;
             break;
         }
+        if (groups == nullptr)
+            continue;
+        GroupTally& group =
+            (*groups)[{result.aggregation.regionAggregate[dataset.rowRegion(row)],
+                       std::vector<std::uint32_t>(table.codes.begin() + std::ptrdiff_t(row * q),
+                                                  table.codes.begin() + std::ptrdiff_t((row + 1) * q))}];
+        group.records += count;
+        group.sensitiveValues.resize(sensitive);
+        for (std::size_t field = 0; field < sensitive; ++field)
+            group.sensitiveValues[field][table.sensitiveCodes[row * sensitive + field]] += count;
     }
-    for (const auto& [group, count] : groups)
-        if (count < k)
-            return "aggregate " + std::to_string(group.first) + " releases a group of " +
-                   std::to_string(count) + " records, below k = " + std::to_string(k);
+    for (const auto& [key, group] : releasedGroups)
+    {
+        if (group.records < k)
+            return "aggregate " + std::to_string(key.first) + " releases a group of " +
+                   std::to_string(group.records) + " records, below k = " + std::to_string(k);
+        if (!meetsDiversity(group, diversity))
+            return "aggregate " + std::to_string(key.first) + " releases a group of " +
+                   std::to_string(group.records) +
+                   " records that fails l-diversity (l = " + std::to_string(diversity.l) + ")";
+    }
+    for (const auto& [key, group] : diversityGroups)
+    {
+        if (releasedGroups.count(key) != 0)
+            return "aggregate " + std::to_string(key.first) + " both releases and withholds one group";
+        if (group.records < k || meetsDiversity(group, diversity))
+            return "aggregate " + std::to_string(key.first) + " withholds a group of " +
+                   std::to_string(group.records) + " records for l-diversity that is below k or meets l";
+    }
     if (released + suppressed + dropped != input)
         return "released + suppressed + dropped = " + std::to_string(released + suppressed + dropped) +
                " but the input holds " + std::to_string(input);
-    if (result.release.released != released ||
-        result.release.globallySuppressed + result.release.locallySuppressed != suppressed ||
-        dataset.droppedRecords() != dropped)
+    if (result.release.released != released || result.release.suppressed() != suppressed ||
+        result.release.diversitySuppressed != withheldForDiversity || dataset.droppedRecords() != dropped)
         return "the engine's counters disagree with the recount";
     return {};
 }

@@ -28,9 +28,12 @@ public:
         return *this;
     }
 
-    /** Adds `count` identical records (one row with a count when counts are on, else `count` rows). */
+    /**
+     * Adds `count` identical records (one row with a count when counts are on, else `count` rows)
+     * with the codes of their sensitive fields, if any (see sensitiveFields()).
+     */
     DatasetBuilder& records(const std::string& regionId, std::vector<std::uint32_t> codes,
-                            std::int64_t count = 1)
+                            std::int64_t count = 1, std::vector<std::uint32_t> sensitive = {})
     {
         const auto [it, added] = mKeyIndex.emplace(regionId, std::uint32_t(mRecords.regionKeys.size()));
         if (added)
@@ -40,6 +43,7 @@ public:
         {
             mRecords.regionKey.push_back(it->second);
             mRecords.codes.insert(mRecords.codes.end(), codes.begin(), codes.end());
+            mRecords.sensitiveCodes.insert(mRecords.sensitiveCodes.end(), sensitive.begin(), sensitive.end());
             if (mWeighted)
                 mRecords.counts.push_back(count);
         }
@@ -50,6 +54,13 @@ public:
     DatasetBuilder& weighted()
     {
         mWeighted = true;
+        return *this;
+    }
+
+    /** Records carry `count` sensitive fields from now on (call before adding records). */
+    DatasetBuilder& sensitiveFields(std::size_t count)
+    {
+        mRecords.sensitiveCount = count;
         return *this;
     }
 

@@ -140,3 +140,25 @@ TEST(Dataset, RegionWithoutPointIsAnError)
     builder.region("A", std::nan(""), 0).records("A", {0});
     EXPECT_EQ(expectError([&] { builder.build(); }).subject(), Subject::Regions);
 }
+
+TEST(Dataset, KeepsTheSensitiveCodesOfEveryRow)
+{
+    DatasetBuilder builder({qi("q")});
+    builder.sensitiveFields(2).region("A", 0, 0).records("A", {0}, 1, {7, 3}).records("A", {1}, 1, {8, 4});
+    const Dataset dataset = builder.build();
+    ASSERT_EQ(dataset.sensitiveCount(), 2u);
+    EXPECT_EQ(dataset.rowSensitive(0, 0), 7u);
+    EXPECT_EQ(dataset.rowSensitive(0, 1), 3u);
+    EXPECT_EQ(dataset.rowSensitive(1, 0), 8u);
+    EXPECT_EQ(dataset.rowSensitive(1, 1), 4u);
+}
+
+TEST(Dataset, SensitiveCodesMustFillEveryRow)
+{
+    DatasetBuilder builder({qi("q")});
+    builder.sensitiveFields(2).region("A", 0, 0).records("A", {0}, 1, {7, 3}).records("A", {1}, 1, {8});
+    EXPECT_EQ(expectError([&] { builder.build(); }).subject(), Subject::Sensitive);
+    DatasetBuilder undeclared({qi("q")});
+    undeclared.region("A", 0, 0).records("A", {0}, 1, {7});
+    EXPECT_EQ(expectError([&] { undeclared.build(); }).subject(), Subject::Sensitive);
+}

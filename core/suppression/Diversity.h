@@ -1,0 +1,41 @@
+#pragma once
+
+#include "Feedback.h"
+#include "partition/Aggregation.h"
+
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * l-diversity of the sensitive fields (SPEC section 10; Machanavajjhala et al. 2007): every
+ * released (aggregate, class) group must show enough variety in each sensitive field, or an
+ * attacker who places a person in the group learns the sensitive value anyway.
+ */
+struct DiversityRule
+{
+    /** How much variety every released group needs; 0 or 1: off. */
+    Count l = 0;
+    enum class Measure
+    {
+        Distinct, //!< at least l distinct values
+        Entropy,  //!< entropy -sum p ln p of the values at least ln(l)
+    } measure = Measure::Distinct;
+
+    bool enabled() const { return l >= 2; }
+};
+
+/** Throws Error(Subject::Sensitive) when `rule` is on and `dataset` has no sensitive field. */
+void checkDiversityRule(const DiversityRule& rule, const Dataset& dataset);
+
+/**
+ * Flags every entry of aggregation.histograms that `withheld` leaves released but whose records
+ * fail `rule` on some sensitive field (weights: row counts); all false when the rule is off.
+ * O(N log N) in the input rows. Throws as checkDiversityRule().
+ */
+std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& aggregation,
+                                   const std::vector<bool>& withheld, const DiversityRule& rule,
+                                   Feedback& feedback);
+
+} // namespace vbas

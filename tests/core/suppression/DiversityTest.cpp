@@ -1,0 +1,189 @@
+// l-diversity of the released groups (SPEC section 10) on hand-worked cases.
+#include "Pipeline.h"
+#include "PropertyCheck.h"
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+using namespace vbas;
+using vbas::test::DatasetBuilder;
+using vbas::test::qi;
+
+namespace
+{
+constexpr std::uint32_t a = 0, b = 1, c = 2;
+constexpr DiversityRule::Measure distinct = DiversityRule::Measure::Distinct;
+constexpr DiversityRule::Measure entropy = DiversityRule::Measure::Entropy;
+
+/** Rates `dataset` with the given aggregates, k and l-diversity rule, without global suppression. */
+PipelineResult rate(const Dataset& dataset, Count k, DiversityRule rule,
+                    const std::vector<std::uint32_t>& regionGroup, std::size_t groups)
+{
+    PipelineConfig config;
+    config.k = k;
+    config.globalSuppression = false;
+    config.diversity = rule;
+    const Pipeline pipeline(config);
+    Feedback feedback;
+    return pipeline.rateGroups(pipeline.prepare(dataset, feedback), regionGroup, groups, feedback);
+}
+
+/**
+ * One region, k = 2. Class 0 holds sensitive values {a, a, a, b}: 2 distinct, entropy
+ * -(3/4 ln 3/4 + 1/4 ln 1/4) = 0.562 < ln 2 = 0.693. Class 1 holds {a, a, b, b}: entropy exactly
+ * ln 2. Class 2 holds one record, below k.
+ */
+DatasetBuilder handWorked()
+{
+    DatasetBuilder builder({qi("q")});
+    builder.sensitiveFields(1).region("A", 0, 0);
+    builder.records("A", {0}, 3, {a}).records("A", {0}, 1, {b});
+    builder.records("A", {1}, 2, {a}).records("A", {1}, 2, {b});
+    builder.records("A", {2}, 1, {a});
+    return builder;
+}
+
+using F = RecordFate;
+} // namespace
+
+TEST(Diversity, DistinctTwoReleasesBothMixedGroups)
+{
+    const DatasetBuilder builder = handWorked();
+    const Dataset dataset = builder.build();
+    const PipelineResult result = rate(dataset, 2, {2, distinct}, {0}, 1);
+    EXPECT_EQ(result.release.released, 8u);
+    EXPECT_EQ(result.release.locallySuppressed, 1u);
+    EXPECT_EQ(result.release.diversitySuppressed, 0u);
+    EXPECT_EQ(recordFates(dataset, result),
+              (std::vector<F>{F::Released, F::Released, F::Released, F::Released, F::Released, F::Released,
+                              F::Released, F::Released, F::SuppressedLocally}));
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, result, 2, {2, distinct}));
+}
+
+TEST(Diversity, EntropyTwoWithholdsTheSkewedGroupOnly)
+{
+    const DatasetBuilder builder = handWorked();
+    const Dataset dataset = builder.build();
+    const PipelineResult result = rate(dataset, 2, {2, entropy}, {0}, 1);
+    const Release& release = result.release;
+    EXPECT_EQ(release.released, 4u);
+    EXPECT_EQ(release.locallySuppressed, 1u);
+    EXPECT_EQ(release.diversitySuppressed, 4u);
+    EXPECT_EQ(release.released + release.suppressed(), release.inputRecords);
+    EXPECT_EQ(release.aggregateEntryDiversityFailed, (std::vector<bool>{true, false, false}));
+    EXPECT_EQ(release.aggregateEntrySuppressed, (std::vector<bool>{true, false, true}));
+    EXPECT_EQ(release.aggregateSuppressed, (std::vector<Count>{5}));
+    EXPECT_EQ(release.aggregateDiversitySuppressed, (std::vector<Count>{4}));
+    EXPECT_EQ(release.aggregateAnonymityAfter, (std::vector<Count>{4}));
+    EXPECT_EQ(release.aggregateReleasedClasses, (std::vector<std::uint32_t>{1}));
+    EXPECT_EQ(release.regionReleased, (std::vector<Count>{4}));
+    EXPECT_EQ(recordFates(dataset, result),
+              (std::vector<F>{F::SuppressedDiversity, F::SuppressedDiversity, F::SuppressedDiversity,
+                              F::SuppressedDiversity, F::Released, F::Released, F::Released, F::Released,
+                              F::SuppressedLocally}));
+    EXPECT_EQ(result.metric("quality.suppressed_local"), 1.0);
+    EXPECT_EQ(result.metric("quality.suppressed_diversity"), 4.0);
+    EXPECT_EQ(result.metric("quality.suppressed"), 5.0);
+    EXPECT_EQ(result.metric("quality.discernibility"), 16.0);
+    EXPECT_EQ(result.metric("quality.discernibility_penalized"), 16.0 + 9.0 * 5.0);
+    EXPECT_EQ(result.metric("quality.global_anonymity_after"), 4.0);
+    ASSERT_EQ(result.aggregates.size(), 1u);
+    EXPECT_EQ(result.aggregates[0].recordsReleased, 4u);
+    EXPECT_EQ(result.aggregates[0].recordsSuppressed, 5u);
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, result, 2, {2, entropy}));
+}
+
+TEST(Diversity, DistinctThreeWithholdsEveryGroup)
+{
+    const DatasetBuilder builder = handWorked();
+    const Dataset dataset = builder.build();
+    const PipelineResult result = rate(dataset, 2, {3, distinct}, {0}, 1);
+    EXPECT_EQ(result.release.released, 0u);
+    EXPECT_EQ(result.release.diversitySuppressed, 8u);
+    EXPECT_EQ(result.release.aggregateAnonymityAfter, (std::vector<Count>{0}));
+    EXPECT_EQ(result.release.aggregateReleasedClasses, (std::vector<std::uint32_t>{0}));
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, result, 2, {3, distinct}));
+}
+
+TEST(Diversity, PreAggregatedCountsWeighTheValuesAcrossTheAggregate)
+{
+    // Class 0 in A: 3 x a, 1 x b (entropy 0.562). Class 1: 2 x a in A and 2 x b in B (entropy ln 2
+    // only when A and B are one aggregate). Class 2 in B: 5 x a, 5 x b, 5 x c (entropy exactly ln 3).
+    DatasetBuilder builder({qi("q")});
+    builder.weighted().sensitiveFields(1).region("A", 0, 0).region("B", 10, 0);
+    builder.records("A", {0}, 3, {a}).records("A", {0}, 1, {b});
+    builder.records("A", {1}, 2, {a}).records("B", {1}, 2, {b});
+    builder.records("B", {2}, 5, {a}).records("B", {2}, 5, {b}).records("B", {2}, 5, {c});
+    const Dataset dataset = builder.build();
+
+    const PipelineResult together = rate(dataset, 2, {2, entropy}, {0, 0}, 1);
+    EXPECT_EQ(together.release.diversitySuppressed, 4u);
+    EXPECT_EQ(together.release.released, 19u);
+    EXPECT_EQ(together.release.regionReleased, (std::vector<Count>{2, 17}));
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, together, 2, {2, entropy}));
+
+    // Apart, class 1 shows one value in each aggregate.
+    const PipelineResult apart = rate(dataset, 2, {2, distinct}, {0, 1}, 2);
+    EXPECT_EQ(apart.release.diversitySuppressed, 4u);
+    EXPECT_EQ(apart.release.aggregateDiversitySuppressed, (std::vector<Count>{2, 2}));
+    EXPECT_EQ(recordFates(dataset, apart),
+              (std::vector<F>{F::Released, F::Released, F::SuppressedDiversity, F::SuppressedDiversity,
+                              F::Released, F::Released, F::Released}));
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, apart, 2, {2, distinct}));
+
+    const PipelineResult three = rate(dataset, 2, {3, entropy}, {0, 0}, 1);
+    EXPECT_EQ(three.release.released, 15u);
+    EXPECT_EQ(three.release.diversitySuppressed, 8u);
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, three, 2, {3, entropy}));
+}
+
+TEST(Diversity, EverySensitiveFieldMustBeDiverse)
+{
+    // Class 0 varies in the first field only; class 1 in both.
+    DatasetBuilder builder({qi("q")});
+    builder.sensitiveFields(2).region("A", 0, 0);
+    builder.records("A", {0}, 1, {a, c}).records("A", {0}, 1, {b, c});
+    builder.records("A", {1}, 1, {a, a}).records("A", {1}, 1, {b, b});
+    const Dataset dataset = builder.build();
+    const PipelineResult result = rate(dataset, 2, {2, distinct}, {0}, 1);
+    EXPECT_EQ(recordFates(dataset, result),
+              (std::vector<F>{F::SuppressedDiversity, F::SuppressedDiversity, F::Released, F::Released}));
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, result, 2, {2, distinct}));
+}
+
+TEST(Diversity, OffWhenLIsZeroOrOne)
+{
+    const DatasetBuilder builder = handWorked();
+    const Dataset dataset = builder.build();
+    for (Count l : {Count(0), Count(1)})
+        for (DiversityRule::Measure measure : {distinct, entropy})
+        {
+            const PipelineResult result = rate(dataset, 2, {l, measure}, {0}, 1);
+            EXPECT_EQ(result.release.diversitySuppressed, 0u);
+            EXPECT_EQ(result.release.released, 8u);
+            EXPECT_EQ(result.release.aggregateEntryDiversityFailed, (std::vector<bool>{false, false, false}));
+        }
+}
+
+TEST(Diversity, LWithoutSensitiveFieldsIsAnError)
+{
+    DatasetBuilder builder({qi("q")});
+    builder.region("A", 0, 0).records("A", {0}, 4);
+    const Dataset dataset = builder.build();
+    PipelineConfig config;
+    config.k = 2;
+    config.diversity.l = 2;
+    Feedback feedback;
+    try
+    {
+        Pipeline(config).prepare(dataset, feedback);
+        ADD_FAILURE() << "l = 2 accepted without sensitive fields";
+    }
+    catch (const Error& error)
+    {
+        EXPECT_EQ(error.subject(), Subject::Sensitive);
+        EXPECT_NE(std::string(error.what()).find("sensitive field"), std::string::npos);
+    }
+    config.diversity.l = 1;
+    EXPECT_NO_THROW(Pipeline(config).prepare(dataset, feedback));
+}
