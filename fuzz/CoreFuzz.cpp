@@ -1,4 +1,5 @@
-// libFuzzer target: random schemas, records, region layouts and options into the core engine.
+// libFuzzer target: random schemas, records, sensitive fields, region layouts and options (l-diversity
+// included) into the core engine.
 // A vbas::Error is a valid rejection of bad input; any other exception, a crash, a sanitizer report
 // or a release that breaks the guarantee (recounted from the raw records) is a finding.
 // Run: scripts/fuzz.sh [seconds]
@@ -111,13 +112,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 config.regionParent.push_back(in.ConsumeIntegralInRange<std::uint32_t>(0, 2));
     }
     const DatasetOptions options{in.ConsumeBool() ? UnknownRegionPolicy::Drop : UnknownRegionPolicy::Fail};
+    // Sensitive fields and l come last, so that older corpus inputs keep their meaning above.
+    table.sensitiveCount = in.ConsumeIntegralInRange<std::size_t>(0, 2);
+    for (std::size_t code = 0; code < rows * table.sensitiveCount; ++code)
+        table.sensitiveCodes.push_back(in.ConsumeIntegralInRange<std::uint32_t>(0, 3));
+    config.diversity.l = in.ConsumeIntegralInRange<Count>(0, 4);
+    config.diversity.measure =
+        in.ConsumeBool() ? DiversityRule::Measure::Entropy : DiversityRule::Measure::Distinct;
 
     try
     {
         Feedback feedback;
         const Dataset dataset = Dataset::build(regions, Schema(qis), table, options, feedback);
         const PipelineResult result = Pipeline(config).run(dataset, feedback);
-        const std::string problem = test::checkRelease(table, dataset, result, config.k);
+        const std::string problem = test::checkRelease(table, dataset, result, config.k, config.diversity);
         if (!problem.empty())
         {
             std::fprintf(stderr, "guarantee broken: %s\n", problem.c_str());
