@@ -72,6 +72,57 @@ void VbasAlgorithmBase::addCountFieldParameter(const QString& parentLayerParamet
         parentLayerParameter, VbasCompat::FieldTypeAny, false, true));
 }
 
+void VbasAlgorithmBase::addDiversityParameters(const QString& parentLayerParameter, bool verifying)
+{
+    auto* sensitive = new QgsProcessingParameterField(
+        kParameterSensitiveFields, QObject::tr("Sensitive fields (published, l-diverse)"), QVariant(),
+        parentLayerParameter, VbasCompat::FieldTypeAny, true, true);
+    sensitive->setHelp(
+        verifying
+            ? QObject::tr("Fields whose values every group must vary in when L is set (a diagnosis, say).")
+            : QObject::tr("Fields published as they are but protected by l-diversity when L is set (a "
+                          "diagnosis, say): every released group must hold varied values of each. Fields "
+                          "with no role (neither quasi-identifier, sensitive nor released) are not "
+                          "published."));
+    addParameter(sensitive);
+    auto* l = new QgsProcessingParameterNumber(
+        kParameterL, QObject::tr("Required diversity l of sensitive fields (0: off)"),
+        VbasCompat::NumberTypeInteger, 0, true, 0);
+    l->setHelp(
+        QObject::tr("When 2 or more, every group (region and quasi-identifier values) must hold l "
+                    "well-represented values of every sensitive field%1: otherwise a group of k people who "
+                    "share one diagnosis tells the diagnosis of each.")
+            .arg(verifying ? QString() : QObject::tr(", or it is withheld and counted as suppressed")));
+    addParameter(l);
+    auto* measure = new QgsProcessingParameterEnum(kParameterLMeasure, QObject::tr("Diversity measure"),
+                                                   {QStringLiteral("distinct"), QStringLiteral("entropy")},
+                                                   false, QStringLiteral("distinct"), true, true);
+    measure->setHelp(
+        QObject::tr("distinct: at least l different values in every group; entropy: the entropy of "
+                    "the values in every group at least ln(l), which also refuses groups where one "
+                    "value dominates."));
+    addParameter(measure);
+}
+
+VbasAlgorithmBase::Diversity VbasAlgorithmBase::parameterAsDiversity(const QVariantMap& parameters,
+                                                                     QgsProcessingContext& context) const
+{
+    Diversity diversity;
+    diversity.l = parameterAsInt(parameters, kParameterL, context);
+    diversity.entropy =
+        parameterAsEnumString(parameters, kParameterLMeasure, context) == QLatin1String("entropy");
+    if (diversity.l == 1 || diversity.l < 0)
+        throw parameterError(kParameterL,
+                             QObject::tr("l is %1, but one value is no diversity; set L to 2 or more, "
+                                         "or 0 to leave l-diversity off")
+                                 .arg(diversity.l));
+    if (diversity.isOn() && parameterAsFields(parameters, kParameterSensitiveFields, context).isEmpty())
+        throw parameterError(kParameterL,
+                             QObject::tr("l-diversity needs the fields it protects; give them as "
+                                         "SENSITIVE_FIELDS, or set L to 0"));
+    return diversity;
+}
+
 int VbasAlgorithmBase::parameterAsK(const QVariantMap& parameters, QgsProcessingContext& context) const
 {
     const int k = parameterAsInt(parameters, kParameterK, context);
@@ -154,6 +205,8 @@ QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
         return QStringLiteral("SITE_LOCATION");
     case vbas::Subject::Partition:
         return QStringLiteral("PARTITION");
+    case vbas::Subject::Sensitive:
+        return kParameterSensitiveFields;
     case vbas::Subject::General:
     case vbas::Subject::Strategy:
         break;

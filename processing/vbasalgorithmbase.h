@@ -28,6 +28,17 @@ public:
     static inline const QString kParameterK = QStringLiteral("K");
     static inline const QString kParameterQuasiIdentifiers = QStringLiteral("QUASI_IDENTIFIERS");
     static inline const QString kParameterCountField = QStringLiteral("COUNT_FIELD");
+    static inline const QString kParameterSensitiveFields = QStringLiteral("SENSITIVE_FIELDS");
+    static inline const QString kParameterL = QStringLiteral("L");
+    static inline const QString kParameterLMeasure = QStringLiteral("L_MEASURE");
+
+    /** What l-diversity asks of the sensitive fields (SPEC section 10); l below 2 is off. */
+    struct Diversity
+    {
+        int l = 0;
+        bool entropy = false; //!< entropy l-diversity, else distinct l-diversity
+        bool isOn() const { return l >= 2; }
+    };
 
     /** Returns the error every user-fixable problem becomes: "PARAMETER: message". */
     static QgsProcessingException parameterError(const QString& parameterName, const QString& message);
@@ -62,6 +73,14 @@ protected:
     void addQuasiIdentifiersParameter(const QString& parentLayerParameter);
     /** Adds COUNT_FIELD: an optional field of `parentLayerParameter` holding each row's record count. */
     void addCountFieldParameter(const QString& parentLayerParameter);
+
+    /**
+     * Adds SENSITIVE_FIELDS (fields of `parentLayerParameter`), L (0: off) and L_MEASURE (distinct or
+     * entropy); `verifying` words the help for a check of a release rather than for making one.
+     */
+    void addDiversityParameters(const QString& parentLayerParameter, bool verifying);
+    /** Returns L and L_MEASURE; throws, naming L, when l is 1 or when l is set without SENSITIVE_FIELDS. */
+    Diversity parameterAsDiversity(const QVariantMap& parameters, QgsProcessingContext& context) const;
 
     /** Returns K; throws when it is below 2 (scripts and saved models bypass the widget's minimum). */
     int parameterAsK(const QVariantMap& parameters, QgsProcessingContext& context) const;

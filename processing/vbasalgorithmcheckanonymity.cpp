@@ -30,13 +30,17 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     addQuasiIdentifiersParameter(kInput);
     addCountFieldParameter(kInput);
     addKParameter();
-    addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Groups below k"),
+    addDiversityParameters(kInput, true);
+    addParameter(new QgsProcessingParameterFeatureSink(kOutput,
+                                                       QObject::tr("Groups below k or not l-diverse"),
                                                        VbasCompat::SourceTypeVector, QVariant(), true));
     addOutput(
         new QgsProcessingOutputNumber(kGroups, QObject::tr("Groups (region × quasi-identifier values)")));
     addOutput(new QgsProcessingOutputNumber(kRecords, QObject::tr("Records")));
-    addOutput(new QgsProcessingOutputNumber(kViolatingGroups, QObject::tr("Groups below k")));
-    addOutput(new QgsProcessingOutputNumber(kViolatingRecords, QObject::tr("Records in groups below k")));
+    addOutput(
+        new QgsProcessingOutputNumber(kViolatingGroups, QObject::tr("Groups below k or not l-diverse")));
+    addOutput(new QgsProcessingOutputNumber(kViolatingRecords,
+                                            QObject::tr("Records in groups below k or not l-diverse")));
     addOutput(new QgsProcessingOutputNumber(kMinGroupSize, QObject::tr("Smallest group size")));
     addOutput(new QgsProcessingOutputString(kVerdict, QObject::tr("Verdict (PASS or FAIL)")));
 }
@@ -79,12 +83,16 @@ QString VbasAlgorithmCheckAnonymity::shortHelpString() const
         "and sex. Leave empty to check the size of each region alone.\n"
         "Record count field (COUNT_FIELD): how many records each row stands for, as in a pre-aggregated "
         "table; whole numbers of at least 1. Empty: each row is one record.\n"
-        "Required anonymity k (K): the smallest allowed group size.\n\n"
+        "Required anonymity k (K): the smallest allowed group size.\n"
+        "Sensitive fields, L and L_MEASURE (optional): with L of 2 or more, every group must also hold at "
+        "least L distinct values of each sensitive field (distinct), or values whose entropy is at least "
+        "ln(L) (entropy).\n\n"
         "Values are compared exactly, as text; NULL is a value of its own, distinct from an empty text.\n\n"
-        "Groups below k (OUTPUT, optional) lists every such group with its region, quasi-identifier values "
-        "and group_size, sorted by region and then by values. The outputs GROUPS, RECORDS, "
+        "Groups below k or not l-diverse (OUTPUT, optional) lists every such group with its region, "
+        "quasi-identifier values and group_size (with sensitive fields also distinct_values and entropy, the "
+        "lowest over the fields), sorted by region and then by values. The outputs GROUPS, RECORDS, "
         "VIOLATING_GROUPS, VIOLATING_RECORDS and MIN_GROUP_SIZE (empty for an empty table) sum up the "
-        "check; VERDICT is PASS when no group is below k, else FAIL.\n\n"
+        "check; VERDICT is PASS when no group fails, else FAIL.\n\n"
         "A FAIL means the table must not be released as it is: merge the listed regions further, "
         "generalize the quasi-identifiers or suppress the listed records, then check again. The check "
         "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.");
@@ -115,9 +123,21 @@ QVariantMap VbasAlgorithmCheckAnonymity::processGuarded(const QVariantMap& param
     }
     const int countField = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
     const int k = parameterAsK(parameters, context);
+    const Diversity diversity = parameterAsDiversity(parameters, context);
+    const QList<int> sensitive =
+        diversity.isOn() ? parameterAsFieldIndices(parameters, kParameterSensitiveFields, fields, context)
+                         : QList<int>();
 
-    const VbasGroupCounts counts = VbasGroupCounts::count(*source, keyFields, countField, *feedback);
-    const std::vector<VbasGroupCounts::Group> violating = counts.groupsBelow(k);
+    const VbasGroupCounts counts =
+        VbasGroupCounts::count(*source, keyFields, sensitive, countField, *feedback);
+    const std::vector<VbasGroupCounts::Group> violating =
+        counts.groupsFailing(k, diversity.l, diversity.entropy);
+    const QString requirement =
+        diversity.isOn() ? QObject::tr("at least %1 records and %2 l-diversity with l = %3")
+                               .arg(k)
+                               .arg(diversity.entropy ? QObject::tr("entropy") : QObject::tr("distinct"))
+                               .arg(diversity.l)
+                         : QObject::tr("at least %1 records").arg(k);
     qint64 violatingRecords = 0;
     for (const VbasGroupCounts::Group& group : violating)
         violatingRecords += group.records;
@@ -144,20 +164,19 @@ QVariantMap VbasAlgorithmCheckAnonymity::processGuarded(const QVariantMap& param
     if (counts.groupCount() == 0)
         feedback->pushWarning(QObject::tr("INPUT has no records, so no group can be below k"));
     if (passes)
-        feedback->pushInfo(QObject::tr("VERDICT PASS: all %1 groups (%2 records) hold at least %3 records")
+        feedback->pushInfo(QObject::tr("VERDICT PASS: all %1 groups (%2 records) hold %3")
                                .arg(counts.groupCount())
                                .arg(counts.records())
-                               .arg(k));
+                               .arg(requirement));
     else
-        feedback->pushWarning(
-            QObject::tr("VERDICT FAIL: %1 of %2 groups (%3 of %4 records) hold fewer than %5 "
-                        "records; the smallest holds %6")
-                .arg(violating.size())
-                .arg(counts.groupCount())
-                .arg(violatingRecords)
-                .arg(counts.records())
-                .arg(k)
-                .arg(counts.minGroupSize().toLongLong()));
+        feedback->pushWarning(QObject::tr("VERDICT FAIL: %1 of %2 groups (%3 of %4 records) do not hold %5; "
+                                          "the smallest group holds %6 records")
+                                  .arg(violating.size())
+                                  .arg(counts.groupCount())
+                                  .arg(violatingRecords)
+                                  .arg(counts.records())
+                                  .arg(requirement)
+                                  .arg(counts.minGroupSize().toLongLong()));
 
     outputs.insert(kGroups, static_cast<qlonglong>(counts.groupCount()));
     outputs.insert(kRecords, counts.records());

@@ -51,8 +51,9 @@ QString VbasAlgorithmRate::shortHelpString() const
         "AGGREGATE_FIELD names the aggregate of each small area; every small area needs one. An aggregation "
         "has no sites: distances are measured to the mean of each aggregate's small-area points, and "
         "site_x/site_y hold that mean.\n\n"
-        "Outputs: the aggregated regions with their figures (aggregate_id holds the field's values), the "
-        "anonymized records, the metrics as numbers, an HTML report and a map image. Release only one "
+        "Publishable outputs: the aggregated regions with their figures (aggregate_id holds the field's "
+        "values), the anonymized records (only fields with a role, in a random order) and a map image. For "
+        "review only: OUTPUT_REVIEW with the withheld counts, and the HTML report. Release only one "
         "aggregation of the same records, ever.");
 }
 

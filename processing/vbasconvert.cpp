@@ -10,6 +10,8 @@
 #include <qgsrectangle.h>
 #include <qgsunittypes.h>
 
+#include <QSet>
+
 #include <algorithm>
 #include <limits>
 
@@ -252,11 +254,38 @@ void reportMaxCombs(const vbas::Dataset& dataset, vbas::Feedback& feedback)
                              .toStdString());
 }
 
+/**
+ * Refuses a published field that is nearly unique per record: more distinct values than half the records
+ * would let it single people out like an identifier (SPEC section 10).
+ */
+void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& fields,
+                       const std::vector<QSet<QString>>& distinct, vbas::Count records)
+{
+    const QList<int> published = fields.publishedValues();
+    for (int j = 0; j < published.size(); ++j)
+    {
+        if (vbas::Count(distinct[std::size_t(j)].size()) * 2 <= records)
+            continue;
+        const bool sensitive = j < fields.sensitive.size();
+        throw VbasAlgorithmBase::parameterError(
+            sensitive ? VbasJobAlgorithm::kSensitiveFields : VbasJobAlgorithm::kReleaseFields,
+            QObject::tr("'%1' holds %2 different values among %3 records, so nearly every record has a value "
+                        "of its own: published, it would single people out like an identifier. Remove it "
+                        "from %4, or declare it a quasi-identifier (QUASI_IDENTIFIERS) so that it is "
+                        "protected with the others")
+                .arg(source.fields().at(published.at(j)).name())
+                .arg(distinct[std::size_t(j)].size())
+                .arg(records)
+                .arg(sensitive ? VbasJobAlgorithm::kSensitiveFields : VbasJobAlgorithm::kReleaseFields));
+    }
+}
+
 vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& fields,
                               const vbas::DatasetOptions& options, std::vector<QgsFeatureId>& rowFeatures,
                               vbas::Feedback& feedback)
 {
-    QgsAttributeList attributes = fields.quasiIdentifiers;
+    const QList<int> published = fields.publishedValues();
+    QgsAttributeList attributes = fields.quasiIdentifiers + published;
     attributes << fields.region;
     if (fields.count >= 0)
         attributes << fields.count;
@@ -265,8 +294,12 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
 
     vbas::RecordTable table;
     table.quasiIdentifierCount = std::size_t(fields.quasiIdentifiers.size());
+    table.sensitiveCount = std::size_t(fields.sensitive.size());
     QHash<QString, std::uint32_t> regionKeys;
     std::vector<CategoryCodes> categories(table.quasiIdentifierCount);
+    std::vector<CategoryCodes> sensitiveCategories(table.sensitiveCount);
+    std::vector<QSet<QString>> distinct(std::size_t(published.size()));
+    vbas::Count records = 0;
     FeatureLoop loop(source, feedback);
     QgsFeatureIterator features = source.getFeatures(request);
     QgsFeature feature;
@@ -278,6 +311,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
         loop.next();
         const QVariant region = feature.attribute(fields.region);
         const qint64 count = VbasAlgorithmBase::recordCount(feature, fields.count);
+        records += vbas::Count(count);
         std::uint32_t key = kNullRegionKey;
         if (VbasCompat::isNull(region))
         {
@@ -298,10 +332,16 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
         table.regionKey.push_back(key);
         for (std::size_t j = 0; j < categories.size(); ++j)
             table.codes.push_back(categories[j].code(feature.attribute(fields.quasiIdentifiers.at(int(j)))));
+        for (std::size_t j = 0; j < sensitiveCategories.size(); ++j)
+            table.sensitiveCodes.push_back(
+                sensitiveCategories[j].code(feature.attribute(fields.sensitive.at(int(j)))));
+        for (std::size_t j = 0; j < distinct.size(); ++j)
+            distinct[j].insert(vbasValueKey(feature.attribute(published.at(int(j)))));
         if (fields.count >= 0)
             table.counts.push_back(count);
         rowFeatures.push_back(feature.id());
     }
+    refuseIdentifiers(source, fields, distinct, records);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowFeatures.size(),
                       options, feedback);
     reportNullCategories(source, fields, categories, feedback);
@@ -428,6 +468,12 @@ QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>
 QString vbasKeyText(const QVariant& value)
 {
     return value.toString();
+}
+
+QString vbasValueKey(const QVariant& value)
+{
+    // NULL is a value of its own, apart from empty text: a control character no field value starts with.
+    return VbasCompat::isNull(value) ? QStringLiteral("\x1e") : vbasKeyText(value);
 }
 
 VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,

@@ -72,12 +72,21 @@ private:
     QString mParameter;
 };
 
-/** Which fields of the records table hold what. */
+/**
+ * Which fields of the records table hold what: their roles (SPEC section 10). Only the region (replaced by
+ * the aggregate), the quasi-identifiers, the sensitive and the released fields are published; a field with no
+ * role is not.
+ */
 struct VbasRecordFields
 {
     int region = -1;
     QList<int> quasiIdentifiers;
-    int count = -1; //!< -1: every row is one record
+    QList<int> sensitive; //!< published, protected by l-diversity when l is set
+    QList<int> released;  //!< insensitive: published as they are
+    int count = -1;       //!< -1: every row is one record
+
+    /** Returns the published fields that are no quasi-identifiers: sensitive, then released ones. */
+    QList<int> publishedValues() const { return sensitive + released; }
 };
 
 /** The inputs of a job as the engine takes them, with the way back to the features they came from. */
@@ -91,9 +100,10 @@ struct VbasJobData
 
 /**
  * Reads the regions (ids as text, polygons in the planar frame) and the records (quasi-identifier
- * values as category codes, NULL a category of its own, codes in text order so that results do
- * not depend on row order) and builds the engine's Dataset. Progress and cancel go through
- * `feedback`; engine errors are vbas::Error, QGIS-side problems QgsProcessingException naming the
+ * and sensitive values as category codes, NULL a category of its own, codes in text order so that results do
+ * not depend on row order) and builds the engine's Dataset. A published field that is nearly unique per
+ * record (more distinct values than half the records) is refused as an identifier. Progress and cancel go
+ * through `feedback`; engine errors are vbas::Error, QGIS-side problems QgsProcessingException naming the
  * parameter.
  */
 VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
@@ -107,6 +117,8 @@ QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>
 
 /** Returns the text a field value is compared as: region ids and categories are matched as text. */
 QString vbasKeyText(const QVariant& value);
+/** Returns vbasKeyText() of a value, or a mark of its own for NULL: values compared with NULL apart. */
+QString vbasValueKey(const QVariant& value);
 
 /** Returns the points of `source` (every part of multipoints), the layer of `parameter`, in the planar frame.
  */

@@ -8,10 +8,63 @@
 #include <qgsprocessingfeedback.h>
 #include <qgsprocessingutils.h>
 
-VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int>& keyFields, int countField,
+#include <algorithm>
+#include <cmath>
+
+namespace
+{
+VbasGroupCounts::Value valueOf(const QVariant& value)
+{
+    return VbasCompat::isNull(value) ? std::nullopt : VbasGroupCounts::Value(value.toString());
+}
+} // namespace
+
+qint64 VbasGroupCounts::Group::distinctValues() const
+{
+    qint64 fewest = 0;
+    for (std::size_t field = 0; field < sensitive.size(); ++field)
+        fewest =
+            field == 0 ? qint64(sensitive[field].size()) : std::min(fewest, qint64(sensitive[field].size()));
+    return fewest;
+}
+
+double VbasGroupCounts::Group::entropy() const
+{
+    double lowest = 0;
+    for (std::size_t field = 0; field < sensitive.size(); ++field)
+    {
+        double entropy = 0;
+        for (const auto& [value, count] : sensitive[field])
+        {
+            const double share = double(count) / double(records);
+            entropy -= share * std::log(share);
+        }
+        lowest = field == 0 ? entropy : std::min(lowest, entropy);
+    }
+    return lowest;
+}
+
+bool VbasGroupCounts::Group::isDiverse(int l, bool byEntropy) const
+{
+    if (l < 2)
+        return true;
+    // Exactly l equally frequent values give ln(l) up to rounding: they pass.
+    return byEntropy ? entropy() >= std::log(double(l)) - 1e-9 : distinctValues() >= l;
+}
+
+QgsAttributes VbasGroupCounts::Group::row() const
+{
+    QgsAttributes attributes = QgsAttributes(values) << records;
+    if (!sensitive.empty())
+        attributes << distinctValues() << entropy();
+    return attributes;
+}
+
+VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int>& keyFields,
+                                       const QList<int>& sensitiveFields, int countField,
                                        QgsProcessingFeedback& feedback)
 {
-    QgsAttributeList attributes = keyFields;
+    QgsAttributeList attributes = keyFields + sensitiveFields;
     if (countField >= 0)
         attributes.append(countField);
     QgsFeatureRequest request;
@@ -25,6 +78,11 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
         keys.append(source.fields().at(field));
     QgsFields size;
     size.append(QgsField(QStringLiteral("group_size"), VbasCompat::FieldTypeLongLong));
+    if (!sensitiveFields.isEmpty())
+    {
+        size.append(QgsField(QStringLiteral("distinct_values"), VbasCompat::FieldTypeLongLong));
+        size.append(QgsField(QStringLiteral("entropy"), VbasCompat::FieldTypeDouble));
+    }
     counts.mFields = QgsProcessingUtils::combineFields(keys, size);
 
     QgsFeatureIterator features = source.getFeatures(request);
@@ -38,15 +96,20 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
         for (const int field : keyFields)
         {
             const QVariant value = feature.attribute(field);
-            key.push_back(VbasCompat::isNull(value) ? std::nullopt
-                                                    : std::optional<QString>(value.toString()));
+            key.push_back(valueOf(value));
             values.append(value);
         }
         const qint64 records = VbasAlgorithmBase::recordCount(feature, countField);
         Group& group = counts.mGroups[key];
         if (group.records == 0)
+        {
             group.values = values;
+            group.sensitive.resize(std::size_t(sensitiveFields.size()));
+        }
         group.records += records;
+        for (int field = 0; field < sensitiveFields.size(); ++field)
+            group.sensitive[std::size_t(field)][valueOf(feature.attribute(sensitiveFields.at(field)))] +=
+                records;
         counts.mRecords += records;
         feedback.setProgress(done * percentPerFeature);
     }
@@ -64,13 +127,13 @@ QVariant VbasGroupCounts::minGroupSize() const
     return smallest;
 }
 
-std::vector<VbasGroupCounts::Group> VbasGroupCounts::groupsBelow(qint64 k) const
+std::vector<VbasGroupCounts::Group> VbasGroupCounts::groupsFailing(qint64 k, int l, bool byEntropy) const
 {
-    std::vector<Group> below;
+    std::vector<Group> failing;
     for (const auto& entry : mGroups)
     {
-        if (entry.second.records < k)
-            below.push_back(entry.second);
+        if (entry.second.records < k || !entry.second.isDiverse(l, byEntropy))
+            failing.push_back(entry.second);
     }
-    return below;
+    return failing;
 }

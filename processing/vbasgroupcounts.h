@@ -23,35 +23,54 @@ class QgsProcessingFeedback;
 class VbasGroupCounts
 {
 public:
+    /** A value as compared: NULL is std::nullopt, which sorts before any text. */
+    using Value = std::optional<QString>;
+
     struct Group
     {
         QgsAttributes values; //!< the key values as read from the group's first row
         qint64 records = 0;
+        /** Per sensitive field, the records of each of its values in the group. */
+        std::vector<std::map<Value, qint64>> sensitive;
 
-        /** Returns the group as a row of the table described by fields(): its values, then its size. */
-        QgsAttributes row() const { return QgsAttributes(values) << records; }
+        /** Returns the fewest distinct values of a sensitive field (0 without sensitive fields). */
+        qint64 distinctValues() const;
+        /** Returns the lowest entropy (natural logarithm) of a sensitive field (0 without sensitive fields).
+         */
+        double entropy() const;
+        /** Returns whether the group holds `l` well-represented values of every sensitive field. */
+        bool isDiverse(int l, bool byEntropy) const;
+        /** Returns the group as a row of the table described by fields(). */
+        QgsAttributes row() const;
     };
 
     /**
-     * Counts the records of every group of `source`; each row counts VbasAlgorithmBase::recordCount()
-     * records. Values are compared exactly, as text; NULL is a value of its own. Reports progress and
-     * throws VbasAlgorithmBase::canceledError() as soon as `feedback` is canceled.
+     * Counts the records of every group of `source`, and of every value of `sensitiveFields` in each; each
+     * row counts VbasAlgorithmBase::recordCount() records. Values are compared exactly, as text; NULL is a
+     * value of its own. Reports progress and throws VbasAlgorithmBase::canceledError() as soon as
+     * `feedback` is canceled.
      */
-    static VbasGroupCounts count(QgsFeatureSource& source, const QList<int>& keyFields, int countField,
+    static VbasGroupCounts count(QgsFeatureSource& source, const QList<int>& keyFields,
+                                 const QList<int>& sensitiveFields, int countField,
                                  QgsProcessingFeedback& feedback);
 
-    /** Returns the fields of a table of groups: the key fields, then group_size. */
+    /**
+     * Returns the fields of a table of groups: the key fields, then group_size, and with sensitive fields
+     * distinct_values and entropy.
+     */
     const QgsFields& fields() const { return mFields; }
     std::size_t groupCount() const { return mGroups.size(); }
     qint64 records() const { return mRecords; }
     /** Returns the size of the smallest group, NULL when there is no group. */
     QVariant minGroupSize() const;
-    /** Returns the groups of fewer than `k` records, sorted by key values (NULL first, then as text). */
-    std::vector<Group> groupsBelow(qint64 k) const;
+    /**
+     * Returns the groups of fewer than `k` records or, when `l` is 2 or more, not l-diverse, sorted by key
+     * values (NULL first, then as text).
+     */
+    std::vector<Group> groupsFailing(qint64 k, int l, bool byEntropy) const;
 
 private:
-    /** NULL is std::nullopt, which sorts before any text. */
-    using Key = std::vector<std::optional<QString>>;
+    using Key = std::vector<Value>;
 
     QgsFields mFields;
     std::map<Key, Group> mGroups;

@@ -1,9 +1,12 @@
 #include "vbasjobalgorithm.h"
 
+#include "RiskThreshold.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsprocessingparameters.h>
 #include <qgsrectangle.h>
+#include <qgsvectordataprovider.h>
+#include <qgsvectorlayer.h>
 
 #include <cmath>
 
@@ -55,6 +58,13 @@ void VbasJobAlgorithm::addDataParameters()
     addQuasiIdentifiersParameter(kRecords);
     addCountFieldParameter(kRecords);
     addKParameter();
+    addParameter(withHelp(
+        new QgsProcessingParameterNumber(kMaxRisk, QObject::tr("Highest re-identification risk (0: use K)"),
+                                         VbasCompat::NumberTypeDouble, 0.0, true, 0.0, 0.5),
+        QObject::tr("The policy form of k: the highest probability T of re-identifying a released record, "
+                    "0.2 for 1 in 5. When set, k = ceil(1 / T) replaces K (0.2 gives k = 5, 0.09 gives "
+                    "k = 12); the log and the report show both.")));
+    addDiversityParameters(kRecords, false);
     addParameter(
         withHelp(new QgsProcessingParameterBoolean(kGlobalSuppression,
                                                    QObject::tr("Suppress globally rare records first"), true),
@@ -233,7 +243,7 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     if (!job.regions)
         throw QgsProcessingException(invalidSourceError(parameters, kRegions));
     requireGeometryType(*job.regions, kRegions, VbasCompat::GeometryPolygon, QObject::tr("polygons"));
-    const int idField = parameterAsFieldIndex(parameters, kRegionIdField, job.regions->fields(), context);
+    job.regionIdField = parameterAsFieldIndex(parameters, kRegionIdField, job.regions->fields(), context);
     job.records.reset(parameterAsSource(parameters, kRecords, context));
     if (!job.records)
         throw QgsProcessingException(invalidSourceError(parameters, kRecords));
@@ -242,14 +252,11 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     job.recordFields.quasiIdentifiers =
         parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context);
     job.recordFields.count = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
-    for (const int field : job.recordFields.quasiIdentifiers)
-    {
-        if (field == job.recordFields.region || job.recordFields.quasiIdentifiers.count(field) > 1)
-            throw parameterError(
-                kParameterQuasiIdentifiers,
-                QObject::tr("'%1' is listed twice or is the RECORD_REGION_FIELD; list each field once")
-                    .arg(fields.at(field).name()));
-    }
+    if (parameterDefinition(kSensitiveFields))
+        job.recordFields.sensitive = parameterAsFieldIndices(parameters, kSensitiveFields, fields, context);
+    if (parameterDefinition(kReleaseFields))
+        job.recordFields.released = parameterAsFieldIndices(parameters, kReleaseFields, fields, context);
+    checkRoles(job, parameters, context, feedback);
     const vbas::RepresentativePoint point =
         parameterAsEnumString(parameters, kRepresentativePoint, context) == kPointOnSurface
             ? vbas::RepresentativePoint::PointOnSurface
@@ -260,12 +267,13 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
 
     job.frame.emplace(job.regions->sourceCrs(), job.regions->sourceExtent(), context.transformContext());
     feedback->pushInfo(job.frame->description());
+    parameterAsRequiredK(parameters, context, feedback); // says which k a MAX_RISK gives
     job.data = runEngine(feedback,
                          [&](vbas::Feedback& engineFeedback)
                          {
                              vbas::Feedback::Stage stage(engineFeedback, 0.0, progressEnd);
-                             return loadJobData(*job.regions, idField, *job.frame, point, *job.records,
-                                                job.recordFields, options, engineFeedback);
+                             return loadJobData(*job.regions, job.regionIdField, *job.frame, point,
+                                                *job.records, job.recordFields, options, engineFeedback);
                          });
     if (parameterDefinition(kContiguity) != nullptr)
     {
@@ -287,12 +295,90 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     return job;
 }
 
+vbas::Count VbasJobAlgorithm::parameterAsRequiredK(const QVariantMap& parameters,
+                                                   QgsProcessingContext& context,
+                                                   QgsProcessingFeedback* feedback) const
+{
+    const double risk =
+        parameterDefinition(kMaxRisk) ? parameterAsDouble(parameters, kMaxRisk, context) : 0.0;
+    if (risk == 0.0)
+        return vbas::Count(parameterAsK(parameters, context));
+    if (!(risk > 0.0 && risk <= 0.5))
+        throw parameterError(kMaxRisk,
+                             QObject::tr("the risk is %1, but it must lie in (0, 0.5]: 0.5 already means "
+                                         "groups of 2; give 0.2 for 1 in 5, or 0 to use K")
+                                 .arg(risk));
+    const vbas::Count k = runEngine(feedback, [&](vbas::Feedback&) { return vbas::kForRiskThreshold(risk); });
+    if (feedback)
+        feedback->pushInfo(
+            QObject::tr("MAX_RISK %1: k = ceil(1 / %1) = %2 (K is not used)").arg(risk).arg(k));
+    return k;
+}
+
+void VbasJobAlgorithm::checkRoles(const Job& job, const QVariantMap& parameters,
+                                  QgsProcessingContext& context, QgsProcessingFeedback* feedback) const
+{
+    const VbasRecordFields& roles = job.recordFields;
+    const QgsFields& fields = job.records->fields();
+    // Each field has one role: a field listed under two would be published by one and coarsened by the other.
+    QHash<int, QString> roleOf{{roles.region, kRecordRegionField}};
+    if (roles.count >= 0)
+        roleOf.insert(roles.count, kParameterCountField);
+    const std::pair<const QString&, const QList<int>&> lists[] = {
+        {kParameterQuasiIdentifiers, roles.quasiIdentifiers},
+        {kSensitiveFields, roles.sensitive},
+        {kReleaseFields, roles.released}};
+    for (const auto& [parameter, list] : lists)
+    {
+        for (const int field : list)
+        {
+            if (roleOf.contains(field))
+                throw parameterError(parameter,
+                                     QObject::tr("'%1' is also given as %2; give each field one role")
+                                         .arg(fields.at(field).name(), roleOf.value(field)));
+            roleOf.insert(field, parameter);
+        }
+    }
+    // A key the data provider gives each row (a GeoPackage fid, a primary key) tells the row: never
+    // published.
+    if (const QgsVectorLayer* layer = parameterAsVectorLayer(parameters, kRecords, context);
+        layer && layer->dataProvider())
+    {
+        for (const int key : layer->dataProvider()->pkAttributeIndexes())
+        {
+            const QString parameter = roleOf.value(key);
+            if (parameter == kSensitiveFields || parameter == kReleaseFields)
+                throw parameterError(
+                    parameter,
+                    QObject::tr("'%1' is the key the data source gives each row; keys tell the rows "
+                                "apart and are never published: remove it from %2")
+                        .arg(fields.at(key).name(), parameter));
+        }
+    }
+    if (!parameterDefinition(kReleaseFields) || !feedback)
+        return;
+    QStringList unpublished;
+    for (int i = 0; i < fields.count(); ++i)
+        if (!roleOf.contains(i))
+            unpublished << fields.at(i).name();
+    if (!unpublished.isEmpty())
+        feedback->pushInfo(QObject::tr("Not published (no role; give them as RELEASE_FIELDS or "
+                                       "SENSITIVE_FIELDS to publish them): %1")
+                               .arg(unpublished.join(QStringLiteral(", "))));
+}
+
 vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& parameters,
                                                       QgsProcessingContext& context) const
 {
     vbas::PipelineConfig config;
     vbas::StrategyOptions& options = config.options;
-    config.k = vbas::Count(parameterAsK(parameters, context));
+    config.k = parameterAsRequiredK(parameters, context);
+    if (const Diversity diversity = parameterAsDiversity(parameters, context); diversity.isOn())
+    {
+        config.diversity.l = vbas::Count(diversity.l);
+        config.diversity.measure = diversity.entropy ? vbas::DiversityRule::Measure::Entropy
+                                                     : vbas::DiversityRule::Measure::Distinct;
+    }
     config.globalSuppression = parameterAsBoolean(parameters, kGlobalSuppression, context);
     const auto has = [this](const QString& name)
     {

@@ -44,6 +44,9 @@ public:
     static inline const QString kContiguity = QStringLiteral("CONTIGUITY");
     static inline const QString kAdjacencyTolerance = QStringLiteral("ADJACENCY_TOLERANCE");
     static inline const QString kSeed = QStringLiteral("SEED");
+    static inline const QString& kSensitiveFields = kParameterSensitiveFields;
+    static inline const QString kReleaseFields = QStringLiteral("RELEASE_FIELDS");
+    static inline const QString kMaxRisk = QStringLiteral("MAX_RISK");
     /** The id of the refinement the ADC switch turns on. */
     static inline const QString kAdcRefinement = QStringLiteral("refinement.adc");
 
@@ -59,6 +62,7 @@ public:
     {
         std::unique_ptr<QgsProcessingFeatureSource> regions;
         std::unique_ptr<QgsProcessingFeatureSource> records;
+        int regionIdField = -1;
         VbasRecordFields recordFields;
         std::optional<VbasPlanarFrame> frame;
         VbasJobData data;
@@ -67,8 +71,9 @@ public:
     };
 
 protected:
-    /** Adds REGIONS, REGION_ID_FIELD, RECORDS, RECORD_REGION_FIELD, QUASI_IDENTIFIERS, COUNT_FIELD, K,
-     * GLOBAL_SUPPRESSION, REPRESENTATIVE_POINT and UNKNOWN_REGIONS. */
+    /** Adds REGIONS, REGION_ID_FIELD, RECORDS, RECORD_REGION_FIELD, QUASI_IDENTIFIERS, SENSITIVE_FIELDS,
+     * COUNT_FIELD, K, MAX_RISK, L, L_MEASURE, GLOBAL_SUPPRESSION, REPRESENTATIVE_POINT and UNKNOWN_REGIONS.
+     */
     void addDataParameters();
     /**
      * Adds SITE_COUNT_METHOD, SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL, GAPS_C and GAPS_B; with
@@ -84,6 +89,13 @@ protected:
     void addPartitionParameters();
 
     /**
+     * Returns the k the parameters ask for: ceil(1 / MAX_RISK) when a highest re-identification risk is
+     * given, else K; says which in the log.
+     */
+    vbas::Count parameterAsRequiredK(const QVariantMap& parameters, QgsProcessingContext& context,
+                                     QgsProcessingFeedback* feedback = nullptr) const;
+
+    /**
      * Reads the data parameters, failing fast on bad ones, and loads regions and records through
      * the engine funnel; progress runs to `progressEnd` (0..1) of the whole algorithm.
      */
@@ -97,6 +109,12 @@ protected:
     std::unique_ptr<vbas::Pipeline> makePipeline(const QVariantMap& parameters, QgsProcessingContext& context,
                                                  QgsProcessingFeedback* feedback,
                                                  const Job* job = nullptr) const;
+    /**
+     * Refuses a field given two roles (region, count, quasi-identifier, sensitive, released) and a data
+     * provider's key given to be published; logs the fields that are not published.
+     */
+    void checkRoles(const Job& job, const QVariantMap& parameters, QgsProcessingContext& context,
+                    QgsProcessingFeedback* feedback) const;
     /** Adds the loaded job's spatial inputs and the CONTIGUITY choice to `config`. */
     void applySpatial(vbas::PipelineConfig& config, const QVariantMap& parameters,
                       QgsProcessingContext& context, const Job& job) const;

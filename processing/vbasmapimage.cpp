@@ -45,21 +45,24 @@ int drawText(QPainter& painter, int x, int middle, const QString& text)
 } // namespace
 
 VbasMapImage::VbasMapImage(const VbasJobAlgorithm::Job& job, const VbasRelease& release, bool withSites,
-                           const QString& shadeBy, QgsProcessingFeedback& feedback)
+                           const QString& shadeBy, VbasOutputs::Audience audience,
+                           QgsProcessingFeedback& feedback)
     : mPlanarCrs(job.frame->planarCrs())
     , mTransformContext(job.frame->transformContext())
     , mShadeBy(shadeBy)
 {
     const VbasPlanarFrame& frame = *job.frame;
     const vbas::Dataset& dataset = *job.data.dataset;
-    mAggregates =
-        memoryLayer(QStringLiteral("aggregates"), VbasOutputs::aggregateFields(release),
-                    VbasCompat::WkbMultiPolygon, frame.sourceCrs(), feedback,
-                    [&](VbasSink& sink) { VbasOutputs::writeAggregates(sink, release, dataset, frame); });
-    mMapping = memoryLayer(
-        QStringLiteral("small areas"), VbasOutputs::mappingFields(job.regions->fields(), release),
-        QgsWkbTypes::multiType(job.regions->wkbType()), frame.sourceCrs(), feedback,
-        [&](VbasSink& sink) { VbasOutputs::writeMapping(sink, *job.regions, job.data, release); });
+    mAggregates = memoryLayer(QStringLiteral("aggregates"), VbasOutputs::aggregateFields(release, audience),
+                              VbasCompat::WkbMultiPolygon, frame.sourceCrs(), feedback,
+                              [&](VbasSink& sink)
+                              { VbasOutputs::writeAggregates(sink, release, dataset, frame, audience); });
+    mMapping =
+        memoryLayer(QStringLiteral("small areas"),
+                    VbasOutputs::mappingFields(job.regions->fields(), job.regionIdField, release),
+                    QgsWkbTypes::multiType(job.regions->wkbType()), frame.sourceCrs(), feedback,
+                    [&](VbasSink& sink)
+                    { VbasOutputs::writeMapping(sink, *job.regions, job.regionIdField, job.data, release); });
     VbasStyling::styleAggregates(*mAggregates, shadeBy);
     VbasStyling::styleMapping(*mMapping);
     if (withSites)

@@ -17,9 +17,9 @@ class QgsMapLayer;
 class QgsVectorLayer;
 
 /**
- * The map of a release for review without QGIS: two panels drawn by QGIS's own renderer, on the left
- * the aggregated regions styled as in QGIS (shaded, hot spots of withheld records hatched, k
- * labelled), on the right the small areas coloured by their region with the sites; a legend and a
+ * The map of a release without QGIS: two panels drawn by QGIS's own renderer, on the left
+ * the aggregated regions styled as in QGIS (shaded, k labelled, and for review only hot spots of withheld
+ * records hatched), on the right the small areas coloured by their region with the sites; a legend and a
  * scale bar below. Built from the release with the same writers and styles as the outputs, in memory
  * layers of the thread it runs in, so it needs no display and no project.
  */
@@ -28,10 +28,11 @@ class VbasMapImage
 public:
     /**
      * Builds the layers. `withSites` adds the sites (releases made around sites); `shadeBy` is the
-     * aggregate field the regions are shaded by. Throws QgsProcessingException when canceled.
+     * aggregate field the regions are shaded by; `audience` whether withheld records show. Throws
+     * QgsProcessingException when canceled.
      */
     VbasMapImage(const VbasJobAlgorithm::Job& job, const VbasRelease& release, bool withSites,
-                 const QString& shadeBy, QgsProcessingFeedback& feedback);
+                 const QString& shadeBy, VbasOutputs::Audience audience, QgsProcessingFeedback& feedback);
     ~VbasMapImage();
 
     /** Returns the map drawn at `size` pixels on white. */

@@ -9,6 +9,9 @@
 #include <qgsprocessingfeedback.h>
 #include <qgsprocessingutils.h>
 
+#include <numeric>
+#include <random>
+
 namespace
 {
 QgsField field(const QString& name, decltype(VbasCompat::FieldTypeInt) type)
@@ -37,6 +40,8 @@ QString fateName(vbas::RecordFate fate)
         return QStringLiteral("suppressed_global");
     case vbas::RecordFate::SuppressedLocally:
         return QStringLiteral("suppressed_local");
+    case vbas::RecordFate::SuppressedDiversity:
+        return QStringLiteral("suppressed_diversity");
     case vbas::RecordFate::Dropped:
         break;
     }
@@ -87,117 +92,133 @@ QString VbasOutputs::metricOutputName(const std::string& id)
     return QString::fromStdString(id).section('.', -1).toUpper();
 }
 
-QgsFields VbasOutputs::aggregateFields(const VbasRelease& release)
+QgsFields VbasOutputs::aggregateFields(const VbasRelease& release, Audience audience)
 {
     QgsFields fields;
     fields.append(release.aggregateIdField);
     for (const char* name : {"site_x", "site_y"})
         fields.append(field(name, VbasCompat::FieldTypeDouble));
     fields.append(field(QStringLiteral("regions"), VbasCompat::FieldTypeInt));
-    for (const char* name : {"released", "suppressed_local", "suppressed_global", "classes",
-                             "anonymity_before", "anonymity_after"})
+    for (const char* name : {"released", "classes", "anonymity_after"})
         fields.append(field(name, VbasCompat::FieldTypeLongLong));
     for (const char* name : {"mean_distance_m", "area_m2"})
         fields.append(field(name, VbasCompat::FieldTypeDouble));
     fields.append(field(QStringLiteral("parts"), VbasCompat::FieldTypeInt));
     fields.append(field(QStringLiteral("compactness"), VbasCompat::FieldTypeDouble));
+    if (audience == Audience::Review)
+        for (const char* name :
+             {"suppressed_local", "suppressed_global", "suppressed_diversity", "anonymity_before"})
+            fields.append(field(name, VbasCompat::FieldTypeLongLong));
     return fields;
 }
 
 QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::size_t a,
-                                               const vbas::Dataset& dataset, const VbasPlanarFrame& frame)
+                                               const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
+                                               Audience audience)
 {
     const vbas::Aggregation& aggregation = release.result.aggregation;
     const vbas::AggregateFigures& figures = release.result.aggregates[a];
     const vbas::DissolvedAggregate& polygon = release.polygons[a];
+    const QgsPointXY site = frame.toSource(figures.sitePoint);
+    QgsAttributes attributes(QVector<QVariant>{release.aggregateIds.at(int(a)), site.x(), site.y(),
+                                               int(figures.memberRegions), qlonglong(figures.recordsReleased),
+                                               qlonglong(figures.classesReleased),
+                                               qlonglong(figures.anonymityAfter), figures.meanDistance,
+                                               polygon.area, int(polygon.parts), polygon.compactness});
+    if (audience == Audience::Publication)
+        return attributes;
     vbas::Count loaded = 0; // records of the members before any suppression
     for (std::size_t m = aggregation.memberOffsets[a]; m < aggregation.memberOffsets[a + 1]; ++m)
         loaded += dataset.regionHistograms().total(aggregation.members[m]);
-    const QgsPointXY site = frame.toSource(figures.sitePoint);
-    return QVector<QVariant>{release.aggregateIds.at(int(a)),
-                             site.x(),
-                             site.y(),
-                             int(figures.memberRegions),
-                             qlonglong(figures.recordsReleased),
-                             qlonglong(figures.recordsSuppressed),
-                             qlonglong(loaded - figures.recordsBefore),
-                             qlonglong(figures.classesReleased),
-                             qlonglong(figures.anonymityBefore),
-                             qlonglong(figures.anonymityAfter),
-                             figures.meanDistance,
-                             polygon.area,
-                             int(polygon.parts),
-                             polygon.compactness};
+    const vbas::Release& counts = release.result.release;
+    // aggregateSuppressed counts both reasons a group is withheld in its aggregate: below k, or not
+    // l-diverse.
+    const vbas::Count diversity = counts.aggregateDiversitySuppressed[a];
+    attributes << qlonglong(counts.aggregateSuppressed[a] - diversity)
+               << qlonglong(loaded - figures.recordsBefore) << qlonglong(diversity)
+               << qlonglong(figures.anonymityBefore);
+    return attributes;
 }
 
 void VbasOutputs::writeAggregates(VbasSink& sink, const VbasRelease& release, const vbas::Dataset& dataset,
-                                  const VbasPlanarFrame& frame)
+                                  const VbasPlanarFrame& frame, Audience audience)
 {
-    const QgsFields fields = aggregateFields(release);
+    const QgsFields fields = aggregateFields(release, audience);
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
     {
         QgsFeature feature(fields);
-        feature.setAttributes(aggregateAttributes(release, a, dataset, frame));
+        feature.setAttributes(aggregateAttributes(release, a, dataset, frame, audience));
         feature.setGeometry(sourceMultiGeometry(release.polygons[a].wkb, frame));
         sink.add(feature);
     }
 }
 
-QgsFields VbasOutputs::mappingFields(const QgsFields& regionFields, const VbasRelease& release)
+QgsFields VbasOutputs::mappingFields(const QgsFields& regionFields, int regionIdField,
+                                     const VbasRelease& release)
 {
-    QgsFields added;
-    added.append(release.aggregateIdField);
-    return QgsProcessingUtils::combineFields(regionFields, added);
+    QgsFields fields;
+    fields.append(regionFields.at(regionIdField));
+    fields.append(release.aggregateIdField);
+    return fields;
 }
 
-void VbasOutputs::writeMapping(VbasSink& sink, QgsFeatureSource& regions, const VbasJobData& data,
-                               const VbasRelease& release)
+void VbasOutputs::writeMapping(VbasSink& sink, QgsFeatureSource& regions, int regionIdField,
+                               const VbasJobData& data, const VbasRelease& release)
 {
     const QHash<QgsFeatureId, std::size_t> regionOf = vbasFeatureRows(data.regionFeatures);
-    const QgsFields fields = mappingFields(regions.fields(), release);
-    QgsFeatureIterator features = regions.getFeatures();
+    const QgsFields fields = mappingFields(regions.fields(), regionIdField, release);
+    QgsFeatureIterator features =
+        regions.getFeatures(QgsFeatureRequest().setSubsetOfAttributes(QgsAttributeList{regionIdField}));
     QgsFeature feature;
     while (features.nextFeature(feature))
     {
         const auto region = regionOf.constFind(feature.id());
         if (region == regionOf.constEnd())
             continue;
-        QgsAttributes attributes = feature.attributes();
-        attributes.append(
-            release.aggregateIds.at(int(release.result.aggregation.regionAggregate[region.value()])));
         QgsGeometry geometry = feature.geometry();
         geometry.convertToMultiType();
         QgsFeature out(fields);
-        out.setAttributes(attributes);
+        out.setAttributes(QVector<QVariant>{
+            feature.attribute(regionIdField),
+            release.aggregateIds.at(int(release.result.aggregation.regionAggregate[region.value()]))});
         out.setGeometry(geometry);
         sink.add(out);
     }
 }
 
-QgsFields VbasOutputs::recordFields(const QgsFields& fields, int regionField, const VbasRelease& release,
-                                    bool flagFates)
+QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout& layout,
+                                    const VbasRelease& release)
 {
+    QgsFields published;
+    if (layout.rowId)
+        published.append(field(QStringLiteral("row_id"), VbasCompat::FieldTypeInt));
     QgsField aggregate = release.aggregateIdField;
-    aggregate.setName(fields.at(regionField).name());
-    QgsFields replaced;
-    for (int i = 0; i < fields.count(); ++i)
-        replaced.append(i == regionField ? aggregate : fields.at(i));
-    if (!flagFates)
-        return replaced;
-    QgsFields fate;
-    fate.append(field(QStringLiteral("vbas_fate"), VbasCompat::FieldTypeString));
-    return QgsProcessingUtils::combineFields(replaced, fate);
+    aggregate.setName(fields.at(layout.roles.region).name());
+    published.append(aggregate);
+    for (const int index : layout.roles.quasiIdentifiers + layout.roles.publishedValues())
+        published.append(fields.at(index));
+    if (layout.roles.count >= 0)
+        published.append(field(fields.at(layout.roles.count).name(), VbasCompat::FieldTypeLongLong));
+    if (layout.flagFates)
+        published.append(field(QStringLiteral("vbas_fate"), VbasCompat::FieldTypeString));
+    return published;
 }
 
-void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, int regionField,
-                               const VbasJobData& data, const VbasRelease& release, bool flagFates)
+void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const RecordLayout& layout,
+                               const VbasJobData& data, const VbasRelease& release)
 {
     const vbas::Dataset& dataset = *data.dataset;
     const std::vector<vbas::RecordFate> fates = vbas::recordFates(dataset, release.result);
     const QHash<QgsFeatureId, std::size_t> rowOf = vbasFeatureRows(data.recordFeatures);
-    const QgsFields fields = recordFields(records.fields(), regionField, release, flagFates);
+    const QList<int> values = layout.roles.quasiIdentifiers + layout.roles.publishedValues();
+    const bool merged = layout.roles.count >= 0;
     QgsFeatureRequest request;
-    request.setFlags(VbasCompat::RequestNoGeometry);
+    request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(values);
+
+    // The published rows, without row_id; a pre-aggregated input's rows merged by everything but the count.
+    std::vector<QgsAttributes> rows;
+    std::vector<qlonglong> counts;
+    QHash<QString, std::size_t> mergedRow;
     QgsFeatureIterator features = records.getFeatures(request);
     QgsFeature feature;
     while (features.nextFeature(feature))
@@ -206,16 +227,60 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, int re
         if (row == rowOf.constEnd())
             continue;
         const vbas::RecordFate fate = fates[row.value()];
-        if (fate != vbas::RecordFate::Released && !flagFates)
+        if (fate != vbas::RecordFate::Released && !layout.flagFates)
             continue;
-        QgsAttributes attributes = feature.attributes();
-        attributes[regionField] =
-            fate == vbas::RecordFate::Released
-                ? release.aggregateIds.at(
-                      int(release.result.aggregation.regionAggregate[dataset.rowRegion(row.value())]))
-                : QVariant(release.aggregateIdField.type());
-        if (flagFates)
-            attributes.append(fateName(fate));
+        QgsAttributes attributes;
+        attributes << (fate == vbas::RecordFate::Released
+                           ? release.aggregateIds.at(int(
+                                 release.result.aggregation.regionAggregate[dataset.rowRegion(row.value())]))
+                           : QVariant(release.aggregateIdField.type()));
+        for (const int index : values)
+            attributes << feature.attribute(index);
+        if (layout.flagFates)
+            attributes << fateName(fate);
+        if (!merged)
+        {
+            rows.push_back(attributes);
+            continue;
+        }
+        QStringList key;
+        for (const QVariant& value : attributes)
+            key << vbasValueKey(value);
+        const QString joined = key.join(QChar(0x1f));
+        const auto found = mergedRow.constFind(joined);
+        if (found != mergedRow.constEnd())
+        {
+            counts[found.value()] += qlonglong(dataset.rowCount(row.value()));
+            continue;
+        }
+        mergedRow.insert(joined, rows.size());
+        rows.push_back(attributes);
+        counts.push_back(qlonglong(dataset.rowCount(row.value())));
+    }
+
+    // The order of the input (sorted by small area, say) must not survive: shuffled from the operating
+    // system's randomness, which no parameter can repeat.
+    std::vector<std::size_t> order(rows.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::random_device entropy;
+    std::seed_seq seed{entropy(), entropy(), entropy(), entropy(),
+                       entropy(), entropy(), entropy(), entropy()};
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
+
+    const QgsFields fields = recordFields(records.fields(), layout, release);
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        QgsAttributes attributes;
+        if (layout.rowId)
+            attributes << int(i + 1);
+        QgsAttributes& published = rows[order[i]];
+        if (merged)
+        {
+            // The count goes before vbas_fate, as recordFields() lays it out.
+            const int at = layout.flagFates ? published.size() - 1 : published.size();
+            published.insert(at, counts[order[i]]);
+        }
+        attributes << published;
         QgsFeature out(fields);
         out.setAttributes(attributes);
         sink.add(out);

@@ -53,30 +53,59 @@ private:
  */
 namespace VbasOutputs
 {
+/**
+ * Who an output is for (SPEC section 10). Published outputs carry no count below k of anything and no count
+ * of withheld records; the custodian's review may see both and is marked not for publication.
+ */
+enum class Audience
+{
+    Publication,
+    Review,
+};
+
 /** Returns the numeric output of metric `id`: quality.average_distance gives AVERAGE_DISTANCE. */
 QString metricOutputName(const std::string& id);
 
-/** Aggregated regions: the dissolved member polygons with the per-aggregate figures of SPEC section 7. */
-QgsFields aggregateFields(const VbasRelease& release);
+/**
+ * Aggregated regions: the dissolved member polygons with the per-aggregate figures of SPEC section 7; for
+ * Audience::Review also the withheld records (suppressed_local, suppressed_global, suppressed_diversity) and
+ * the anonymity before suppression.
+ */
+QgsFields aggregateFields(const VbasRelease& release, Audience audience);
 /** Returns the attributes of aggregate `a` in the layout of aggregateFields(). */
 QgsAttributes aggregateAttributes(const VbasRelease& release, std::size_t a, const vbas::Dataset& dataset,
-                                  const VbasPlanarFrame& frame);
+                                  const VbasPlanarFrame& frame, Audience audience);
 void writeAggregates(VbasSink& sink, const VbasRelease& release, const vbas::Dataset& dataset,
-                     const VbasPlanarFrame& frame);
-
-/** The small areas with every field of theirs plus the id of their aggregate. */
-QgsFields mappingFields(const QgsFields& regionFields, const VbasRelease& release);
-void writeMapping(VbasSink& sink, QgsFeatureSource& regions, const VbasJobData& data,
-                  const VbasRelease& release);
+                     const VbasPlanarFrame& frame, Audience audience);
 
 /**
- * The records with every field of theirs, the region field holding the aggregate id instead, no
- * geometry; suppressed and dropped rows are left out, or with `flagFates` kept with an empty
- * region and their fate in vbas_fate.
+ * The small areas with their id and the id of their aggregate (last): the public geography of the release,
+ * none of the other fields of REGIONS, which may hold counts of the very records released.
  */
-QgsFields recordFields(const QgsFields& fields, int regionField, const VbasRelease& release, bool flagFates);
-void writeRecords(VbasSink& sink, QgsFeatureSource& records, int regionField, const VbasJobData& data,
-                  const VbasRelease& release, bool flagFates);
+QgsFields mappingFields(const QgsFields& regionFields, int regionIdField, const VbasRelease& release);
+void writeMapping(VbasSink& sink, QgsFeatureSource& regions, int regionIdField, const VbasJobData& data,
+                  const VbasRelease& release);
+
+/** How the records output is laid out. */
+struct RecordLayout
+{
+    VbasRecordFields roles;
+    bool rowId = false;     //!< a fresh row_id first, numbered in the published order
+    bool flagFates = false; //!< withheld rows kept, with an empty region and their fate in vbas_fate (review)
+};
+
+/**
+ * The released records, no geometry: the region field holding the aggregate id, then the quasi-identifiers,
+ * the sensitive and the released fields, and for a pre-aggregated input its count field; no other field.
+ */
+QgsFields recordFields(const QgsFields& fields, const RecordLayout& layout, const VbasRelease& release);
+/**
+ * Writes the released records in a uniformly random order drawn from the operating system's randomness
+ * (never the user's seed), so that the order of the input (sorted by small area, say) tells nothing. A
+ * pre-aggregated input is published merged: one row per distinct published row with its summed count.
+ */
+void writeRecords(VbasSink& sink, QgsFeatureSource& records, const RecordLayout& layout,
+                  const VbasJobData& data, const VbasRelease& release);
 
 /**
  * Sites as points: site_id, and with a release also aggregate_id (NULL for a site that got no

@@ -40,29 +40,52 @@ bool isWanted(const QVariantMap& parameters, const QString& name)
 
 void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
 {
+    auto* releaseFields =
+        new QgsProcessingParameterField(kReleaseFields, QObject::tr("Other fields to publish as they are"),
+                                        QVariant(), kRecords, VbasCompat::FieldTypeAny, true, true);
+    releaseFields->setHelp(QObject::tr(
+        "Insensitive fields of RECORDS published unchanged beside the quasi-identifiers and sensitive "
+        "fields. "
+        "Only fields given a role are published: ids and every other field stay out. A field with more "
+        "distinct values than half the records is refused as an identifier."));
+    addParameter(releaseFields);
+    auto* rowId = new QgsProcessingParameterBoolean(
+        kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false,
+        true);
+    rowId->setHelp(QObject::tr("Released records come in a random order and carry no id of the input; this "
+                               "adds row_id 1, 2, 3... in that order, which tells nothing about the input."));
+    addParameter(VbasCompat::advanced(rowId));
     addParameter(new QgsProcessingParameterBoolean(
         kKeepSuppressed,
-        QObject::tr("Keep suppressed records in the records output, flagged (not for release)"), false));
-    addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Aggregated regions"),
-                                                       VbasCompat::SourceTypeVectorPolygon));
+        QObject::tr("Keep withheld records in the records output, flagged (review only: never publish)"),
+        false));
+    addParameter(new QgsProcessingParameterFeatureSink(
+        kOutput, QObject::tr("Aggregated regions (publishable)"), VbasCompat::SourceTypeVectorPolygon));
     if (withSites)
         addParameter(new QgsProcessingParameterFeatureSink(
-            kOutputMapping, QObject::tr("Small areas with their aggregate"),
+            kOutputMapping, QObject::tr("Small areas with their aggregate (publishable)"),
             VbasCompat::SourceTypeVectorPolygon, QVariant(), true));
-    addParameter(new QgsProcessingParameterFeatureSink(kOutputRecords, QObject::tr("Anonymized records"),
+    addParameter(new QgsProcessingParameterFeatureSink(kOutputRecords,
+                                                       QObject::tr("Anonymized records (publishable)"),
                                                        VbasCompat::SourceTypeVector, QVariant(), true));
     if (withSites)
     {
+        addParameter(new QgsProcessingParameterFeatureSink(kOutputSites, QObject::tr("Sites (publishable)"),
+                                                           VbasCompat::SourceTypeVectorPoint, QVariant(),
+                                                           true));
         addParameter(new QgsProcessingParameterFeatureSink(
-            kOutputSites, QObject::tr("Sites"), VbasCompat::SourceTypeVectorPoint, QVariant(), true));
-        addParameter(new QgsProcessingParameterFeatureSink(
-            kOutputCells, QObject::tr("Voronoi cells of the sites"), VbasCompat::SourceTypeVectorPolygon,
-            QVariant(), true, false));
+            kOutputCells, QObject::tr("Voronoi cells of the sites (publishable)"),
+            VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false));
     }
+    addParameter(new QgsProcessingParameterFeatureSink(
+        kOutputReview, QObject::tr("Aggregated regions with withheld counts (review only: never publish)"),
+        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false));
     addParameter(new QgsProcessingParameterFileDestination(
-        kOutputHtml, QObject::tr("Report"), QObject::tr("HTML files (*.html)"), QVariant(), true));
-    addParameter(new QgsProcessingParameterFileDestination(
-        kOutputMapImage, QObject::tr("Map image"), QObject::tr("PNG files (*.png)"), QVariant(), true));
+        kOutputHtml, QObject::tr("Report (review only: never publish)"), QObject::tr("HTML files (*.html)"),
+        QVariant(), true));
+    addParameter(
+        new QgsProcessingParameterFileDestination(kOutputMapImage, QObject::tr("Map image (publishable)"),
+                                                  QObject::tr("PNG files (*.png)"), QVariant(), true));
     // Optional with defaults, so that models saved before these parameters existed stay valid.
     auto* shadeBy = new QgsProcessingParameterEnum(kShadeBy, QObject::tr("Shade the aggregated regions by"),
                                                    VbasStyling::shadeFields(), false,
@@ -131,7 +154,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     {
         if (!parameterDefinition(name))
             return;
-        feedback->setProgress(90.0 + 10.0 * double(outputs.size()) / 6.0);
+        feedback->setProgress(90.0 + 10.0 * double(outputs.size()) / 7.0);
         QString destination;
         const std::unique_ptr<QgsFeatureSink> sink(
             parameterAsSink(parameters, name, context, destination, fields, type, frame.sourceCrs()));
@@ -147,21 +170,29 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         if (role)
             VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
     };
-    write(kOutput, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release),
-          VbasCompat::WkbMultiPolygon,
-          [&](VbasSink& sink) { VbasOutputs::writeAggregates(sink, release, dataset, frame); });
+    using VbasOutputs::Audience;
+    for (const auto& [name, audience] :
+         {std::pair(kOutput, Audience::Publication), std::pair(kOutputReview, Audience::Review)})
+        write(name, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release, audience),
+              VbasCompat::WkbMultiPolygon,
+              [&, audience = audience](VbasSink& sink)
+              { VbasOutputs::writeAggregates(sink, release, dataset, frame, audience); });
     write(kOutputMapping, VbasStyling::Role::Mapping,
-          VbasOutputs::mappingFields(job.regions->fields(), release),
+          VbasOutputs::mappingFields(job.regions->fields(), job.regionIdField, release),
           QgsWkbTypes::multiType(job.regions->wkbType()),
-          [&](VbasSink& sink) { VbasOutputs::writeMapping(sink, *job.regions, job.data, release); });
-    const bool flagFates = parameterAsBoolean(parameters, kKeepSuppressed, context);
-    write(kOutputRecords, std::nullopt,
-          VbasOutputs::recordFields(job.records->fields(), job.recordFields.region, release, flagFates),
+          [&](VbasSink& sink)
+          { VbasOutputs::writeMapping(sink, *job.regions, job.regionIdField, job.data, release); });
+    VbasOutputs::RecordLayout layout;
+    layout.roles = job.recordFields;
+    layout.rowId = parameterAsBoolean(parameters, kAddRowId, context);
+    layout.flagFates = parameterAsBoolean(parameters, kKeepSuppressed, context);
+    if (layout.flagFates)
+        feedback->pushWarning(
+            QObject::tr("KEEP_SUPPRESSED: the records output holds withheld records; it is for "
+                        "review only and must not be published"));
+    write(kOutputRecords, std::nullopt, VbasOutputs::recordFields(job.records->fields(), layout, release),
           VbasCompat::WkbNoGeometry,
-          [&](VbasSink& sink) {
-              VbasOutputs::writeRecords(sink, *job.records, job.recordFields.region, job.data, release,
-                                        flagFates);
-          });
+          [&](VbasSink& sink) { VbasOutputs::writeRecords(sink, *job.records, layout, job.data, release); });
     write(kOutputSites, VbasStyling::Role::Sites, VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
           [&](VbasSink& sink)
           { VbasOutputs::writeSites(sink, release.result.partition.sites, frame, &release); });
@@ -171,24 +202,23 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
 
     const QString mapImage = parameterAsFileOutput(parameters, kOutputMapImage, context);
     const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);
-    if (!mapImage.isEmpty() || !report.isEmpty())
+    const QSize mapSize(parameterAsInt(parameters, kMapImageWidth, context),
+                        parameterAsInt(parameters, kMapImageHeight, context));
+    const bool withSites = parameterDefinition(kOutputSites) != nullptr;
+    // The published map shows no hot spots of withheld records; the report's map, for review, does.
+    if (!mapImage.isEmpty())
     {
-        const VbasMapImage map(job, release, parameterDefinition(kOutputSites) != nullptr, shadeBy,
-                               *feedback);
-        const QByteArray png = map.png(QSize(parameterAsInt(parameters, kMapImageWidth, context),
-                                             parameterAsInt(parameters, kMapImageHeight, context)));
-        if (!mapImage.isEmpty())
-        {
-            VbasMapImage::save(mapImage, kOutputMapImage, png);
-            outputs.insert(kOutputMapImage, mapImage);
-        }
-        if (!report.isEmpty())
-        {
-            vbasWriteReleaseReport(report, kOutputHtml, displayName(),
-                                   VbasHtml::parameters(*this, parameters, context), release, dataset, frame,
-                                   {png, map.caption()});
-            outputs.insert(kOutputHtml, report);
-        }
+        const VbasMapImage map(job, release, withSites, shadeBy, Audience::Publication, *feedback);
+        VbasMapImage::save(mapImage, kOutputMapImage, map.png(mapSize));
+        outputs.insert(kOutputMapImage, mapImage);
+    }
+    if (!report.isEmpty())
+    {
+        const VbasMapImage map(job, release, withSites, shadeBy, Audience::Review, *feedback);
+        vbasWriteReleaseReport(report, kOutputHtml, displayName(),
+                               VbasHtml::parameters(*this, parameters, context), release, dataset, frame,
+                               {map.png(mapSize), map.caption()});
+        outputs.insert(kOutputHtml, report);
     }
 
     const vbas::Release& counts = release.result.release;
@@ -202,13 +232,15 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     for (const vbas::MetricValue& metric : release.result.metrics)
         outputs.insert(VbasOutputs::metricOutputName(metric.id), metric.value);
     feedback->pushInfo(
-        QObject::tr("Released %1 of %2 records in %3 aggregated regions; suppressed %4 globally and "
-                    "%5 locally. Release only one aggregation of these records, ever: two can be overlaid to "
-                    "single people out.")
+        QObject::tr(
+            "Released %1 of %2 records in %3 aggregated regions; suppressed %4 globally, "
+            "%5 locally and %6 for l-diversity. Release only one aggregation of these records, ever: two "
+            "can be overlaid to single people out.")
             .arg(counts.released)
             .arg(dataset.totalRecords() + dataset.droppedRecords())
             .arg(release.result.aggregation.size())
             .arg(counts.globallySuppressed)
-            .arg(counts.locallySuppressed));
+            .arg(counts.locallySuppressed)
+            .arg(counts.diversitySuppressed));
     return outputs;
 }

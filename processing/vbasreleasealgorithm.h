@@ -14,6 +14,8 @@ class VbasReleaseAlgorithm : public VbasJobAlgorithm
 public:
     // Parameter and output names. Saved models and scripts store them: never rename.
     static inline const QString kKeepSuppressed = QStringLiteral("KEEP_SUPPRESSED");
+    static inline const QString kAddRowId = QStringLiteral("ADD_ROW_ID");
+    static inline const QString kOutputReview = QStringLiteral("OUTPUT_REVIEW");
     static inline const QString kOutput = QStringLiteral("OUTPUT");
     static inline const QString kOutputMapping = QStringLiteral("OUTPUT_MAPPING");
     static inline const QString kOutputRecords = QStringLiteral("OUTPUT_RECORDS");
@@ -27,9 +29,10 @@ public:
 
 protected:
     /**
-     * Adds KEEP_SUPPRESSED, SHADE_BY, MAP_IMAGE_WIDTH, MAP_IMAGE_HEIGHT, the outputs OUTPUT,
-     * OUTPUT_RECORDS, OUTPUT_HTML_FILE, OUTPUT_MAP_IMAGE and the numbers; with `withSites` also
-     * OUTPUT_MAPPING, OUTPUT_SITES and OUTPUT_CELLS.
+     * Adds RELEASE_FIELDS, ADD_ROW_ID, KEEP_SUPPRESSED, SHADE_BY, MAP_IMAGE_WIDTH, MAP_IMAGE_HEIGHT, the
+     * outputs OUTPUT, OUTPUT_RECORDS, OUTPUT_REVIEW, OUTPUT_HTML_FILE, OUTPUT_MAP_IMAGE and the numbers; with
+     * `withSites` also OUTPUT_MAPPING, OUTPUT_SITES and OUTPUT_CELLS. Each output's name says whether it is
+     * for publication or for review (docs/publishing.md).
      */
     void addReleaseOutputs(bool withSites);
 

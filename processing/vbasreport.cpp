@@ -13,12 +13,15 @@ QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
     const vbas::Release& counts = release.result.release;
     const vbas::Aggregation& aggregation = release.result.aggregation;
     QString html = QStringLiteral("<table>\n") + header({QObject::tr("records"), QObject::tr("count")});
+    html += row({QObject::tr("required anonymity k"), qlonglong(release.result.k)});
     html += row({QObject::tr("in the input"), qlonglong(dataset.totalRecords() + dataset.droppedRecords())});
     html += row({QObject::tr("released"), qlonglong(counts.released)});
     html += row(
         {QObject::tr("suppressed globally (rare in the whole table)"), qlonglong(counts.globallySuppressed)});
     html += row(
         {QObject::tr("suppressed locally (too few in their region)"), qlonglong(counts.locallySuppressed)});
+    html += row({QObject::tr("withheld for l-diversity (too few sensitive values in their group)"),
+                 qlonglong(counts.diversitySuppressed)});
     html += row({QObject::tr("dropped (unknown small area)"), qlonglong(dataset.droppedRecords())});
     html += row({QObject::tr("small areas"), qlonglong(dataset.regionCount())});
     html += row({QObject::tr("aggregated regions"), qlonglong(aggregation.size())});
@@ -117,10 +120,11 @@ void vbasWriteReleaseReport(const QString& path, const QString& outputName, cons
                             const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
                             const VbasReportMap& map)
 {
-    const QgsFields fields = VbasOutputs::aggregateFields(release);
+    using VbasOutputs::Audience;
+    const QgsFields fields = VbasOutputs::aggregateFields(release, Audience::Review);
     QList<QgsAttributes> aggregates;
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
-        aggregates << VbasOutputs::aggregateAttributes(release, a, dataset, frame);
+        aggregates << VbasOutputs::aggregateAttributes(release, a, dataset, frame, Audience::Review);
 
     QString html = VbasHtml::begin(title) + ::map(map) +
                    QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Records")) + counts(release, dataset) +

@@ -66,7 +66,7 @@ QgsLinePatternFillSymbolLayer* hatch(const QColor& colour, const QColor& halo)
 /** Returns the number of withheld records of an aggregate as an expression on its fields. */
 QString withheld()
 {
-    return QStringLiteral("(\"suppressed_local\" + \"suppressed_global\")");
+    return QStringLiteral("(\"suppressed_local\" + \"suppressed_global\" + \"suppressed_diversity\")");
 }
 
 /**
@@ -139,7 +139,7 @@ QMap<QString, QSet<QString>> touchingAggregates(const QgsVectorLayer& layer, int
 
 QStringList VbasStyling::shadeFields()
 {
-    QStringList names = VbasOutputs::aggregateFields(VbasRelease()).names();
+    QStringList names = VbasOutputs::aggregateFields(VbasRelease(), VbasOutputs::Audience::Review).names();
     names.removeFirst(); // the aggregate id
     names.removeAll(QStringLiteral("site_x"));
     names.removeAll(QStringLiteral("site_y"));
@@ -161,15 +161,19 @@ double VbasStyling::hotSpotShare(const QgsVectorLayer& aggregates)
     while (it.nextFeature(feature))
     {
         const double suppressed = feature.attribute(QStringLiteral("suppressed_local")).toDouble() +
-                                  feature.attribute(QStringLiteral("suppressed_global")).toDouble();
+                                  feature.attribute(QStringLiteral("suppressed_global")).toDouble() +
+                                  feature.attribute(QStringLiteral("suppressed_diversity")).toDouble();
         withheld += suppressed;
         total += suppressed + feature.attribute(QStringLiteral("released")).toDouble();
     }
     return total > 0 ? 2.0 * withheld / total : 0.0;
 }
 
-void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& shadeBy)
+void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& requestedShadeBy)
 {
+    // A published layer has no withheld counts to shade by: it takes the default.
+    const QString shadeBy =
+        layer.fields().indexOf(requestedShadeBy) >= 0 ? requestedShadeBy : kDefaultShadeField;
     std::unique_ptr<QgsFillSymbol> symbol(aggregateSymbol());
     const double hotSpot = hotSpotShare(layer);
     if (hotSpot > 0)

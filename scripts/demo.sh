@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # README's main command: on a fresh Debian 12 machine (as root) installs what VBAS needs, builds it,
 # and runs vbas:aggregateregions on the embedded Olinda demo (18,897 synthetic patients on 470 census
-# tracts; k = 5 over age band, sex and marital status). Writes into demo-output/:
-#   olinda-release.gpkg   layers aggregates (the released regions with their figures), tracts (each
-#                         tract with its aggregate) and sites
-#   released-patients.csv the anonymized records (tract replaced by the aggregate id)
-#   report.html           the map, metrics with their meaning, per-region charts and table, parameters
-#   map.png               the release drawn by QGIS's own renderer, to look at without QGIS
+# tracts; k = 5 over age band, sex and marital status, l = 2 over education). Writes what may be
+# published into demo-output/publish/ and what is for the custodian's review only into demo-output/review/
+# (docs/publishing.md):
+#   publish/olinda-release.gpkg   layers aggregates (the released regions with their figures), tracts
+#                                 (each tract with its aggregate) and sites
+#   publish/released-patients.csv the anonymized records in a random order: tract replaced by the
+#                                 aggregate id, the quasi-identifiers and education; no patient id
+#   publish/map.png               the release drawn by QGIS's own renderer, to look at without QGIS
+#   review/report.html            the map with hot spots of withheld records, metrics with their meaning,
+#                                 per-region charts and table, parameters
+#   review/withheld.gpkg          the aggregated regions with their withheld counts
 # prints the headline metrics, then checks the released table with the independent verifier.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,25 +20,28 @@ scripts/build.sh
 runner="${BUILD_DIR:-build}/runner/vbas_process"
 out=demo-output
 rm -rf "$out"
-mkdir -p "$out"
-gpkg="$out/olinda-release.gpkg"
+mkdir -p "$out/publish" "$out/review"
+gpkg="$out/publish/olinda-release.gpkg"
 
 start=$(date +%s%N)
 "$runner" run vbas:aggregateregions -- \
     "REGIONS=data/demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
     RECORDS=data/demo/olinda_patients.csv RECORD_REGION_FIELD=tract \
     QUASI_IDENTIFIERS=age_band QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
+    SENSITIVE_FIELDS=education L=2 \
     SITE_COUNT_METHOD=sitecount.naive_anonymity \
     "OUTPUT=ogr:dbname='$gpkg' table=\"aggregates\" (geom)" \
     "OUTPUT_MAPPING=ogr:dbname='$gpkg' table=\"tracts\" (geom)" \
     "OUTPUT_SITES=ogr:dbname='$gpkg' table=\"sites\" (geom)" \
-    "OUTPUT_RECORDS=$out/released-patients.csv" "OUTPUT_HTML_FILE=$out/report.html" \
-    "OUTPUT_MAP_IMAGE=$out/map.png"
+    "OUTPUT_RECORDS=$out/publish/released-patients.csv" "OUTPUT_MAP_IMAGE=$out/publish/map.png" \
+    "OUTPUT_HTML_FILE=$out/review/report.html" "OUTPUT_REVIEW=$out/review/withheld.gpkg"
 ms=$((($(date +%s%N) - start) / 1000000))
 printf 'aggregateregions took %d.%03d s\n' $((ms / 1000)) $((ms % 1000))
-echo "The release on a map: $out/map.png; the report: $out/report.html"
+echo "Publishable: $out/publish/ (the map: $out/publish/map.png)"
+echo "For review only, never publish: $out/review/ (the report: $out/review/report.html)"
 
 echo
 echo "Independent check of the released table:"
-"$runner" run vbas:checkanonymity -- INPUT="$out/released-patients.csv" REGION_FIELD=tract \
-    QUASI_IDENTIFIERS=age_band QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 | grep VERDICT
+"$runner" run vbas:checkanonymity -- INPUT="$out/publish/released-patients.csv" REGION_FIELD=tract \
+    QUASI_IDENTIFIERS=age_band QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
+    SENSITIVE_FIELDS=education L=2 | grep VERDICT

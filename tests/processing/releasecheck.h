@@ -19,7 +19,7 @@ struct ReleaseInput
     QString regionIdField;
     QgsVectorLayer* records = nullptr;
     QString recordRegionField;
-    QString recordIdField; //!< a field of RECORDS unique per row, to match output rows to input rows
+    QString recordIdField; //!< a field of RECORDS unique per row (checked unique; never published)
     QStringList quasiIdentifiers;
     QString countField; //!< empty: every row is one record
     int k = 5;
@@ -38,9 +38,9 @@ struct ReleaseRecount
  * Checks the release `run` made of `input` (OUTPUT_RECORDS and OUTPUT_MAPPING needed) with GoogleTest
  * expectations and returns the recount:
  *  - vbas:checkanonymity gives PASS on the released records;
- *  - every released row is an input row (by recordIdField) released once, its quasi-identifiers and
- *    count unchanged, in an aggregate that holds its small area according to the mapping output, which
- *    names every region of REGIONS once;
+ *  - every released (aggregate, quasi-identifier values) group holds exactly the input's records of
+ *    those values in the small areas the mapping output gives that aggregate (suppression withholds whole
+ *    groups; released rows carry no input id to match them one by one);
  *  - input = released + suppressed + dropped, where input and dropped (NULL or unknown small area) are
  *    recounted from RECORDS and REGIONS, released from OUTPUT_RECORDS, and the numbers VBAS reports
  *    (INPUT_RECORDS, RECORDS_RELEASED, SUPPRESSED, RECORDS_DROPPED) equal these recounts.

@@ -27,7 +27,8 @@
 
 namespace
 {
-const QStringList kLoaded{"OUTPUT", "OUTPUT_MAPPING", "OUTPUT_SITES", "OUTPUT_CELLS", "OUTPUT_RECORDS"};
+const QStringList kLoaded{"OUTPUT",       "OUTPUT_MAPPING", "OUTPUT_SITES",
+                          "OUTPUT_CELLS", "OUTPUT_RECORDS", "OUTPUT_REVIEW"};
 
 /** A release whose outputs were loaded into `project` and post-processed. */
 struct LoadedRelease
@@ -97,7 +98,8 @@ QSet<qint64> hotSpotsByHand(QgsVectorLayer& aggregates)
     while (it.nextFeature(feature))
     {
         const double out = feature.attribute("suppressed_local").toDouble() +
-                           feature.attribute("suppressed_global").toDouble();
+                           feature.attribute("suppressed_global").toDouble() +
+                           feature.attribute("suppressed_diversity").toDouble();
         withheld += out;
         total += out + feature.attribute("released").toDouble();
     }
@@ -106,7 +108,8 @@ QSet<qint64> hotSpotsByHand(QgsVectorLayer& aggregates)
     while (it.nextFeature(feature))
     {
         const double out = feature.attribute("suppressed_local").toDouble() +
-                           feature.attribute("suppressed_global").toDouble();
+                           feature.attribute("suppressed_global").toDouble() +
+                           feature.attribute("suppressed_diversity").toDouble();
         if (out > 0 && out / (out + feature.attribute("released").toDouble()) >= 2 * withheld / total)
             hot.insert(feature.attribute("aggregate_id").toLongLong());
     }
@@ -134,6 +137,7 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
     // records are a table and stay where QGIS put them.
     QStringList order = treeOrder(release);
     order.removeAll("OUTPUT_RECORDS");
+    order.removeAll("OUTPUT_REVIEW"); // aggregates too: stacked with OUTPUT, in either order
     EXPECT_EQ(order.join(' ').toStdString(), "OUTPUT_SITES OUTPUT_CELLS OUTPUT OUTPUT_MAPPING");
     EXPECT_EQ(release.withoutPostProcessor, QStringList{"OUTPUT_RECORDS"});
     EXPECT_FALSE(release.project->layerTreeRoot()->findLayer(mapping)->isExpanded())
@@ -146,17 +150,27 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
     QgsRenderContext renderContext;
     renderContext.expressionContext().appendScopes(
         QgsExpressionContextUtils::globalProjectLayerScopes(aggregates));
-    QgsSymbolLayer* hatch = nullptr;
-    for (QgsSymbolLayer* layer : graduated->sourceSymbol()->symbolLayers())
-        if (layer->layerType() == "LinePatternFill")
-            hatch = layer;
+    const auto hatchOf = [](const QgsGraduatedSymbolRenderer& renderer)
+    {
+        QgsSymbolLayer* hatch = nullptr;
+        for (QgsSymbolLayer* layer : renderer.sourceSymbol()->symbolLayers())
+            if (layer->layerType() == "LinePatternFill")
+                hatch = layer;
+        return hatch;
+    };
+    EXPECT_FALSE(hatchOf(*graduated)) << "hot spots of withheld records are for review, not for publication";
+    QgsVectorLayer* review = release.layers.value("OUTPUT_REVIEW");
+    ASSERT_TRUE(review);
+    const auto* reviewRenderer = dynamic_cast<const QgsGraduatedSymbolRenderer*>(review->renderer());
+    ASSERT_TRUE(reviewRenderer);
+    QgsSymbolLayer* hatch = hatchOf(*reviewRenderer);
     ASSERT_TRUE(hatch) << "Olinda's release withholds records: there are hot spots to hatch";
     const QgsProperty colour = hatch->subSymbol()->symbolLayer(0)->dataDefinedProperties().property(
         QgsSymbolLayer::PropertyStrokeColor);
-    const QSet<qint64> hotSpots = hotSpotsByHand(*aggregates);
+    const QSet<qint64> hotSpots = hotSpotsByHand(*review);
     EXPECT_FALSE(hotSpots.isEmpty());
     QgsFeature feature;
-    QgsFeatureIterator it = aggregates->getFeatures();
+    QgsFeatureIterator it = review->getFeatures();
     int features = 0;
     while (it.nextFeature(feature))
     {
@@ -172,6 +186,7 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
             << "aggregate " << feature.attribute("aggregate_id").toInt();
     }
     EXPECT_EQ(features, aggregates->featureCount());
+    EXPECT_EQ(review->featureCount(), aggregates->featureCount());
     ASSERT_TRUE(aggregates->labelsEnabled());
     const QgsPalLayerSettings label = aggregates->labeling()->settings();
     EXPECT_TRUE(label.isExpression);
@@ -211,12 +226,12 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
 
 // Loaded bottom-up (each new layer lands on top: fully reversed without the post-processor's
 // reordering) and shuffled.
-INSTANTIATE_TEST_SUITE_P(LoadOrders, StyledOnLoad,
-                         testing::Values(std::vector<std::string>{"OUTPUT_SITES", "OUTPUT_CELLS", "OUTPUT",
-                                                                  "OUTPUT_MAPPING", "OUTPUT_RECORDS"},
-                                         std::vector<std::string>{"OUTPUT", "OUTPUT_RECORDS",
-                                                                  "OUTPUT_MAPPING", "OUTPUT_SITES",
-                                                                  "OUTPUT_CELLS"}));
+INSTANTIATE_TEST_SUITE_P(
+    LoadOrders, StyledOnLoad,
+    testing::Values(std::vector<std::string>{"OUTPUT_SITES", "OUTPUT_CELLS", "OUTPUT", "OUTPUT_REVIEW",
+                                             "OUTPUT_MAPPING", "OUTPUT_RECORDS"},
+                    std::vector<std::string>{"OUTPUT", "OUTPUT_RECORDS", "OUTPUT_REVIEW", "OUTPUT_MAPPING",
+                                             "OUTPUT_SITES", "OUTPUT_CELLS"}));
 
 TEST(Styling, AggregatesAreShadedByAnonymityAfterSuppressionUnlessToldOtherwise)
 {
