@@ -154,7 +154,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     {
         if (!parameterDefinition(name))
             return;
-        feedback->setProgress(90.0 + 10.0 * double(outputs.size()) / 7.0);
+        feedback->setProgress(90.0 + 10.0 * double(outputs.size()) / 6.0);
         QString destination;
         const std::unique_ptr<QgsFeatureSink> sink(
             parameterAsSink(parameters, name, context, destination, fields, type, frame.sourceCrs()));

@@ -46,17 +46,23 @@ struct Germany
 };
 
 /** The value of `field` of every feature of the mapping output, by aggregate. */
-std::map<qlonglong, std::set<QString>> valuesByAggregate(QgsVectorLayer& mapping, const QString& field)
+std::map<qlonglong, std::set<QString>> valuesByAggregate(QgsVectorLayer& mapping, QgsVectorLayer& regions,
+                                                         const QString& idField, const QString& field)
 {
-    std::map<qlonglong, std::set<QString>> values;
+    // The mapping publishes the small area ids alone: the field comes from the regions themselves.
+    std::map<QString, QString> valueOf;
     QgsFeature feature;
-    QgsFeatureIterator features = mapping.getFeatures();
-    while (features.nextFeature(feature))
+    QgsFeatureIterator regionFeatures = regions.getFeatures();
+    while (regionFeatures.nextFeature(feature))
     {
         const QVariant value = feature.attribute(field);
-        values[feature.attribute("aggregate_id").toLongLong()].insert(value.isNull() ? "NULL"
-                                                                                     : value.toString());
+        valueOf[feature.attribute(idField).toString()] = value.isNull() ? "NULL" : value.toString();
     }
+    std::map<qlonglong, std::set<QString>> values;
+    QgsFeatureIterator features = mapping.getFeatures();
+    while (features.nextFeature(feature))
+        values[feature.attribute("aggregate_id").toLongLong()].insert(
+            valueOf.at(feature.attribute(idField).toString()));
     return values;
 }
 
@@ -205,7 +211,7 @@ TEST(SpatialPartitions, BostonReleasesNeverMixTowns)
                                           {"OUTPUT_RECORDS", temporary}});
             ASSERT_TRUE(run.ok) << run.errors.toStdString();
             for (const auto& [aggregate, towns] :
-                 valuesByAggregate(*outputLayer(run, "OUTPUT_MAPPING"), "TOWN"))
+                 valuesByAggregate(*outputLayer(run, "OUTPUT_MAPPING"), *tracts, "poltract", "TOWN"))
                 EXPECT_EQ(towns.size(), 1u) << "aggregate " << aggregate;
             // data/README.md: 92 towns; each needs a released region of its own.
             EXPECT_GE(number(run, "AGGREGATES"), 92);
@@ -222,7 +228,8 @@ TEST(SpatialPartitions, OlindaNeighbourhoodsStayApartAndRuralTractsFormTheirOwn)
     parameters["PARENT_FIELD"] = "NM_BAIR";
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    const auto neighbourhoods = valuesByAggregate(*outputLayer(run, "OUTPUT_MAPPING"), "NM_BAIR");
+    const auto neighbourhoods =
+        valuesByAggregate(*outputLayer(run, "OUTPUT_MAPPING"), *olinda.tracts, "CD_GEOCODI", "NM_BAIR");
     std::set<QString> seen;
     for (const auto& [aggregate, values] : neighbourhoods)
     {

@@ -125,6 +125,7 @@ TEST(PartitionRegions, FourSquaresWorkedOutByHand)
                                  {"K", 2},
                                  {"SITES", asParameter(sites.get())},
                                  {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_REVIEW", QgsProcessing::TEMPORARY_OUTPUT},
                                  {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
     const AlgorithmRun run = runAlgorithm("vbas:partitionregions", parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
@@ -144,16 +145,29 @@ TEST(PartitionRegions, FourSquaresWorkedOutByHand)
     EXPECT_NEAR(r.value("NON_UNIFORM_ENTROPY").toDouble(), -(2 * std::log2(2.0 / 3.0) + std::log2(1.0 / 3.0)),
                 1e-12);
 
-    // Each aggregate: site (1 or 3, 0.5), 2 squares, 3 released, 1 suppressed, 1 class, anonymity 1 -> 3,
-    // mean distance 0.5 m, 2 m², one part, Polsby-Popper 4 pi 2 / 6^2.
+    // Each aggregate: site (1 or 3, 0.5), 2 squares, 3 released, 1 class, anonymity 3 after suppression,
+    // mean distance 0.5 m, 2 m², one part, Polsby-Popper 4 pi 2 / 6^2; for review also 1 suppressed
+    // locally, none globally nor for l-diversity, anonymity 1 before suppression.
     ASSERT_EQ(run.outputRows.size(), 2);
     for (const QgsAttributes& row : run.outputRows)
     {
         const int id = row.at(0).toInt();
-        EXPECT_EQ(row.mid(1).toList(), (QVariantList{id == 1 ? 1.0 : 3.0, 0.5, 2, 3, 1, 0, 1, 1, 3, 0.5, 2.0,
-                                                     1, 4 * M_PI * 2 / 36}))
+        EXPECT_EQ(row.mid(1).toList(),
+                  (QVariantList{id == 1 ? 1.0 : 3.0, 0.5, 2, 3, 1, 3, 0.5, 2.0, 1, 4 * M_PI * 2 / 36}))
             << "aggregate " << id;
     }
+    QgsVectorLayer* review = outputLayer(run, "OUTPUT_REVIEW");
+    QgsFeature feature;
+    QgsFeatureIterator features = review->getFeatures();
+    int reviewed = 0;
+    while (features.nextFeature(feature))
+    {
+        ++reviewed;
+        const QgsAttributes row = feature.attributes();
+        EXPECT_EQ(row.mid(row.size() - 4).toList(), (QVariantList{1, 0, 0, 1}))
+            << "aggregate " << row.at(0).toInt();
+    }
+    EXPECT_EQ(reviewed, 2);
     EXPECT_EQ(recountGroups(*outputLayer(run, "OUTPUT_RECORDS"), {"area", "sex"}).smallestGroup, 3);
 }
 

@@ -54,14 +54,28 @@ QImage runForImage(const QTemporaryDir& folder, QVariantMap parameters)
 }
 } // namespace
 
-TEST(MapImage, IsAPngOfTheRequestedSizeShowingRegionsHotSpotsAndAreas)
+TEST(MapImage, IsAPngOfTheRequestedSizeShowingRegionsAndAreasWithHotSpotsOnlyForReview)
 {
     const OlindaInput olinda;
     const QTemporaryDir folder;
     QVariantMap parameters = olinda.parameters({"age_band", "sex", "married"});
     parameters.insert("MAP_IMAGE_WIDTH", 900);
     parameters.insert("MAP_IMAGE_HEIGHT", 560);
-    const QImage image = runForImage(folder, parameters);
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    const QImage published = runForImage(folder, parameters);
+    ASSERT_EQ(published.size(), QSize(900, 560));
+    EXPECT_LT(pixels(published, QRect(0, 40, 450, 400)).reddish, 20)
+        << "no hot spots of withheld records on the published map";
+
+    // The report's map, for review, shows them.
+    QFile report(folder.filePath("report.html"));
+    ASSERT_TRUE(report.open(QIODevice::ReadOnly));
+    const QByteArray html = report.readAll();
+    const QByteArray prefix = "data:image/png;base64,";
+    const int start = html.indexOf(prefix) + prefix.size();
+    ASSERT_GE(start, prefix.size());
+    const QImage image =
+        QImage::fromData(QByteArray::fromBase64(html.mid(start, html.indexOf('"', start) - start)), "PNG");
     ASSERT_EQ(image.size(), QSize(900, 560));
 
     // The panels: the left and right halves without the legend band below.

@@ -285,7 +285,11 @@ TEST(Robustness, NullQuasiIdentifierValuesAreACategoryOfTheirOwn)
     const ReleaseRecount recount = expectSoundRelease(run, input.input());
     EXPECT_EQ(recount.released, 7);
     EXPECT_EQ(recount.suppressed, 1);
-    EXPECT_EQ(countByValue(*outputLayer(run, "OUTPUT_RECORDS"), "sex").value("NULL"), 2);
+    // Published merged (the input has counts): one row for the two NULL records of the one aggregate.
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    records->setSubsetString("\"sex\" IS NULL");
+    EXPECT_EQ(sumOf(*records, "n"), 2);
+    records->setSubsetString(QString());
     EXPECT_TRUE(
         run.log.contains("'sex' is NULL in 2 row(s); NULL is a category of its own, grouped only with "
                          "other NULLs (not with empty text)"))
