@@ -565,8 +565,11 @@ void VbasOutputGuard::verify(const Destination& destination) const
     GDALDatasetH dataset =
         GDALOpenEx(staged.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr);
     if (!dataset)
+    {
+        const QString reason = QString::fromUtf8(CPLGetLastErrorMsg());
         fail(QObject::tr("the file written for %1 cannot be read back (%2)")
-                 .arg(path, QString::fromUtf8(CPLGetLastErrorMsg())));
+                 .arg(path, reason.isEmpty() ? QObject::tr("GDAL finds no vector data in it") : reason));
+    }
     const auto close = qScopeGuard([dataset] { GDALClose(dataset); });
     OGRLayerH layer = nullptr;
     if (!destination.layer.isEmpty())
