@@ -42,7 +42,16 @@ QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, Q
                                                 QgsProcessingFeedback* feedback)
 {
     VbasOutputGuard outputs(*this, parameters, context, feedback);
-    const QVariantMap results = processGuarded(outputs.parameters(), context, feedback);
+    QVariantMap results;
+    try
+    {
+        results = processGuarded(outputs.parameters(), context, feedback);
+    }
+    catch (const QgsProcessingException& error)
+    {
+        // The message names the file the user chose, not its staged copy.
+        throw QgsProcessingException(VbasOutputGuard::finalDestination(error.what()));
+    }
     // A cancel that came after the algorithm's last check (while the report was written, say) still
     // takes every output back: a canceled run never leaves files.
     if (feedback && feedback->isCanceled())

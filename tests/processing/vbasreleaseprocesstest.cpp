@@ -12,6 +12,7 @@
 #include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -240,6 +241,39 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(Limit{"csv", 50}, Limit{"csv", 95}, Limit{"gpkg", 50}, Limit{"gpkg", 85}),
     [](const testing::TestParamInfo<Limit>& limit)
     { return std::string(limit.param.format) + "_at_" + std::to_string(limit.param.percent); });
+
+TEST_F(ReleaseOnDisk, AFullFileSystemFailsTheRunAndLeavesTheOldRelease)
+{
+    // A real full disk: a tmpfs that holds one release and a half. Needs the right to mount (root in a
+    // container that allows it); skipped elsewhere, where the file size limit above stands in for it.
+    QDir measure(mFolder.path());
+    ASSERT_EQ(run(2, releaseOutputs(measure)), 0);
+    qint64 size = 0;
+    for (const QFileInfo& file : measure.entryInfoList(QDir::Files))
+        size += file.size();
+    const QString mountPoint = mProfile.filePath("tmpfs");
+    ASSERT_TRUE(QDir().mkpath(mountPoint));
+    if (QProcess::execute("mount",
+                          {"-t", "tmpfs", "-o", QStringLiteral("size=%1k").arg(size * 3 / 2 / 1024 + 64),
+                           "tmpfs", mountPoint}) != 0)
+        GTEST_SKIP() << "cannot mount a tmpfs here";
+    const auto unmount = qScopeGuard([&] { QProcess::execute("umount", {mountPoint}); });
+    const QDir folder(mountPoint);
+    ASSERT_EQ(run(2, releaseOutputs(folder)), 0);
+    const Release old = readRelease(folder);
+    ASSERT_TRUE(old.consistent()) << old.describe();
+    QMap<QString, QByteArray> files;
+    for (const QString& name : folder.entryList(QDir::Files))
+        files.insert(name, contents(folder.filePath(name)));
+
+    QString errors;
+    EXPECT_NE(run(4, releaseOutputs(folder), &errors), 0) << errors.toStdString();
+    EXPECT_TRUE(errors.contains(QRegularExpression("OUTPUT[A-Z_]*: "))) << errors.toStdString();
+    EXPECT_FALSE(errors.contains(".vbas-staging-")) << "the message names the user's files";
+    for (auto file = files.constBegin(); file != files.constEnd(); ++file)
+        EXPECT_EQ(contents(folder.filePath(file.key())), file.value()) << file.key().toStdString();
+    EXPECT_EQ(folder.entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), files.keys());
+}
 
 TEST_F(ReleaseOnDisk, TwoRunsAtOnceLeaveOneRunsRelease)
 {
