@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <ostream>
 #include <string>
 
 namespace
@@ -205,6 +206,12 @@ struct Limit
     const char* format;
     int percent;
 };
+
+/** Names a limit in test listings ("csv at 50 %") rather than by its bytes. */
+void PrintTo(const Limit& limit, std::ostream* out)
+{
+    *out << limit.format << " at " << limit.percent << " %";
+}
 
 class FullDisk : public ReleaseOnDisk, public testing::WithParamInterface<Limit>
 {
