@@ -41,14 +41,22 @@ QString VbasAlgorithmBase::svgIconPath() const
 QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
                                                 QgsProcessingFeedback* feedback)
 {
-    VbasOutputGuard outputs(*this, parameters, context);
-    QVariantMap results = processGuarded(parameters, context, feedback);
+    VbasOutputGuard outputs(*this, parameters, context, feedback);
+    QVariantMap results;
+    try
+    {
+        results = processGuarded(outputs.parameters(), context, feedback);
+    }
+    catch (const QgsProcessingException& error)
+    {
+        // The message names the file the user chose, not its staged copy.
+        throw QgsProcessingException(VbasOutputGuard::finalDestination(error.what()));
+    }
     // A cancel that came after the algorithm's last check (while the report was written, say) still
     // takes every output back: a canceled run never leaves files.
     if (feedback && feedback->isCanceled())
         throw canceledError();
-    outputs.commit();
-    return results;
+    return outputs.commit(results);
 }
 
 void VbasAlgorithmBase::addKParameter()

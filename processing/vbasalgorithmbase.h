@@ -57,13 +57,16 @@ public:
 
 protected:
     /**
-     * Runs processGuarded() inside a VbasOutputGuard: file destinations are checked before any work, and
-     * a run that fails or is canceled, whenever the cancel comes, leaves no output file behind (files it
-     * replaced are put back).
+     * Runs processGuarded() inside a VbasOutputGuard: file destinations are checked before any work, the
+     * algorithm writes them into staging folders, and only a run that ends well and whose outputs read
+     * back whole moves them into place; any other run, whenever it stops, leaves the files as they were.
      */
     QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
                                  QgsProcessingFeedback* feedback) final;
-    /** The work of the algorithm, what processAlgorithm() is for other QGIS algorithms. */
+    /**
+     * The work of the algorithm, what processAlgorithm() is for other QGIS algorithms. `parameters` name
+     * staged files: write features through VbasSink, which tells the guard how many to expect.
+     */
     virtual QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
                                        QgsProcessingFeedback* feedback) = 0;
 

@@ -1,6 +1,7 @@
 #include "vbasalgorithmcheckanonymity.h"
 
 #include "vbasgroupcounts.h"
+#include "vbasoutputguard.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsprocessingoutputs.h>
@@ -157,6 +158,8 @@ QVariantMap VbasAlgorithmCheckAnonymity::processGuarded(const QVariantMap& param
             if (!sink->addFeature(row, QgsFeatureSink::FastInsert))
                 throw QgsProcessingException(writeFeatureError(sink.get(), parameters, kOutput));
         }
+        // The output guard reads the file back and expects as many rows.
+        VbasOutputGuard::countWritten(kOutput, qint64(violating.size()));
         outputs.insert(kOutput, destination);
     }
 

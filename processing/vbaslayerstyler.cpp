@@ -1,5 +1,7 @@
 #include "vbaslayerstyler.h"
 
+#include "vbasoutputguard.h"
+
 #include <qgslayertree.h>
 #include <qgsproject.h>
 #include <qgsvectorlayer.h>
@@ -57,9 +59,11 @@ VbasLayerStyler::VbasLayerStyler(VbasStyling::Role role, const QString& shadeBy,
 void VbasLayerStyler::attach(QgsProcessingContext& context, const QString& destination,
                              VbasStyling::Role role, const QString& shadeBy, const QString& run)
 {
-    if (context.willLoadLayerOnCompletion(destination))
-        context.layerToLoadOnCompletionDetails(destination)
-            .setPostProcessor(new VbasLayerStyler(role, shadeBy, run));
+    // Under the final path: QGIS loads the layer from there once the guard has moved it into place.
+    const QString layer = VbasOutputGuard::publish(context, destination);
+    if (context.willLoadLayerOnCompletion(layer))
+        context.layerToLoadOnCompletionDetails(layer).setPostProcessor(
+            new VbasLayerStyler(role, shadeBy, VbasOutputGuard::finalDestination(run)));
 }
 
 void VbasLayerStyler::postProcessLayer(QgsMapLayer* layer, QgsProcessingContext& context,

@@ -5,43 +5,61 @@
 #include <qgsdatasourceuri.h>
 #include <qgsmaplayer.h>
 #include <qgsprocessingalgorithm.h>
+#include <qgsprocessingcontext.h>
+#include <qgsprocessingfeedback.h>
 #include <qgsprocessingparameters.h>
 #include <qgsprocessingprovider.h>
 #include <qgsproviderregistry.h>
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSaveFile>
+#include <QScopeGuard>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 
+#include <cpl_error.h>
+#include <gdal.h>
+#include <ogr_api.h>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <optional>
 
 namespace
 {
+const QString kStagingPrefix = QStringLiteral(".vbas-staging-");
+const QString kFolderLock = QStringLiteral(".vbas-release.lock");
+const QString kRunLock = QStringLiteral("run.lock");
+const QString kJournal = QStringLiteral("journal");
+const QString kNew = QStringLiteral("new");
+const QString kOld = QStringLiteral("old");
 /** Files a shapefile writer creates next to the .shp. */
 const QStringList kShapefileSidecars{"shx", "dbf", "prj", "cpg", "qix", "sbn", "sbx", "qmd"};
+/** Files SQLite keeps next to a database; a stale one next to a new GeoPackage would corrupt it. */
+const QStringList kSqliteSidecars{"-wal", "-shm", "-journal"};
 /** Parameter types whose values are layers read by the algorithm. */
 const QStringList kLayerParameterTypes{"source", "vector", "raster", "layer", "multilayer"};
+
+/** The guard of the run on this thread: algorithms run on a worker thread in QGIS desktop. */
+thread_local VbasOutputGuard* tCurrentGuard = nullptr;
 
 /** A file, and the layer inside it (empty: the whole file). */
 struct LayerFile
 {
     QString path;
     QString layer;
+    bool ogrUri = false; //!< given as "ogr:..." rather than as a path
 };
-
-/** Returns true when writing the file `destination` may create or change the file `name` in its folder. */
-bool touches(const QFileInfo& destination, const QString& name)
-{
-    // The file itself and what its writer adds next to it: SQLite journals, a .csvt, shapefile parts.
-    if (name.startsWith(destination.fileName()))
-        return true;
-    const QFileInfo other(name);
-    return destination.suffix().compare(QLatin1String("shp"), Qt::CaseInsensitive) == 0 &&
-           other.completeBaseName() == destination.completeBaseName() &&
-           kShapefileSidecars.contains(other.suffix().toLower());
-}
 
 bool sameFile(const LayerFile& a, const LayerFile& b)
 {
@@ -81,8 +99,8 @@ std::optional<LayerFile> destinationFile(const QgsProcessingAlgorithm& algorithm
         if (match.captured(1) != QLatin1String("ogr"))
             return std::nullopt;
         const QgsDataSourceUri uri(match.captured(2));
-        return uri.database().isEmpty() ? LayerFile{match.captured(2), QString()}
-                                        : LayerFile{uri.database(), uri.table()};
+        return uri.database().isEmpty() ? LayerFile{match.captured(2), QString(), true}
+                                        : LayerFile{uri.database(), uri.table(), true};
     }
     const QgsProcessingProvider* provider = algorithm.provider();
     if (provider != nullptr && !provider->supportedOutputVectorLayerExtensions().contains(
@@ -117,12 +135,226 @@ std::vector<std::pair<QString, LayerFile>> inputFiles(const QgsProcessingAlgorit
     }
     return files;
 }
+
+QByteArray fileSystemPath(const QString& path)
+{
+    return QFile::encodeName(path);
+}
+
+/** Flushes a file or folder to disk, so that a rename after it never exposes unwritten data. */
+void syncPath(const QString& path)
+{
+    const int fd = ::open(fileSystemPath(path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ::fsync(fd);
+    ::close(fd);
+}
+
+/**
+ * An exclusive flock() on a file. The folder lock is deleted when released, so that no lock file stays
+ * in the user's folder; a run that locked a file deleted meanwhile notices it and locks the new one.
+ */
+class FileLock
+{
+public:
+    FileLock() = default;
+    ~FileLock() { release(); }
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+
+    /** Locks `path`, creating it, waiting for other holders; false (errno set) when it cannot. */
+    bool lockFolder(const QString& path)
+    {
+        mPath = path;
+        mRemove = true;
+        for (;;)
+        {
+            mFd = ::open(fileSystemPath(path).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+            if (mFd < 0)
+                return false;
+            int locked;
+            do
+                locked = ::flock(mFd, LOCK_EX);
+            while (locked != 0 && errno == EINTR);
+            struct stat held, named;
+            if (locked == 0 && ::fstat(mFd, &held) == 0 &&
+                ::stat(fileSystemPath(path).constData(), &named) == 0 && held.st_ino == named.st_ino &&
+                held.st_dev == named.st_dev)
+                return true;
+            ::close(mFd); // the holder before us deleted it: lock the one there now
+            mFd = -1;
+            if (locked != 0)
+                return false;
+        }
+    }
+
+    /** Locks the existing file `path` if nobody holds it; false when somebody does or it cannot be opened. */
+    bool tryLock(const QString& path, bool create)
+    {
+        mPath = path;
+        mRemove = false;
+        mFd = ::open(fileSystemPath(path).constData(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+        if (mFd >= 0 && ::flock(mFd, LOCK_EX | LOCK_NB) == 0)
+            return true;
+        release();
+        return false;
+    }
+
+    void release()
+    {
+        if (mFd < 0)
+            return;
+        if (mRemove)
+            ::unlink(fileSystemPath(mPath).constData());
+        ::close(mFd);
+        mFd = -1;
+    }
+
+private:
+    QString mPath;
+    int mFd = -1;
+    bool mRemove = false;
+};
+
+/** Returns the files of a folder, hidden ones included. */
+QStringList fileNames(const QString& folder)
+{
+    return QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System);
+}
+
+/** Renames `from` to `to` (replacing it); throws a message naming both when it cannot. */
+void renameFile(const QString& from, const QString& to)
+{
+    if (::rename(fileSystemPath(from).constData(), fileSystemPath(to).constData()) != 0)
+        throw QgsProcessingException(QObject::tr("cannot move %1 to %2 (%3)")
+                                         .arg(QDir::toNativeSeparators(from), QDir::toNativeSeparators(to),
+                                              QString::fromLocal8Bit(std::strerror(errno))));
+}
+
+/**
+ * Completes the commit journaled in the staging folder `staging` of `folder`: moves the files listed as
+ * aside into its old/ and the staged files of its new/ into `folder`. Every step can be repeated, so a
+ * commit killed half-way is completed by running this again. Call it holding the folder lock.
+ */
+void rollForward(const QString& folder, const QString& staging)
+{
+    QFile journal(QDir(staging).filePath(kJournal));
+    if (!journal.open(QIODevice::ReadOnly))
+        return;
+    const QStringList lines = QString::fromUtf8(journal.readAll()).split('\n', Qt::SkipEmptyParts);
+    const QDir target(folder);
+    const QDir staged(QDir(staging).filePath(kNew));
+    const QDir old(QDir(staging).filePath(kOld));
+    for (const QString& line : lines)
+    {
+        const QString name = line.section('\t', 1);
+        if (line.startsWith(QLatin1String("aside\t")) && QFileInfo::exists(target.filePath(name)))
+            renameFile(target.filePath(name), old.filePath(name));
+    }
+    for (const QString& line : lines)
+    {
+        const QString name = line.section('\t', 1);
+        if (line.startsWith(QLatin1String("move\t")) && QFileInfo::exists(staged.filePath(name)))
+            renameFile(staged.filePath(name), target.filePath(name));
+    }
+    syncPath(folder);
+}
+
+/**
+ * Removes the staging folders in `folder` whose run is gone (nobody holds their run lock), completing
+ * those that hold a commit journal. Call it holding the folder lock. Returns what it did, for the log.
+ */
+QStringList cleanUpAfterStoppedRuns(const QString& folder)
+{
+    QStringList done;
+    const QDir dir(folder);
+    for (const QString& name :
+         dir.entryList({kStagingPrefix + '*'}, QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
+    {
+        const QString staging = dir.filePath(name);
+        FileLock run;
+        if (QFileInfo::exists(QDir(staging).filePath(kRunLock)) &&
+            !run.tryLock(QDir(staging).filePath(kRunLock), false))
+            continue; // a live run
+        if (QFileInfo::exists(QDir(staging).filePath(kJournal)))
+        {
+            try
+            {
+                rollForward(folder, staging);
+            }
+            catch (const QgsProcessingException& error)
+            {
+                done << QObject::tr("Could not complete the release a stopped run left in %1: %2")
+                            .arg(QDir::toNativeSeparators(staging), error.what());
+                continue;
+            }
+            done << QObject::tr("Completed the release that a run stopped while moving it into %1.")
+                        .arg(QDir::toNativeSeparators(folder));
+        }
+        else
+            done << QObject::tr("Removed %1, left by a run that was stopped before its release was complete.")
+                        .arg(QDir::toNativeSeparators(staging));
+        QDir(staging).removeRecursively();
+    }
+    return done;
+}
+
+/**
+ * Returns `details` for another key of the layers to load. QGIS deletes the post-processor of a key that
+ * goes away, so it cannot move along: publish() moves a destination before one is attached.
+ */
+QgsProcessingContext::LayerDetails moved(const QgsProcessingContext::LayerDetails& details)
+{
+    QgsProcessingContext::LayerDetails copy(details.name, details.project, details.outputName,
+                                            details.layerTypeHint);
+    copy.forceName = details.forceName;
+    return copy;
+}
+
+/** Returns the names of the files next to `path` that belong to it and its writer may leave behind. */
+QStringList companionNames(const QString& path)
+{
+    const QFileInfo file(path);
+    QStringList names;
+    for (const QString& suffix : kSqliteSidecars)
+        names << file.fileName() + suffix;
+    const QString suffix = file.suffix().toLower();
+    if (suffix == QLatin1String("shp"))
+        for (const QString& sidecar : kShapefileSidecars)
+            names << file.completeBaseName() + '.' + sidecar;
+    if (suffix == QLatin1String("csv"))
+        names << file.completeBaseName() + QStringLiteral(".csvt") << file.completeBaseName() + ".prj";
+    return names;
+}
 } // namespace
 
+/** The staging folder of one destination folder, locked for the life of the run. */
+struct VbasOutputGuard::Staging
+{
+    QString folder; //!< the destination folder
+    QString path;   //!< the staging folder inside it
+    FileLock runLock;
+    bool keep = false; //!< a commit failed half-way: the journal stays for the next run to complete
+
+    QString stagedFolder() const { return QDir(path).filePath(kNew); }
+
+    ~Staging()
+    {
+        if (!keep && !path.isEmpty())
+            QDir(path).removeRecursively();
+        runLock.release();
+    }
+};
+
 VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
-                                 QgsProcessingContext& context)
+                                 QgsProcessingContext& context, QgsProcessingFeedback* feedback)
+    : mContext(context)
+    , mFeedback(feedback)
+    , mParameters(parameters)
 {
     const auto inputs = inputFiles(algorithm, parameters, context);
+    std::vector<LayerFile> files;
     for (const QgsProcessingParameterDefinition* definition : algorithm.destinationParameterDefinitions())
     {
         const std::optional<LayerFile> file =
@@ -147,25 +379,62 @@ VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const 
                                 "name in one GeoPackage)")
                         .arg(QDir::toNativeSeparators(file->path), earlier.parameter));
         }
-        mDestinations.push_back({definition->name(), QFileInfo(file->path).absoluteFilePath(), file->layer});
+        mDestinations.push_back({definition->name(), QFileInfo(file->path).absoluteFilePath(), file->layer,
+                                 definition->type() == QgsProcessingParameterFileDestination::typeName()});
+        files.push_back(*file);
         checkWritable(mDestinations.back());
     }
-    for (const Destination& destination : mDestinations)
-        keepCopies(destination);
+
+    QElapsedTimer clock;
+    clock.start();
+    try
+    {
+        for (std::size_t d = 0; d < mDestinations.size(); ++d)
+        {
+            const Destination& destination = mDestinations[d];
+            stage(destination);
+            const QString staged = stagedPath(destination);
+            QString text = staged;
+            if (files[d].ogrUri)
+            {
+                const QString original = valueText(parameters.value(destination.parameter), context).mid(4);
+                QgsDataSourceUri uri(original);
+                if (uri.database().isEmpty())
+                    text = QStringLiteral("ogr:") + staged;
+                else
+                {
+                    uri.setDatabase(staged);
+                    text = QStringLiteral("ogr:") + uri.uri(false);
+                }
+            }
+            QVariant value = parameters.value(destination.parameter);
+            if (value.userType() == qMetaTypeId<QgsProcessingOutputLayerDefinition>())
+            {
+                auto definition = value.value<QgsProcessingOutputLayerDefinition>();
+                definition.sink = QgsProperty::fromValue(text);
+                value = QVariant::fromValue(definition);
+            }
+            else
+                value = text;
+            mParameters.insert(destination.parameter, value);
+        }
+    }
+    catch (...)
+    {
+        mStagings.clear();
+        throw;
+    }
+    mStagingMs = clock.elapsed();
+    mOuter = tCurrentGuard;
+    tCurrentGuard = this;
 }
 
 VbasOutputGuard::~VbasOutputGuard()
 {
+    tCurrentGuard = mOuter;
     if (!mCommitted)
-        rollBack();
-}
-
-void VbasOutputGuard::commit()
-{
-    mCommitted = true;
-    for (const QString& copy : qAsConst(mCopies))
-        QFile::remove(copy);
-    mCopies.clear();
+        removeLayersToLoad();
+    mStagings.clear(); // deletes the staging folders, and with them whatever a failed run wrote
 }
 
 void VbasOutputGuard::checkWritable(const Destination& destination) const
@@ -194,62 +463,306 @@ void VbasOutputGuard::checkWritable(const Destination& destination) const
                      file.isDir() ? QObject::tr("it is a folder") : existing.errorString()));
 }
 
-void VbasOutputGuard::keepCopies(const Destination& destination)
+void VbasOutputGuard::stage(const Destination& destination)
 {
-    const QFileInfo file(destination.path);
-    const QString folder = file.absolutePath();
-    if (!mExisting.contains(folder))
+    const QString folder = QFileInfo(destination.path).absolutePath();
+    const auto found = std::find_if(mStagings.begin(), mStagings.end(),
+                                    [&](const auto& staging) { return staging->folder == folder; });
+    if (found == mStagings.end())
     {
-        const QStringList names = QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System);
-        mExisting.insert(folder, QSet<QString>(names.begin(), names.end()));
-    }
-    for (const QString& name : qAsConst(mExisting[folder]))
-    {
-        const QString path = QDir(folder).filePath(name);
-        if (!touches(file, name) || mCopies.contains(path))
-            continue;
-        QString copy;
-        {
-            // A free name next to the file, so that putting it back is a rename; QFile::copy() needs it free.
-            QTemporaryFile free(QDir(folder).filePath(QStringLiteral(".%1.vbas-copy-XXXXXX").arg(name)));
-            if (free.open())
-                copy = free.fileName();
-        }
-        if (copy.isEmpty() || !QFile::copy(path, copy))
-        {
-            if (!copy.isEmpty())
-                QFile::remove(copy);
+        // Under the folder lock, so that no other run takes this staging folder for a stopped run's.
+        FileLock folderLock;
+        if (!folderLock.lockFolder(QDir(folder).filePath(kFolderLock)))
             throw VbasAlgorithmBase::parameterError(
                 destination.parameter,
-                QObject::tr("cannot keep a copy of %1 to put it back should the run fail; free some disk "
-                            "space or choose another file")
-                    .arg(QDir::toNativeSeparators(path)));
+                QObject::tr("cannot lock the folder %1 (%2); choose a folder you can "
+                            "write to")
+                    .arg(QDir::toNativeSeparators(folder), QString::fromLocal8Bit(std::strerror(errno))));
+        for (const QString& note : cleanUpAfterStoppedRuns(folder))
+            if (mFeedback)
+                mFeedback->pushInfo(note);
+        auto staging = std::make_unique<Staging>();
+        staging->folder = folder;
+        QTemporaryDir created(QDir(folder).filePath(kStagingPrefix + QStringLiteral("XXXXXX")));
+        created.setAutoRemove(false);
+        if (created.isValid())
+            staging->path = created.path();
+        if (!created.isValid() || !QDir(staging->path).mkdir(kNew) || !QDir(staging->path).mkdir(kOld) ||
+            !staging->runLock.tryLock(QDir(staging->path).filePath(kRunLock), true))
+        {
+            const QString error = created.errorString();
+            mStagings.push_back(std::move(staging)); // removed by the destructor
+            throw VbasAlgorithmBase::parameterError(
+                destination.parameter,
+                QObject::tr("cannot create a staging folder in %1 (%2); free some disk space or choose a "
+                            "folder you can write to")
+                    .arg(QDir::toNativeSeparators(folder), error));
         }
-        mCopies.insert(path, copy);
+        mPrefixes.emplace_back(staging->stagedFolder() + QLatin1Char('/'), folder + QLatin1Char('/'));
+        mStagings.push_back(std::move(staging));
+    }
+
+    // Layers of a GeoPackage that is already there: the run adds its layers to a copy of it, so that the
+    // layers it does not write survive the commit.
+    const QString staged = stagedPath(destination);
+    if (destination.layer.isEmpty() || !QFileInfo::exists(destination.path) || QFileInfo::exists(staged))
+        return;
+    FileLock folderLock; // no commit renames it while it is copied
+    folderLock.lockFolder(QDir(folder).filePath(kFolderLock));
+    for (const QString& suffix : {QString(), QStringLiteral("-wal")})
+    {
+        if (QFileInfo::exists(destination.path + suffix) &&
+            !QFile::copy(destination.path + suffix, staged + suffix))
+            throw VbasAlgorithmBase::parameterError(
+                destination.parameter,
+                QObject::tr("cannot copy %1 into the staging folder to keep its other layers; free some disk "
+                            "space or choose another file")
+                    .arg(QDir::toNativeSeparators(destination.path + suffix)));
     }
 }
 
-void VbasOutputGuard::rollBack()
+QString VbasOutputGuard::stagedPath(const Destination& destination) const
 {
-    for (auto folder = mExisting.constBegin(); folder != mExisting.constEnd(); ++folder)
+    const QString folder = QFileInfo(destination.path).absolutePath();
+    for (const auto& staging : mStagings)
+        if (staging->folder == folder)
+            return QDir(staging->stagedFolder()).filePath(QFileInfo(destination.path).fileName());
+    return destination.path;
+}
+
+void VbasOutputGuard::verify(const Destination& destination) const
+{
+    const QString staged = stagedPath(destination);
+    const QString path = QDir::toNativeSeparators(destination.path);
+    const auto written = mWritten.constFind(destination.parameter);
+    const auto fail = [&](const QString& what)
     {
-        const QDir dir(folder.key());
-        for (const QString& name : dir.entryList(QDir::Files | QDir::Hidden | QDir::System))
+        throw VbasAlgorithmBase::parameterError(
+            destination.parameter,
+            QObject::tr("%1 (disk full, or a write error?); nothing was moved into place, so the files "
+                        "there are as they were before the run")
+                .arg(what));
+    };
+    const QFileInfo file(staged);
+    if (!file.exists())
+    {
+        if (written != mWritten.constEnd())
+            fail(QObject::tr("the file written for %1 has gone").arg(path));
+        return; // the algorithm did not write this output
+    }
+    if (destination.isFile)
+    {
+        if (file.size() == 0)
+            fail(QObject::tr("the file written for %1 is empty").arg(path));
+        return;
+    }
+    if (written == mWritten.constEnd())
+        return; // written past VbasSink, or not at all: the file is not ours to judge
+
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    CPLErrorReset();
+    const auto popHandler = qScopeGuard([] { CPLPopErrorHandler(); });
+    GDALDatasetH dataset =
+        GDALOpenEx(staged.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr);
+    if (!dataset)
+    {
+        const QString reason = QString::fromUtf8(CPLGetLastErrorMsg());
+        fail(QObject::tr("the file written for %1 cannot be read back (%2)")
+                 .arg(path, reason.isEmpty() ? QObject::tr("GDAL finds no vector data in it") : reason));
+    }
+    const auto close = qScopeGuard([dataset] { GDALClose(dataset); });
+    OGRLayerH layer = nullptr;
+    if (!destination.layer.isEmpty())
+        layer = GDALDatasetGetLayerByName(dataset, destination.layer.toUtf8().constData());
+    else if (GDALDatasetGetLayerCount(dataset) == 1)
+        layer = GDALDatasetGetLayer(dataset, 0);
+    else
+        layer = GDALDatasetGetLayerByName(dataset, file.completeBaseName().toUtf8().constData());
+    if (!layer)
+        fail(QObject::tr("the file written for %1 holds no layer %2").arg(path, destination.layer));
+    // Every feature read, not a count from a header that the writer may have updated before it failed.
+    qint64 features = 0;
+    OGR_L_ResetReading(layer);
+    while (OGRFeatureH feature = OGR_L_GetNextFeature(layer))
+    {
+        OGR_F_Destroy(feature);
+        ++features;
+    }
+    const bool readError = CPLGetLastErrorType() >= CE_Failure;
+    if (features != written.value() || readError)
+        fail(QObject::tr("the file written for %1 holds %2 of the %3 features written%4")
+                 .arg(path)
+                 .arg(features)
+                 .arg(written.value())
+                 .arg(readError ? QStringLiteral(" (%1)").arg(QString::fromUtf8(CPLGetLastErrorMsg()))
+                                : QString()));
+    if (file.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
+    {
+        // A row cut short still reads as a row.
+        QFile csv(staged);
+        if (!csv.open(QIODevice::ReadOnly) || !csv.seek(file.size() - 1) || csv.read(1) != "\n")
+            fail(QObject::tr("the file written for %1 ends in the middle of a row").arg(path));
+    }
+}
+
+QVariantMap VbasOutputGuard::commit(const QVariantMap& results)
+{
+    QElapsedTimer clock;
+    clock.start();
+    for (const Destination& destination : mDestinations)
+        verify(destination);
+    const qint64 verified = clock.elapsed();
+
+    // The folders locked in one order, so that two runs into the same folders never wait for each other.
+    std::vector<Staging*> stagings;
+    for (const auto& staging : mStagings)
+        stagings.push_back(staging.get());
+    std::sort(stagings.begin(), stagings.end(),
+              [](const Staging* a, const Staging* b) { return a->folder < b->folder; });
+    std::vector<std::unique_ptr<FileLock>> locks;
+    for (Staging* staging : stagings)
+    {
+        locks.push_back(std::make_unique<FileLock>());
+        if (!locks.back()->lockFolder(QDir(staging->folder).filePath(kFolderLock)))
+            throw QgsProcessingException(
+                QObject::tr("cannot lock the folder %1 to move the release into place (%2); nothing was "
+                            "moved")
+                    .arg(QDir::toNativeSeparators(staging->folder),
+                         QString::fromLocal8Bit(std::strerror(errno))));
+    }
+
+    // Every journal is on disk before the first rename, so that a run killed among the renames of any
+    // folder is completed by the next run there.
+    for (Staging* staging : stagings)
+    {
+        QStringList moved = fileNames(staging->stagedFolder());
+        moved.erase(std::remove_if(moved.begin(), moved.end(),
+                                   [](const QString& name)
+                                   {
+                                       return std::any_of(kSqliteSidecars.begin(), kSqliteSidecars.end(),
+                                                          [&](const QString& s) { return name.endsWith(s); });
+                                   }),
+                    moved.end());
+        QStringList aside;
+        for (const Destination& destination : mDestinations)
         {
-            const bool written =
-                std::any_of(mDestinations.begin(), mDestinations.end(),
-                            [&](const Destination& destination)
-                            {
-                                return QFileInfo(destination.path).absolutePath() == folder.key() &&
-                                       touches(QFileInfo(destination.path), name);
-                            });
-            if (written && !folder.value().contains(name))
-                QFile::remove(dir.filePath(name));
+            if (QFileInfo(destination.path).absolutePath() != staging->folder)
+                continue;
+            for (const QString& name : companionNames(destination.path))
+                if (!moved.contains(name) && !aside.contains(name) &&
+                    QFileInfo::exists(QDir(staging->folder).filePath(name)))
+                    aside << name;
+        }
+        QString journal;
+        for (const QString& name : qAsConst(aside))
+            journal += QStringLiteral("aside\t%1\n").arg(name);
+        for (const QString& name : qAsConst(moved))
+        {
+            syncPath(QDir(staging->stagedFolder()).filePath(name));
+            journal += QStringLiteral("move\t%1\n").arg(name);
+        }
+        QSaveFile file(QDir(staging->path).filePath(kJournal));
+        if (!file.open(QIODevice::WriteOnly) || file.write(journal.toUtf8()) < 0 || !file.commit())
+            throw QgsProcessingException(
+                QObject::tr("cannot write the commit journal in %1 (%2); nothing was moved")
+                    .arg(QDir::toNativeSeparators(staging->path), file.errorString()));
+        syncPath(QDir(staging->path).filePath(kJournal));
+        syncPath(staging->path);
+    }
+    for (Staging* staging : stagings)
+    {
+        try
+        {
+            rollForward(staging->folder, staging->path);
+        }
+        catch (const QgsProcessingException& error)
+        {
+            for (Staging* started : stagings)
+                started->keep = true; // the next run into these folders completes the commit
+            throw QgsProcessingException(
+                QObject::tr("%1; the release is half in place: the next run into %2 completes it")
+                    .arg(error.what(), QDir::toNativeSeparators(staging->folder)));
         }
     }
-    for (auto copy = mCopies.constBegin(); copy != mCopies.constEnd(); ++copy)
+    mCommitted = true;
+    mStagings.clear(); // the old files, the journal, the locks: all go, still under the folder locks
+    locks.clear();
+
+    QVariantMap final;
+    for (auto it = results.constBegin(); it != results.constEnd(); ++it)
     {
-        QFile::remove(copy.key());
-        QFile::rename(copy.value(), copy.key());
+        QVariant value = it.value();
+        if (value.type() == QVariant::String)
+            value = rewritten(value.toString());
+        final.insert(it.key(), value);
     }
+    relabelLayersToLoad();
+    if (mFeedback && !mDestinations.empty())
+        mFeedback->pushInfo(QObject::tr("Read the %n file output(s) back whole (%1 ms) and moved them into "
+                                        "place (%2 ms); staging took %3 ms before the run.",
+                                        nullptr, int(mDestinations.size()))
+                                .arg(verified)
+                                .arg(clock.elapsed() - verified)
+                                .arg(mStagingMs));
+    return final;
+}
+
+QString VbasOutputGuard::rewritten(QString text) const
+{
+    for (const auto& [staged, final] : mPrefixes)
+        text.replace(staged, final);
+    return text;
+}
+
+void VbasOutputGuard::countWritten(const QString& output, qint64 count)
+{
+    VbasOutputGuard* guard = tCurrentGuard;
+    if (!guard ||
+        std::none_of(guard->mDestinations.begin(), guard->mDestinations.end(),
+                     [&](const Destination& destination) { return destination.parameter == output; }))
+        return;
+    guard->mWritten[output] += count;
+}
+
+QString VbasOutputGuard::finalDestination(const QString& destination)
+{
+    return tCurrentGuard ? tCurrentGuard->rewritten(destination) : destination;
+}
+
+QString VbasOutputGuard::publish(QgsProcessingContext& context, const QString& destination)
+{
+    const QString final = finalDestination(destination);
+    if (final == destination || !context.willLoadLayerOnCompletion(destination))
+        return final;
+    QMap<QString, QgsProcessingContext::LayerDetails> layers = context.layersToLoadOnCompletion();
+    layers.insert(final, moved(layers.take(destination)));
+    context.setLayersToLoadOnCompletion(layers);
+    tCurrentGuard->mPublished << final;
+    return final;
+}
+
+void VbasOutputGuard::relabelLayersToLoad()
+{
+    QMap<QString, QgsProcessingContext::LayerDetails> layers;
+    bool relabeled = false;
+    const auto loaded = mContext.layersToLoadOnCompletion();
+    for (auto it = loaded.constBegin(); it != loaded.constEnd(); ++it)
+    {
+        const QString final = rewritten(it.key());
+        relabeled |= final != it.key();
+        layers.insert(final, final == it.key() ? it.value() : moved(it.value()));
+    }
+    if (relabeled)
+        mContext.setLayersToLoadOnCompletion(layers);
+}
+
+void VbasOutputGuard::removeLayersToLoad()
+{
+    QMap<QString, QgsProcessingContext::LayerDetails> layers = mContext.layersToLoadOnCompletion();
+    const int before = layers.size();
+    for (const QString& key : layers.keys())
+        if (rewritten(key) != key || mPublished.contains(key))
+            layers.remove(key);
+    if (layers.size() != before)
+        mContext.setLayersToLoadOnCompletion(layers);
 }

@@ -1,58 +1,116 @@
 #pragma once
 
 #include <QHash>
-#include <QSet>
 #include <QString>
+#include <QStringList>
 #include <QVariantMap>
 
+#include <memory>
+#include <utility>
 #include <vector>
 
 class QgsProcessingAlgorithm;
 class QgsProcessingContext;
+class QgsProcessingFeedback;
 
 /**
- * Makes the file outputs of one algorithm run all or nothing: a release that stops half-way (an error,
- * a full disk, a cancel while writing) must not leave files that look like a release.
+ * Makes the file outputs of one algorithm run whole or nothing (SPEC section 10): a release appears
+ * complete or not at all, whatever stops it (an error, a full disk, a cancel, a kill, another run).
  *
- * Created before anything is read, it checks every file destination (GeoPackage, CSV, shapefile,
- * HTML...): its folder exists and takes a new file, a file already there can be replaced, no two
- * outputs overwrite the same file, and no output overwrites an input layer. Every problem throws a
- * QgsProcessingException naming the output parameter, before any work is done. It then keeps a copy of
- * each file the outputs will replace. Destroyed without commit() (the run failed or was canceled), it
- * deletes the files the run created and puts the replaced ones back; commit() drops the copies.
+ * Created before anything is read, it checks every file destination (GeoPackage, also as
+ * "ogr:dbname='f.gpkg' table=x", CSV, shapefile, FlatGeobuf..., HTML, PNG): its folder exists and takes a
+ * new file, a file already there can be replaced, no two outputs overwrite the same file, and no output
+ * overwrites an input layer. Every problem throws a QgsProcessingException naming the output parameter,
+ * before any work is done.
  *
- * Destinations that are no files (memory layers, databases) are left to their provider; temporary
- * outputs go to QGIS's own temporary folder, which QGIS clears.
+ * It then stages: every file destination is redirected into a staging folder
+ * `<folder>/.vbas-staging-XXXXXX/new/` next to the final file (so that putting it in place is a rename
+ * on one file system), under the same file name; outputs that are layers of one GeoPackage share one
+ * staged file, which starts as a copy of the GeoPackage already there so that its other layers survive.
+ * The algorithm runs with parameters() and reports through countWritten() what it wrote.
+ *
+ * commit() verifies every staged output (a vector file opens with GDAL, its layer exists and holds as
+ * many features as the algorithm wrote into it; a file destination is not empty) and only then, under an
+ * exclusive lock on each destination folder (`.vbas-release.lock`), writes a journal and renames the
+ * staged files over the final ones (old sidecars and SQLite journals are moved aside first). A run
+ * killed during those renames is completed by the next run into the folder (roll forward: everything
+ * staged was verified). Results and the layers QGIS loads on completion name the final files.
+ *
+ * A run that fails, is canceled or throws deletes its staging folders. Each run holds a lock on
+ * `run.lock` inside its staging folder for its life; a run starting in a folder removes (or, with a
+ * journal, completes) every staging folder whose lock nobody holds, i.e. what killed runs left.
+ * Concurrent runs into one folder stage apart and commit one after the other, so the files in place are
+ * always one run's set.
+ *
+ * Destinations that are no files (memory layers, PostGIS and other databases) are left to their
+ * provider, which gives its own transaction guarantees or none; temporary outputs go to QGIS's own
+ * temporary folder, which QGIS clears.
  */
 class VbasOutputGuard
 {
 public:
     VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
-                    QgsProcessingContext& context);
+                    QgsProcessingContext& context, QgsProcessingFeedback* feedback = nullptr);
     ~VbasOutputGuard();
     VbasOutputGuard(const VbasOutputGuard&) = delete;
     VbasOutputGuard& operator=(const VbasOutputGuard&) = delete;
 
-    /** Keeps what the run wrote: called once every output is complete. */
-    void commit();
+    /** Returns the parameters to run the algorithm with: every file destination goes to its staged file. */
+    const QVariantMap& parameters() const { return mParameters; }
+
+    /**
+     * Verifies the staged outputs, moves them into place and returns `results` with every staged path
+     * replaced by the final one (the layers to load on completion too). Throws, naming the output, when
+     * an output cannot be read back whole; then nothing moves.
+     */
+    QVariantMap commit(const QVariantMap& results);
+
+    /**
+     * Counts `count` features written into the output parameter `output` of the run on this thread (0:
+     * the output's sink was created). Outputs that are not file destinations of that run are ignored.
+     */
+    static void countWritten(const QString& output, qint64 count);
+    /** Returns `destination` (a path or layer source) with a staged path of the run on this thread made
+     * final. */
+    static QString finalDestination(const QString& destination);
+    /**
+     * Moves the entry of `destination` among the context's layers to load on completion to its final path
+     * and returns that path, so that a post-processor can be attached under the name QGIS will load.
+     */
+    static QString publish(QgsProcessingContext& context, const QString& destination);
 
 private:
     /** A file an output parameter writes, with the layer inside it (empty: the whole file). */
     struct Destination
     {
         QString parameter;
-        QString path;
+        QString path; //!< final, absolute
         QString layer;
+        bool isFile = false; //!< a file destination (HTML, PNG), not a vector layer
     };
+    struct Staging;
 
     void checkWritable(const Destination& destination) const;
-    void keepCopies(const Destination& destination);
-    void rollBack();
+    void stage(const Destination& destination);
+    QString stagedPath(const Destination& destination) const;
+    void verify(const Destination& destination) const;
+    QString rewritten(QString text) const;
+    void relabelLayersToLoad();
+    void removeLayersToLoad();
 
+    QgsProcessingContext& mContext;
+    QgsProcessingFeedback* mFeedback = nullptr;
+    QVariantMap mParameters;
     std::vector<Destination> mDestinations;
-    /** Per folder, the files there before the run that an output may touch. */
-    QHash<QString, QSet<QString>> mExisting;
-    /** Copy of each file an output replaces, by the file's path. */
-    QHash<QString, QString> mCopies;
+    /** Per destination folder, its staging folder. */
+    std::vector<std::unique_ptr<Staging>> mStagings;
+    /** Features written per output parameter, as the algorithm reported them. */
+    QHash<QString, qint64> mWritten;
+    /** Per staging folder, the prefix of its staged paths and the final one. */
+    std::vector<std::pair<QString, QString>> mPrefixes;
+    /** Layers to load that publish() moved to their final path before the commit. */
+    QStringList mPublished;
+    VbasOutputGuard* mOuter = nullptr;
+    qint64 mStagingMs = 0; //!< what staging took before the run (copies of GeoPackages), for the log
     bool mCommitted = false;
 };

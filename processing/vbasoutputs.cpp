@@ -1,6 +1,7 @@
 #include "vbasoutputs.h"
 
 #include "vbasalgorithmbase.h"
+#include "vbasoutputguard.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsfeatureiterator.h>
@@ -75,6 +76,7 @@ VbasSink::VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessin
     , mOutputName(outputName)
     , mFeedback(feedback)
 {
+    VbasOutputGuard::countWritten(mOutputName, 0);
 }
 
 void VbasSink::add(QgsFeature& feature)
@@ -85,6 +87,7 @@ void VbasSink::add(QgsFeature& feature)
     if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
         throw QgsProcessingException(
             QObject::tr("%1: could not write a feature: %2").arg(mOutputName, mSink.lastError()));
+    VbasOutputGuard::countWritten(mOutputName, 1);
 }
 
 QString VbasOutputs::metricOutputName(const std::string& id)

@@ -33,7 +33,8 @@ struct VbasRelease
 
 /**
  * Adds features to a sink, stopping promptly when the user cancels and failing with a message that
- * names the output when the sink refuses a feature.
+ * names the output when the sink refuses a feature. Counts what it wrote for the run's VbasOutputGuard
+ * (by `outputName`, the output parameter), which reads the file back before it is released.
  */
 class VbasSink
 {

@@ -1,16 +1,33 @@
-// Outputs are all or nothing: a run canceled at any point, or stopped by an output it cannot write, leaves
-// no file behind and puts back the files it was replacing; the problems a user can fix are named before
-// any work is done.
+// Outputs are whole or nothing: a run canceled at any point, or stopped by an output it cannot write or
+// read back whole, leaves no file behind and the files it was replacing as they were; what a stopped run
+// staged is cleaned up (or completed) by the next; the problems a user can fix are named before any work
+// is done.
 
 #include "processingtestutils.h"
 #include "realdata.h"
 #include "releasecheck.h"
 
+#include "vbasalgorithmbase.h"
+#include "vbasoutputguard.h"
+#include "vbasoutputs.h"
+#include "vbasqgiscompat.h"
+
+#include <qgsapplication.h>
 #include <qgsprocessing.h>
+#include <qgsprocessingcontext.h>
+#include <qgsprocessingoutputs.h>
+#include <qgsprocessingparameters.h>
+#include <qgsprocessingregistry.h>
+#include <qgsprocessingutils.h>
+#include <qgsproject.h>
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -255,4 +272,229 @@ TEST(OutputGuard, ExistingOutputsAreReplacedBySuccessAndPutBackOnCancel)
     EXPECT_EQ(folder.entries(), files);
     EXPECT_NE(digest(folder.path("report.html")), report);
     EXPECT_EQ(outputLayer(replaced, "OUTPUT")->featureCount(), number(replaced, "AGGREGATES"));
+}
+
+namespace
+{
+/**
+ * Writes COUNT features (one field n) into OUTPUT through VbasSink and "<p>COUNT</p>" into OUTPUT_HTML_FILE,
+ * then ends as MODE says: 0 well, 1 with an error, 2 telling the guard of one feature more than the sink
+ * took (a feature lost on the way to the disk).
+ */
+class StagedWriter : public VbasAlgorithmBase
+{
+public:
+    QString name() const override { return QStringLiteral("stagedwriter"); }
+    QString displayName() const override { return name(); }
+    QgsProcessingAlgorithm* createInstance() const override { return new StagedWriter; }
+    void initAlgorithm(const QVariantMap&) override
+    {
+        addParameter(new QgsProcessingParameterNumber("COUNT", "count", VbasCompat::NumberTypeInteger, 10));
+        addParameter(new QgsProcessingParameterNumber("MODE", "mode", VbasCompat::NumberTypeInteger, 0));
+        addParameter(new QgsProcessingParameterFeatureSink("OUTPUT", "table"));
+        addParameter(new QgsProcessingParameterFileDestination("OUTPUT_HTML_FILE", "report", "HTML (*.html)",
+                                                               QVariant(), true));
+    }
+
+protected:
+    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                               QgsProcessingFeedback* feedback) override
+    {
+        const int count = parameterAsInt(parameters, "COUNT", context);
+        QgsFields fields;
+        fields.append(QgsField("n", VbasCompat::FieldTypeInt));
+        QString destination;
+        {
+            const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(
+                parameters, "OUTPUT", context, destination, fields, VbasCompat::WkbNoGeometry));
+            VbasSink out(*sink, "OUTPUT", *feedback);
+            for (int i = 0; i < count; ++i)
+            {
+                QgsFeature feature(fields);
+                feature.setAttributes({i});
+                out.add(feature);
+            }
+        }
+        QVariantMap results{{"OUTPUT", destination}};
+        const QString report = parameterAsFileOutput(parameters, "OUTPUT_HTML_FILE", context);
+        if (!report.isEmpty())
+        {
+            QFile file(report);
+            EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+            file.write(QStringLiteral("<p>%1</p>").arg(count).toUtf8());
+            results.insert("OUTPUT_HTML_FILE", report);
+        }
+        const int mode = parameterAsInt(parameters, "MODE", context);
+        if (mode == 1)
+            throw QgsProcessingException("stopped after writing");
+        if (mode == 2)
+            VbasOutputGuard::countWritten("OUTPUT", 1);
+        return results;
+    }
+};
+
+AlgorithmRun runWriter(const QVariantMap& parameters)
+{
+    const std::unique_ptr<QgsProcessingAlgorithm> writer(StagedWriter().create());
+    return runAlgorithm(*writer, parameters);
+}
+
+/** Returns the contents of a text file. */
+QString text(const QString& path)
+{
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+    return QString::fromUtf8(file.readAll());
+}
+
+void writeText(const QString& path, const QString& contents)
+{
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly)) << path.toStdString();
+    file.write(contents.toUtf8());
+}
+} // namespace
+
+TEST(StagedOutputs, LandAtTheirFinalPathsWithTheirContents)
+{
+    const OutputFolder folder;
+    const AlgorithmRun run = runWriter({{"COUNT", 25},
+                                        {"OUTPUT", folder.path("table.csv")},
+                                        {"OUTPUT_HTML_FILE", folder.path("report.html")}});
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(run.results.value("OUTPUT").toString(), folder.path("table.csv"));
+    EXPECT_EQ(run.results.value("OUTPUT_HTML_FILE").toString(), folder.path("report.html"));
+    EXPECT_EQ(outputLayer(run, "OUTPUT")->featureCount(), 25);
+    EXPECT_EQ(text(folder.path("report.html")), "<p>25</p>");
+    EXPECT_EQ(folder.entries(), (QStringList{"report.html", "table.csv"})) << "no staging or lock left";
+}
+
+TEST(StagedOutputs, OtherLayersOfAGeoPackageSurvive)
+{
+    const OutputFolder folder;
+    const QString gpkg = folder.path("release.gpkg");
+    const auto layer = [&](const char* name)
+    {
+        return QStringLiteral("ogr:dbname='%1' table=\"%2\"").arg(gpkg, name);
+    };
+    ASSERT_TRUE(runWriter({{"COUNT", 7}, {"OUTPUT", layer("kept")}}).ok);
+    const AlgorithmRun run = runWriter({{"COUNT", 12}, {"OUTPUT", layer("written")}});
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(run.results.value("OUTPUT").toString(), gpkg + "|layername=written");
+    for (const auto& [name, count] : {std::pair{"kept", 7}, std::pair{"written", 12}})
+    {
+        QgsVectorLayer read(gpkg + "|layername=" + name, name, "ogr");
+        ASSERT_TRUE(read.isValid()) << name;
+        EXPECT_EQ(read.featureCount(), count) << name;
+    }
+    EXPECT_EQ(folder.entries(), QStringList{"release.gpkg"});
+}
+
+TEST(StagedOutputs, AnErrorAfterWritingLeavesThePreviousFilesByteIdentical)
+{
+    const OutputFolder folder;
+    QVariantMap parameters{{"COUNT", 10},
+                           {"OUTPUT", folder.path("table.csv")},
+                           {"OUTPUT_HTML_FILE", folder.path("report.html")}};
+    ASSERT_TRUE(runWriter(parameters).ok);
+    const QByteArray table = digest(folder.path("table.csv"));
+    const QByteArray report = digest(folder.path("report.html"));
+
+    parameters.insert("COUNT", 20);
+    parameters.insert("MODE", 1);
+    const AlgorithmRun failed = runWriter(parameters);
+    EXPECT_FALSE(failed.ok);
+    EXPECT_EQ(failed.errors.toStdString(), "stopped after writing");
+    EXPECT_EQ(digest(folder.path("table.csv")), table);
+    EXPECT_EQ(digest(folder.path("report.html")), report);
+    EXPECT_EQ(folder.entries(), (QStringList{"report.html", "table.csv"}));
+}
+
+TEST(StagedOutputs, AnOutputThatDoesNotReadBackWholeFailsTheRunAndNothingMoves)
+{
+    const OutputFolder folder;
+    QVariantMap parameters{{"COUNT", 10},
+                           {"OUTPUT", folder.path("table.csv")},
+                           {"OUTPUT_HTML_FILE", folder.path("report.html")}};
+    ASSERT_TRUE(runWriter(parameters).ok);
+    const QByteArray table = digest(folder.path("table.csv"));
+    const QByteArray report = digest(folder.path("report.html"));
+
+    parameters.insert("COUNT", 20);
+    parameters.insert("MODE", 2);
+    const AlgorithmRun failed = runWriter(parameters);
+    EXPECT_FALSE(failed.ok);
+    EXPECT_EQ(failed.errors.toStdString(),
+              "OUTPUT: the file written for " + folder.path("table.csv").toStdString() +
+                  " holds 20 of the 21 features written (disk full, or a write error?); nothing was moved "
+                  "into place, so the files there are as they were before the run");
+    EXPECT_EQ(digest(folder.path("table.csv")), table);
+    EXPECT_EQ(digest(folder.path("report.html")), report);
+    EXPECT_EQ(folder.entries(), (QStringList{"report.html", "table.csv"}));
+}
+
+TEST(StagedOutputs, LayersToLoadAndTheirStylesNameTheFinalFiles)
+{
+    const Grid grid;
+    const OutputFolder folder;
+    QVariantMap parameters = grid.parameters(kAggregate, folder);
+    for (const char* output : {"OUTPUT", "OUTPUT_MAPPING", "OUTPUT_SITES", "OUTPUT_RECORDS"})
+    {
+        QgsProcessingOutputLayerDefinition definition(parameters.value(output).toString(),
+                                                      QgsProject::instance());
+        parameters.insert(output, QVariant::fromValue(definition));
+    }
+    const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
+        QgsApplication::processingRegistry()->createAlgorithmById(kAggregate));
+    QgsProcessingContext context;
+    context.setProject(QgsProject::instance());
+    QgsProcessingFeedback feedback;
+    bool ok = false;
+    const QVariantMap results = algorithm->run(parameters, context, &feedback, &ok);
+    ASSERT_TRUE(ok);
+    const auto layers = context.layersToLoadOnCompletion();
+    EXPECT_EQ(layers.size(), 4);
+    for (auto it = layers.constBegin(); it != layers.constEnd(); ++it)
+    {
+        EXPECT_TRUE(it.key().startsWith(folder.path("release.gpkg|layername="))) << it.key().toStdString();
+        EXPECT_TRUE(results.values().contains(it.key())) << it.key().toStdString();
+        // The styled roles keep their post-processor; the records are a table QGIS loads as it is.
+        EXPECT_EQ(it.value().postProcessor() != nullptr, it.value().outputName != "OUTPUT_RECORDS")
+            << it.key().toStdString();
+        EXPECT_NE(QgsProcessingUtils::mapLayerFromString(it.key(), context), nullptr)
+            << it.key().toStdString();
+    }
+    EXPECT_EQ(folder.entries(), (QStringList{"release.gpkg", "report.html"}));
+}
+
+TEST(StagedOutputs, WhatStoppedRunsLeftIsRemovedOrCompletedButLiveRunsAreLeftAlone)
+{
+    const OutputFolder folder;
+    writeText(folder.path("other.csv"), "n\n1\n");
+    // Killed before its commit: removed.
+    ASSERT_TRUE(QDir().mkpath(folder.path(".vbas-staging-dead00/new")));
+    writeText(folder.path(".vbas-staging-dead00/run.lock"), "");
+    writeText(folder.path(".vbas-staging-dead00/new/other.csv"), "n\n2\n");
+    // Killed during its commit: completed.
+    ASSERT_TRUE(QDir().mkpath(folder.path(".vbas-staging-half00/new")));
+    ASSERT_TRUE(QDir().mkpath(folder.path(".vbas-staging-half00/old")));
+    writeText(folder.path(".vbas-staging-half00/new/late.csv"), "n\n3\n");
+    writeText(folder.path(".vbas-staging-half00/journal"), "move\tmoved.csv\nmove\tlate.csv\n");
+    writeText(folder.path("moved.csv"), "n\n3\n");
+    // Still running (its lock held): left alone.
+    ASSERT_TRUE(QDir().mkpath(folder.path(".vbas-staging-live00/new")));
+    const int live = ::open(QFile::encodeName(folder.path(".vbas-staging-live00/run.lock")).constData(),
+                            O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    ASSERT_GE(live, 0);
+    ASSERT_EQ(::flock(live, LOCK_EX), 0);
+
+    const AlgorithmRun run = runWriter({{"OUTPUT", folder.path("table.csv")}});
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(folder.entries(),
+              (QStringList{".vbas-staging-live00", "late.csv", "moved.csv", "other.csv", "table.csv"}));
+    EXPECT_EQ(text(folder.path("other.csv")), "n\n1\n") << "a staged file that was not committed stays out";
+    EXPECT_EQ(text(folder.path("late.csv")), "n\n3\n") << "a journaled commit is rolled forward";
+    EXPECT_TRUE(run.log.contains("Completed the release that a run stopped while moving it into"))
+        << run.log.toStdString();
+    ::close(live);
 }
