@@ -86,7 +86,9 @@ void VbasSink::add(QgsFeature& feature)
         throw VbasAlgorithmBase::canceledError();
     if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
         throw QgsProcessingException(
-            QObject::tr("%1: could not write a feature: %2").arg(mOutputName, mSink.lastError()));
+            QObject::tr("%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "
+                        "previous files are as they were")
+                .arg(mOutputName, mSink.lastError()));
     VbasOutputGuard::countWritten(mOutputName, 1);
 }
 
