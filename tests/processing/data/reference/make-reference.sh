@@ -12,7 +12,8 @@
 #                        it, once, with its number of copies in a last column reference_count. Rows come
 #                        in a random order on every run (docs/publishing.md), so the order is dropped;
 #                        nothing else is, and the file stays small.
-# Nothing is rounded: the values are as QGIS's CSV writer writes them.
+# Nothing is rounded by this script: values are as QGIS's CSV writer writes them (floating-point numbers
+# with 15 significant digits, hence the test's relative tolerance of 1e-9).
 #
 # Regenerate only when a release is meant to change (README.md says when).
 set -euo pipefail
