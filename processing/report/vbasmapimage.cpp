@@ -44,7 +44,7 @@ int drawText(QPainter& painter, int x, int middle, const QString& text)
 }
 } // namespace
 
-VbasMapImage::VbasMapImage(const VbasJobAlgorithm::Job& job, const VbasRelease& release, bool withSites,
+VbasMapImage::VbasMapImage(const VbasJob& job, const VbasRelease& release, bool withSites,
                            const QString& shadeBy, VbasOutputs::Audience audience,
                            QgsProcessingFeedback& feedback)
     : mPlanarCrs(job.frame->planarCrs())

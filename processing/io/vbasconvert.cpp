@@ -1,6 +1,6 @@
 #include "vbasconvert.h"
 
-#include "vbasjobalgorithm.h"
+#include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsexception.h>
@@ -135,7 +135,7 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
                                            const VbasPlanarFrame& frame, vbas::RepresentativePoint pointMode,
                                            VbasJobData& data, vbas::Feedback& feedback)
 {
-    const VbasPlanarReader reader(frame, source, VbasJobAlgorithm::kRegions);
+    const VbasPlanarReader reader(frame, source, VbasParameters::kRegions);
     data.geometries = std::make_unique<vbas::RegionGeometries>();
     std::vector<vbas::RegionInput> regions;
     FeatureLoop loop(source, feedback);
@@ -147,16 +147,16 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
         loop.next();
         const QVariant id = feature.attribute(idField);
         if (VbasCompat::isNull(id))
-            throw VbasAlgorithmBase::parameterError(
-                VbasJobAlgorithm::kRegionIdField,
+            throw VbasParameters::parameterError(
+                VbasParameters::kRegionIdField,
                 QObject::tr("feature %1 of REGIONS has no id (NULL); every region needs a unique id: fill "
                             "it in or choose another field")
                     .arg(feature.id()));
         const std::string idText = vbasKeyText(id).toStdString();
         const QgsGeometry geometry = reader.planarGeometry(feature);
         if (geometry.isNull())
-            throw VbasAlgorithmBase::parameterError(
-                VbasJobAlgorithm::kRegions, QObject::tr("region '%1' has no geometry; give it its polygon or "
+            throw VbasParameters::parameterError(
+                VbasParameters::kRegions, QObject::tr("region '%1' has no geometry; give it its polygon or "
                                                         "remove it")
                                                 .arg(vbasKeyText(id)));
         const QByteArray wkb = geometry.asWkb();
@@ -186,8 +186,8 @@ void reportNullRegions(const QgsFeatureSource& source, const VbasRecordFields& f
         return;
     const QString field = source.fields().at(fields.region).name();
     if (nullRows == rows)
-        throw VbasAlgorithmBase::parameterError(
-            VbasJobAlgorithm::kRecordRegionField,
+        throw VbasParameters::parameterError(
+            VbasParameters::kRecordRegionField,
             QObject::tr("'%1' is NULL in every record, so no record has a small area; choose the field that "
                         "holds the small area of each record")
                 .arg(field));
@@ -198,10 +198,10 @@ void reportNullRegions(const QgsFeatureSource& source, const VbasRecordFields& f
                              .arg(field)
                              .arg(firstNull);
     if (options.unknownRegions == vbas::UnknownRegionPolicy::Fail)
-        throw VbasAlgorithmBase::parameterError(
-            VbasJobAlgorithm::kRecordRegionField,
+        throw VbasParameters::parameterError(
+            VbasParameters::kRecordRegionField,
             QObject::tr("%1; fill in their small area, or set %2 to drop to leave them out of the release")
-                .arg(what, VbasJobAlgorithm::kUnknownRegions));
+                .arg(what, VbasParameters::kUnknownRegions));
     feedback.warning(QObject::tr("%1; they are dropped with the records of unknown small areas, not released")
                          .arg(what)
                          .toStdString());
@@ -267,8 +267,8 @@ void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& f
         if (vbas::Count(distinct[std::size_t(j)].size()) * 2 <= records)
             continue;
         const bool sensitive = j < fields.sensitive.size();
-        throw VbasAlgorithmBase::parameterError(
-            sensitive ? VbasJobAlgorithm::kSensitiveFields : VbasJobAlgorithm::kReleaseFields,
+        throw VbasParameters::parameterError(
+            sensitive ? VbasParameters::kSensitiveFields : VbasParameters::kReleaseFields,
             QObject::tr("'%1' holds %2 different values among %3 records, so nearly every record has a value "
                         "of its own: published, it would single people out like an identifier. Remove it "
                         "from %4, or declare it a quasi-identifier (QUASI_IDENTIFIERS) so that it is "
@@ -276,7 +276,7 @@ void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& f
                 .arg(source.fields().at(published.at(j)).name())
                 .arg(distinct[std::size_t(j)].size())
                 .arg(records)
-                .arg(sensitive ? VbasJobAlgorithm::kSensitiveFields : VbasJobAlgorithm::kReleaseFields));
+                .arg(sensitive ? VbasParameters::kSensitiveFields : VbasParameters::kReleaseFields));
     }
 }
 
@@ -310,7 +310,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
     {
         loop.next();
         const QVariant region = feature.attribute(fields.region);
-        const qint64 count = VbasAlgorithmBase::recordCount(feature, fields.count);
+        const qint64 count = VbasParameters::recordCount(feature, fields.count);
         records += vbas::Count(count);
         std::uint32_t key = kNullRegionKey;
         if (VbasCompat::isNull(region))
@@ -365,14 +365,14 @@ VbasPlanarFrame::VbasPlanarFrame(const QgsCoordinateReferenceSystem& sourceCrs,
 {
     if (sourceCrs.isGeographic() && !sourceExtent.isEmpty() &&
         !QgsRectangle(-360.0, -90.0, 360.0, 90.0).contains(sourceExtent))
-        throw VbasAlgorithmBase::parameterError(
-            VbasJobAlgorithm::kRegions,
+        throw VbasParameters::parameterError(
+            VbasParameters::kRegions,
             QObject::tr("the layer is in %1 (degrees), but its coordinates reach %2, beyond any longitude "
                         "and latitude; set the CRS its coordinates are really in (Layer Properties > Source)")
                 .arg(sourceCrs.userFriendlyIdentifier(), sourceExtent.toString(0)));
     if (!mPlanarCrs.isValid() && sourceCrs.isValid())
-        throw VbasAlgorithmBase::parameterError(
-            VbasJobAlgorithm::kRegions,
+        throw VbasParameters::parameterError(
+            VbasParameters::kRegions,
             QObject::tr("no planar projection in metres could be made for the CRS of REGIONS (%1); "
                         "reproject REGIONS to a projected CRS in metres first")
                 .arg(sourceCrs.userFriendlyIdentifier()));
@@ -422,12 +422,12 @@ VbasPlanarReader::VbasPlanarReader(const VbasPlanarFrame& frame, const QgsFeatur
 {
     const QgsCoordinateReferenceSystem crs = source.sourceCrs();
     if (!crs.isValid() && frame.sourceCrs().isValid())
-        throw VbasAlgorithmBase::parameterError(
+        throw VbasParameters::parameterError(
             parameter, QObject::tr("'%1' has no CRS, so it cannot be placed on REGIONS (%2); set its CRS "
                                    "(Layer Properties > Source) or reproject it")
                            .arg(mSourceName, frame.sourceCrs().userFriendlyIdentifier()));
     if (crs.isValid() && !frame.sourceCrs().isValid())
-        throw VbasAlgorithmBase::parameterError(
+        throw VbasParameters::parameterError(
             parameter,
             QObject::tr("REGIONS have no CRS, so '%1' (%2) cannot be placed on them; set the CRS of REGIONS")
                 .arg(mSourceName, crs.userFriendlyIdentifier()));
@@ -448,7 +448,7 @@ QgsGeometry VbasPlanarReader::planarGeometry(const QgsFeature& feature) const
     {
         // Said below, naming the feature and the layer, like a transform that gave infinities.
     }
-    throw VbasAlgorithmBase::parameterError(
+    throw VbasParameters::parameterError(
         mParameter,
         QObject::tr("feature %1 of '%2' cannot be transformed from %3 into the plane of the computation; "
                     "check that the layer's CRS is the one its coordinates are in, or reproject it")

@@ -1,6 +1,6 @@
 #include "vbasgroupcounts.h"
 
-#include "vbasalgorithmbase.h"
+#include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsfeatureiterator.h>
@@ -90,7 +90,7 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
     for (double done = 0; features.nextFeature(feature); ++done)
     {
         if (feedback.isCanceled())
-            throw VbasAlgorithmBase::canceledError();
+            throw VbasParameters::canceledError();
         Key key;
         QgsAttributes values;
         for (const int field : keyFields)
@@ -99,7 +99,7 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
             key.push_back(valueOf(value));
             values.append(value);
         }
-        const qint64 records = VbasAlgorithmBase::recordCount(feature, countField);
+        const qint64 records = VbasParameters::recordCount(feature, countField);
         Group& group = counts.mGroups[key];
         if (group.records == 0)
         {

@@ -1,6 +1,6 @@
 #include "vbasoutputs.h"
 
-#include "vbasalgorithmbase.h"
+#include "vbasparameters.h"
 #include "vbasoutputguard.h"
 #include "vbasqgiscompat.h"
 
@@ -83,7 +83,7 @@ void VbasSink::add(QgsFeature& feature)
 {
     // The algorithm's output guard removes what was written before the cancel.
     if (mFeedback.isCanceled())
-        throw VbasAlgorithmBase::canceledError();
+        throw VbasParameters::canceledError();
     if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
         throw QgsProcessingException(
             QObject::tr("%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "

@@ -2,6 +2,7 @@
 
 #include "Error.h"
 #include "vbasfeedbackadapter.h"
+#include "vbasparameters.h"
 
 #include <qgsprocessingalgorithm.h>
 #include <qgsprocessingfeedback.h>
@@ -21,17 +22,9 @@ class QgsFields;
  * Every error a user can fix reads "PARAMETER: what is wrong; what to do", so that the dialog, the
  * log and qgis_process all point at the input to change.
  */
-class VbasAlgorithmBase : public QgsProcessingAlgorithm
+class VbasAlgorithmBase : public QgsProcessingAlgorithm, public VbasParameters
 {
 public:
-    // Names of the shared parameters. Saved models and scripts store them: never rename.
-    static inline const QString kParameterK = QStringLiteral("K");
-    static inline const QString kParameterQuasiIdentifiers = QStringLiteral("QUASI_IDENTIFIERS");
-    static inline const QString kParameterCountField = QStringLiteral("COUNT_FIELD");
-    static inline const QString kParameterSensitiveFields = QStringLiteral("SENSITIVE_FIELDS");
-    static inline const QString kParameterL = QStringLiteral("L");
-    static inline const QString kParameterLMeasure = QStringLiteral("L_MEASURE");
-
     /** What l-diversity asks of the sensitive fields (SPEC section 10); l below 2 is off. */
     struct Diversity
     {
@@ -40,20 +33,9 @@ public:
         bool isOn() const { return l >= 2; }
     };
 
-    /** Returns the error every user-fixable problem becomes: "PARAMETER: message". */
-    static QgsProcessingException parameterError(const QString& parameterName, const QString& message);
-    /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
-    static QgsProcessingException canceledError();
-
     /** Returns the VBAS icon, so that VBAS steps stand out in models and mixed search results. */
     QIcon icon() const override;
     QString svgIconPath() const override;
-    /**
-     * Returns the number of records `feature` stands for: 1 without a count field
-     * (`countFieldIndex` -1), else the field's value, which must be a whole number ≥ 1 (text holding
-     * one is accepted, as CSV files deliver it). Throws, naming COUNT_FIELD, for anything else.
-     */
-    static qint64 recordCount(const QgsFeature& feature, int countFieldIndex);
 
 protected:
     /**

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "vbasjobalgorithm.h"
+#include "vbasjob.h"
 #include "vbasoutputs.h"
 
 #include <qgscoordinatereferencesystem.h>
@@ -31,7 +31,7 @@ public:
      * aggregate field the regions are shaded by; `audience` whether withheld records show. Throws
      * QgsProcessingException when canceled.
      */
-    VbasMapImage(const VbasJobAlgorithm::Job& job, const VbasRelease& release, bool withSites,
+    VbasMapImage(const VbasJob& job, const VbasRelease& release, bool withSites,
                  const QString& shadeBy, VbasOutputs::Audience audience, QgsProcessingFeedback& feedback);
     ~VbasMapImage();
 

@@ -1,6 +1,6 @@
 #include "vbasoutputguard.h"
 
-#include "vbasalgorithmbase.h"
+#include "vbasparameters.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsmaplayer.h>
@@ -364,7 +364,7 @@ VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const 
         for (const auto& [input, inputFile] : inputs)
         {
             if (sameFile(*file, inputFile))
-                throw VbasAlgorithmBase::parameterError(
+                throw VbasParameters::parameterError(
                     definition->name(),
                     QObject::tr(
                         "%1 is also read as %2; writing it would destroy the input: choose another file")
@@ -373,7 +373,7 @@ VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const 
         for (const Destination& earlier : mDestinations)
         {
             if (sameFile(*file, {earlier.path, earlier.layer}))
-                throw VbasAlgorithmBase::parameterError(
+                throw VbasParameters::parameterError(
                     definition->name(),
                     QObject::tr("%1 is also where %2 goes; give each output its own file (or its own layer "
                                 "name in one GeoPackage)")
@@ -442,20 +442,20 @@ void VbasOutputGuard::checkWritable(const Destination& destination) const
     const QFileInfo file(destination.path);
     const QString folder = QDir::toNativeSeparators(file.absolutePath());
     if (!file.absoluteDir().exists())
-        throw VbasAlgorithmBase::parameterError(
+        throw VbasParameters::parameterError(
             destination.parameter,
             QObject::tr("the folder %1 does not exist; create it or choose another place for the output")
                 .arg(folder));
     // Permission bits do not tell (read-only mounts, root, network shares): try.
     QTemporaryFile probe(file.absoluteDir().filePath(QStringLiteral(".vbas-write-test-XXXXXX")));
     if (!probe.open())
-        throw VbasAlgorithmBase::parameterError(
+        throw VbasParameters::parameterError(
             destination.parameter,
             QObject::tr("cannot create files in the folder %1 (%2); choose a folder you can write to")
                 .arg(folder, probe.errorString()));
     QFile existing(destination.path);
     if (file.exists() && (file.isDir() || !existing.open(QIODevice::ReadWrite)))
-        throw VbasAlgorithmBase::parameterError(
+        throw VbasParameters::parameterError(
             destination.parameter,
             QObject::tr("%1 exists and cannot be replaced (%2); close it in other programs or choose "
                         "another file")
@@ -473,7 +473,7 @@ void VbasOutputGuard::stage(const Destination& destination)
         // Under the folder lock, so that no other run takes this staging folder for a stopped run's.
         FileLock folderLock;
         if (!folderLock.lockFolder(QDir(folder).filePath(kFolderLock)))
-            throw VbasAlgorithmBase::parameterError(
+            throw VbasParameters::parameterError(
                 destination.parameter,
                 QObject::tr("cannot lock the folder %1 (%2); choose a folder you can "
                             "write to")
@@ -492,7 +492,7 @@ void VbasOutputGuard::stage(const Destination& destination)
         {
             const QString error = created.errorString();
             mStagings.push_back(std::move(staging)); // removed by the destructor
-            throw VbasAlgorithmBase::parameterError(
+            throw VbasParameters::parameterError(
                 destination.parameter,
                 QObject::tr("cannot create a staging folder in %1 (%2); free some disk space or choose a "
                             "folder you can write to")
@@ -513,7 +513,7 @@ void VbasOutputGuard::stage(const Destination& destination)
     {
         if (QFileInfo::exists(destination.path + suffix) &&
             !QFile::copy(destination.path + suffix, staged + suffix))
-            throw VbasAlgorithmBase::parameterError(
+            throw VbasParameters::parameterError(
                 destination.parameter,
                 QObject::tr("cannot copy %1 into the staging folder to keep its other layers; free some disk "
                             "space or choose another file")
@@ -537,7 +537,7 @@ void VbasOutputGuard::verify(const Destination& destination) const
     const auto written = mWritten.constFind(destination.parameter);
     const auto fail = [&](const QString& what)
     {
-        throw VbasAlgorithmBase::parameterError(
+        throw VbasParameters::parameterError(
             destination.parameter,
             QObject::tr("%1 (disk full, or a write error?); nothing was moved into place, so the files "
                         "there are as they were before the run")

@@ -4,7 +4,7 @@
 #include "vbasalgorithmbase.h"
 #include "vbasconvert.h"
 #include "vbasqgiscompat.h"
-#include "vbasspatial.h"
+#include "vbasjob.h"
 
 #include <qgsprocessingutils.h>
 
@@ -19,14 +19,11 @@
 class VbasJobAlgorithm : public VbasAlgorithmBase
 {
 public:
-    // Parameter names. Saved models and scripts store them: never rename.
-    static inline const QString kRegions = QStringLiteral("REGIONS");
-    static inline const QString kRegionIdField = QStringLiteral("REGION_ID_FIELD");
+    // Parameter names (those the io layer names are in VbasParameters). Saved models and scripts store
+    // them: never rename.
     static inline const QString kRecords = QStringLiteral("RECORDS");
-    static inline const QString kRecordRegionField = QStringLiteral("RECORD_REGION_FIELD");
     static inline const QString kRepresentativePoint = QStringLiteral("REPRESENTATIVE_POINT");
     static inline const QString kGlobalSuppression = QStringLiteral("GLOBAL_SUPPRESSION");
-    static inline const QString kUnknownRegions = QStringLiteral("UNKNOWN_REGIONS");
     static inline const QString kSiteCountMethod = QStringLiteral("SITE_COUNT_METHOD");
     static inline const QString kSiteCount = QStringLiteral("SITE_COUNT");
     static inline const QString kSiteCountOffset = QStringLiteral("SITE_COUNT_OFFSET");
@@ -39,13 +36,10 @@ public:
     static inline const QString kAdcMaxMoves = QStringLiteral("ADC_MAX_MOVES");
     static inline const QString kAdcMaxSeconds = QStringLiteral("ADC_MAX_SECONDS");
     static inline const QString kPartition = QStringLiteral("PARTITION");
-    static inline const QString kObstacles = QStringLiteral("OBSTACLES");
     static inline const QString kParentField = QStringLiteral("PARENT_FIELD");
     static inline const QString kContiguity = QStringLiteral("CONTIGUITY");
     static inline const QString kAdjacencyTolerance = QStringLiteral("ADJACENCY_TOLERANCE");
     static inline const QString kSeed = QStringLiteral("SEED");
-    static inline const QString& kSensitiveFields = kParameterSensitiveFields;
-    static inline const QString kReleaseFields = QStringLiteral("RELEASE_FIELDS");
     static inline const QString kMaxRisk = QStringLiteral("MAX_RISK");
     /** The id of the refinement the ADC switch turns on. */
     static inline const QString kAdcRefinement = QStringLiteral("refinement.adc");
@@ -57,18 +51,7 @@ public:
         Several,
     };
 
-    /** What a job reads: the sources (kept to write results from), the frame and the engine's data. */
-    struct Job
-    {
-        std::unique_ptr<QgsProcessingFeatureSource> regions;
-        std::unique_ptr<QgsProcessingFeatureSource> records;
-        int regionIdField = -1;
-        VbasRecordFields recordFields;
-        std::optional<VbasPlanarFrame> frame;
-        VbasJobData data;
-        /** Obstacles, parents and adjacency, for the algorithms with partition parameters. */
-        VbasSpatialJob spatial;
-    };
+    using Job = VbasJob;
 
 protected:
     /** Adds REGIONS, REGION_ID_FIELD, RECORDS, RECORD_REGION_FIELD, QUASI_IDENTIFIERS, SENSITIVE_FIELDS,

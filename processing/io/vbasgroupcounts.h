@@ -46,8 +46,8 @@ public:
 
     /**
      * Counts the records of every group of `source`, and of every value of `sensitiveFields` in each; each
-     * row counts VbasAlgorithmBase::recordCount() records. Values are compared exactly, as text; NULL is a
-     * value of its own. Reports progress and throws VbasAlgorithmBase::canceledError() as soon as
+     * row counts VbasParameters::recordCount() records. Values are compared exactly, as text; NULL is a
+     * value of its own. Reports progress and throws VbasParameters::canceledError() as soon as
      * `feedback` is canceled.
      */
     static VbasGroupCounts count(QgsFeatureSource& source, const QList<int>& keyFields,

@@ -1,6 +1,7 @@
 #include "vbasspatial.h"
 
-#include "vbasjobalgorithm.h"
+#include "vbasparameters.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsvectorlayer.h>
 
@@ -17,16 +18,16 @@ std::shared_ptr<const vbas::Obstacles> loadObstacles(const QList<QgsMapLayer*>& 
     {
         auto* vector = qobject_cast<QgsVectorLayer*>(layer);
         if (vector == nullptr)
-            throw VbasAlgorithmBase::parameterError(
-                VbasJobAlgorithm::kObstacles,
+            throw VbasParameters::parameterError(
+                VbasParameters::kObstacles,
                 QObject::tr("'%1' is not a vector layer; give line or polygon layers").arg(layer->name()));
         if (vector->geometryType() == VbasCompat::GeometryPoint)
-            throw VbasAlgorithmBase::parameterError(
-                VbasJobAlgorithm::kObstacles,
+            throw VbasParameters::parameterError(
+                VbasParameters::kObstacles,
                 QObject::tr("'%1' holds points, which bar nothing; give line layers (rivers, motorways) or "
                             "polygon layers (lakes)")
                     .arg(layer->name()));
-        const VbasPlanarReader reader(frame, *vector, VbasJobAlgorithm::kObstacles);
+        const VbasPlanarReader reader(frame, *vector, VbasParameters::kObstacles);
         QgsFeatureIterator features = vector->getFeatures(QgsFeatureRequest().setNoAttributes());
         QgsFeature feature;
         while (features.nextFeature(feature))

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <qgsexception.h>
+
+#include <QString>
+
+class QgsFeature;
+
+/**
+ * What every layer of the provider shares about parameters: the names of the shared ones (saved models and
+ * scripts store them: never rename), the error a user can fix, which reads "PARAMETER: what is wrong; what
+ * to do", and the reading of a record count. The algorithms inherit it; io code uses it directly, so it
+ * needs no algorithm header.
+ */
+struct VbasParameters
+{
+    static inline const QString kParameterK = QStringLiteral("K");
+    static inline const QString kParameterQuasiIdentifiers = QStringLiteral("QUASI_IDENTIFIERS");
+    static inline const QString kParameterCountField = QStringLiteral("COUNT_FIELD");
+    static inline const QString kParameterSensitiveFields = QStringLiteral("SENSITIVE_FIELDS");
+    static inline const QString kParameterL = QStringLiteral("L");
+    static inline const QString kParameterLMeasure = QStringLiteral("L_MEASURE");
+    static inline const QString kRegions = QStringLiteral("REGIONS");
+    static inline const QString kRegionIdField = QStringLiteral("REGION_ID_FIELD");
+    static inline const QString kRecordRegionField = QStringLiteral("RECORD_REGION_FIELD");
+    static inline const QString kUnknownRegions = QStringLiteral("UNKNOWN_REGIONS");
+    static inline const QString kObstacles = QStringLiteral("OBSTACLES");
+    static inline const QString& kSensitiveFields = kParameterSensitiveFields;
+    static inline const QString kReleaseFields = QStringLiteral("RELEASE_FIELDS");
+
+    /** Returns the error every user-fixable problem becomes: "PARAMETER: message". */
+    static QgsProcessingException parameterError(const QString& parameterName, const QString& message);
+    /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
+    static QgsProcessingException canceledError();
+    /**
+     * Returns the number of records `feature` stands for: 1 without a count field
+     * (`countFieldIndex` -1), else the field's value, which must be a whole number ≥ 1 (text holding
+     * one is accepted, as CSV files deliver it). Throws, naming COUNT_FIELD, for anything else.
+     */
+    static qint64 recordCount(const QgsFeature& feature, int countFieldIndex);
+};
