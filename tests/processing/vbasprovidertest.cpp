@@ -172,7 +172,11 @@ int expectOptionParameters(const QString& algorithm, const std::vector<Entry>& e
             case vbas::OptionSpec::Type::Choice:
             {
                 const auto* choice = dynamic_cast<const QgsProcessingParameterEnum*>(definition);
-                ASSERT_TRUE(choice);
+                if (!choice)
+                {
+                    ADD_FAILURE() << "wrong parameter type";
+                    continue;
+                }
                 EXPECT_TRUE(choice->usesStaticStrings()); // saved models store the text
                 QStringList choices;
                 for (const std::string& value : spec.choices)
@@ -182,14 +186,18 @@ int expectOptionParameters(const QString& algorithm, const std::vector<Entry>& e
                 break;
             }
             case vbas::OptionSpec::Type::Flag:
-                ASSERT_TRUE(dynamic_cast<const QgsProcessingParameterBoolean*>(definition));
+                EXPECT_TRUE(dynamic_cast<const QgsProcessingParameterBoolean*>(definition));
                 EXPECT_EQ(definition->defaultValue().toBool(), spec.defaultValue != 0.0);
                 break;
             case vbas::OptionSpec::Type::Integer:
             case vbas::OptionSpec::Type::Number:
             {
                 const auto* number = dynamic_cast<const QgsProcessingParameterNumber*>(definition);
-                ASSERT_TRUE(number);
+                if (!number)
+                {
+                    ADD_FAILURE() << "wrong parameter type";
+                    continue;
+                }
                 EXPECT_EQ(number->dataType() == VbasCompat::NumberTypeInteger,
                           spec.type == vbas::OptionSpec::Type::Integer);
                 EXPECT_EQ(number->defaultValue().toDouble(), spec.defaultValue);
