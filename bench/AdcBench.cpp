@@ -34,7 +34,7 @@ void adcAgainstPlain(benchmark::State& state, const std::string& counter)
     static const bench::SyntheticRelease release = bench::makeRelease(bench::eastern());
     PipelineConfig plain;
     plain.siteCounter = counter;
-    plain.options.gapsModel = GapsModel::Eastern;
+    plain.options.set("gaps_model", "eastern");
     PipelineConfig adc = plain;
     adc.siteRefiner = "refinement.adc";
     double plainSeconds = 0, adcSeconds = 0;

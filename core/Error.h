@@ -23,6 +23,7 @@ enum class Subject
     SiteLocation,    //!< site location parameters or given sites
     Partition,       //!< partition parameters (obstacles, parent field...)
     Strategy,        //!< an unknown strategy id
+    Option,          //!< an option of a strategy, named by Error::option()
     Sensitive,       //!< the sensitive fields and their l-diversity rule
 };
 
@@ -38,11 +39,31 @@ public:
         , mSubject(subject)
     {
     }
+    /** An error about the strategy option `option`: what() reads "<option>: <detail>". */
+    Error(std::string option, const std::string& detail)
+        : std::runtime_error(option + ": " + detail)
+        , mSubject(Subject::Option)
+        , mOption(std::move(option))
+        , mDetail(detail)
+    {
+    }
     Subject subject() const { return mSubject; }
+    /** The key of the option at fault (Subject::Option), else empty. */
+    const std::string& option() const { return mOption; }
+    /** The message without the option key (Subject::Option), else what(). */
+    std::string detail() const { return mOption.empty() ? what() : mDetail; }
 
 private:
     Subject mSubject;
+    std::string mOption;
+    std::string mDetail;
 };
+
+/** Returns Error(Subject::Option) about the option `key`: `detail` says what is wrong and what to do. */
+inline Error optionError(const std::string& key, const std::string& detail)
+{
+    return Error(key, detail);
+}
 
 /** Thrown when the user cancels; callers discard partial results. */
 class Canceled : public std::runtime_error

@@ -36,15 +36,16 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
     , mRegistry(registry)
 {
     const StrategyOptions& options = mConfig.options;
+    registry.checkKnownOptions(options);
     mSiteCounter =
-        Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").create(options);
+        Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").make(options);
     mSiteLocator =
-        Registry::find(registry.siteLocators, mConfig.siteLocator, "site-location method").create(options);
+        Registry::find(registry.siteLocators, mConfig.siteLocator, "site-location method").make(options);
     if (!mConfig.siteRefiner.empty())
         mSiteRefiner =
-            Registry::find(registry.siteRefiners, mConfig.siteRefiner, "site refinement").create(options);
+            Registry::find(registry.siteRefiners, mConfig.siteRefiner, "site refinement").make(options);
     mPartitioner =
-        Registry::find(registry.partitioners, mConfig.partitioner, "partition method").create(options);
+        Registry::find(registry.partitioners, mConfig.partitioner, "partition method").make(options);
     if (!mConfig.regionParent.empty())
         mPartitioner =
             std::make_unique<ParentConstrainedPartitioner>(std::move(mPartitioner), mConfig.regionParent);
@@ -54,7 +55,7 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
                     "neighbours");
 
     mSuppressor =
-        Registry::find(registry.suppressors, mConfig.suppressor, "suppression method").create(options);
+        Registry::find(registry.suppressors, mConfig.suppressor, "suppression method").make(options);
 }
 
 Pipeline::~Pipeline() = default;

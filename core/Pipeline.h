@@ -38,6 +38,7 @@ struct PipelineConfig
     std::string siteRefiner;
     std::string partitioner = "partition.voronoi";
     std::string suppressor = "suppression.small_classes";
+    /** Options of the strategies by key (see each entry's options); unset ones take their defaults. */
     StrategyOptions options;
     /** Region adjacency and obstacles for obstacle-aware partitions (optional). */
     SpatialContext spatial;
@@ -112,8 +113,8 @@ enum class RecordFate : std::uint8_t
 
 /**
  * The facade: runs a configured pipeline (SPEC section 2) as a whole or stage by stage.
- * Strategies are created once from their ids; unknown ids or bad options throw Error at
- * construction, before any work.
+ * Strategies are created once from their ids; unknown ids, unknown option keys or option values
+ * outside a chosen strategy's specs throw Error at construction, before any work.
  */
 class Pipeline
 {

@@ -17,16 +17,51 @@ class Partitioner;
 class Suppressor;
 class Metric;
 
+/** What a strategy needs from a front end besides the records and region points. */
+struct Needs
+{
+    /** The region adjacency (from the region polygons) is required. */
+    bool adjacency = false;
+    /** Obstacles are used when given (others ignore them). */
+    bool obstacles = false;
+};
+
 /**
  * One registered strategy: a stable id (stored in saved models and scripts: never rename), a
- * display name, a one-line help a user can act on, and its factory.
+ * display name, a one-line help a user can act on (naming options by their keys, never a front
+ * end's parameter), its factory, the options it reads, what it needs and, for refiners, the key
+ * of the switch that turns it on (front ends show it as they show option keys).
  */
 template <typename Interface> struct StrategyEntry
 {
+    using Factory = std::unique_ptr<Interface> (*)(const StrategyOptions& options);
+
+    StrategyEntry(std::string id_, std::string name_, std::string help_, Factory create_,
+                  std::vector<OptionSpec> options_ = {}, Needs needs_ = {}, std::string switchKey_ = {})
+        : id(std::move(id_))
+        , name(std::move(name_))
+        , help(std::move(help_))
+        , create(create_)
+        , options(std::move(options_))
+        , needs(needs_)
+        , switchKey(std::move(switchKey_))
+    {
+    }
+
     std::string id;
     std::string name;
     std::string help;
-    std::unique_ptr<Interface> (*create)(const StrategyOptions& options);
+    Factory create;
+    std::vector<OptionSpec> options;
+    Needs needs;
+    std::string switchKey;
+
+    /** Checks `values` against this strategy's options (Error(Option) naming the key), then creates it. */
+    std::unique_ptr<Interface> make(const StrategyOptions& values) const
+    {
+        values.validate(options, id);
+        return create(values);
+    }
 };
 
 /** A registered quality metric; `paretoObjective` metrics form the sweep's comparison vector. */
@@ -55,6 +90,11 @@ public:
     std::vector<StrategyEntry<Partitioner>> partitioners;
     std::vector<StrategyEntry<Suppressor>> suppressors;
     std::vector<MetricEntry> metrics;
+
+    /** The spec of option `key` as the first strategy declaring it has it, or nullptr. */
+    const OptionSpec* findOption(const std::string& key) const;
+    /** Throws Error(Option) for a key of `values` that no registered strategy declares. */
+    void checkKnownOptions(const StrategyOptions& values) const;
 
     /** Entry with `id`; throws Error(Strategy) naming the known ids when there is none. */
     template <typename Entry>

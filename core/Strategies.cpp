@@ -25,41 +25,50 @@ Registry makeBuiltIn()
     r.siteCounters = {
         {"sitecount.gaps_maxcombs", "GAPS MaxCombs",
          "population cutoff from the product of category counts (lowest counts, least suppression)",
-         &GapsMaxCombsCount::create},
+         &GapsMaxCombsCount::create, GapsCount::options()},
         {"sitecount.gaps_entropy", "GAPS Entropy",
-         "population cutoff from the entropy of the quasi-identifier classes", &GapsEntropyCount::create},
+         "population cutoff from the entropy of the quasi-identifier classes", &GapsEntropyCount::create,
+         GapsCount::options()},
         {"sitecount.naive_anonymity", "Naive anonymity-based",
          "regions needed to reach k if classes were spread evenly (most sites, smallest regions)",
-         &NaiveAnonymityCount::create},
-        {"sitecount.fixed", "Fixed", "the site count given in SITE_COUNT", &FixedCount::create},
+         &NaiveAnonymityCount::create, NaiveAnonymityCount::options()},
+        {"sitecount.fixed", "Fixed", "the site count given as its site_count option", &FixedCount::create,
+         FixedCount::options()},
     };
     r.siteLocators = {
         {"sitelocation.balanced_density", "Balanced density",
          "cells of equal record population, one site each (least suppression, thesis recommendation)",
-         &BalancedDensitySites::create},
+         &BalancedDensitySites::create, BalancedDensitySites::options()},
         {"sitelocation.naive_density", "Naive density",
          "equal grid cells, sites in proportion to the number of regions in each",
          &NaiveDensitySites::create},
         {"sitelocation.naive_anonymity", "Naive anonymity-based", "sites at the regions of lowest anonymity",
          &NaiveAnonymitySites::create},
-        {"sitelocation.random", "Random", "uniform random sites in the bounding box (seeded)",
-         &RandomSites::create},
+        {"sitelocation.random", "Random",
+         "uniform random sites in the bounding box (seeded by its seed option)", &RandomSites::create,
+         RandomSites::options()},
     };
     r.siteRefiners = {
         {"refinement.adc", "Anonymity-driven clustering (ADC)",
          "moves sites one at a time towards the records of the rarest groups while anonymity rises (least "
          "suppression, slower)",
-         &AdcRefiner::create},
+         &AdcRefiner::create, AdcRefiner::options(), Needs{}, "adc"},
     };
     r.partitioners = {
         {"partition.voronoi", "Voronoi (Euclidean)",
          "each region joins the site nearest its representative point", &VoronoiPartitioner::create},
-        {"partition.barrier", "Barrier (through neighbouring areas)",
+        {"partition.barrier",
+         "Barrier (through neighbouring areas)",
          "regions join sites through shared borders that no obstacle cuts; aggregates are contiguous",
-         &BarrierPartitioner::create},
-        {"partition.geodesic", "Geodesic (around obstacles)",
+         &BarrierPartitioner::create,
+         {},
+         Needs{true, true}},
+        {"partition.geodesic",
+         "Geodesic (around obstacles)",
          "each region joins the site with the shortest path that goes around the obstacles",
-         &GeodesicPartitioner::create},
+         &GeodesicPartitioner::create,
+         {},
+         Needs{false, true}},
     };
 
     r.suppressors = {
@@ -102,6 +111,35 @@ Registry makeBuiltIn()
     return r;
 }
 } // namespace
+
+namespace
+{
+template <typename Entry> const OptionSpec* findIn(const std::vector<Entry>& entries, const std::string& key)
+{
+    for (const Entry& entry : entries)
+        for (const OptionSpec& spec : entry.options)
+            if (spec.key == key)
+                return &spec;
+    return nullptr;
+}
+} // namespace
+
+const OptionSpec* Registry::findOption(const std::string& key) const
+{
+    for (const OptionSpec* spec :
+         {findIn(siteCounters, key), findIn(siteLocators, key), findIn(siteRefiners, key),
+          findIn(partitioners, key), findIn(suppressors, key)})
+        if (spec != nullptr)
+            return spec;
+    return nullptr;
+}
+
+void Registry::checkKnownOptions(const StrategyOptions& values) const
+{
+    for (const std::string& key : values.keys())
+        if (findOption(key) == nullptr)
+            throw optionError(key, "no strategy has this option; check its spelling");
+}
 
 const Registry& Registry::builtIn()
 {

@@ -94,15 +94,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     config.siteRefiner = in.ConsumeBool() ? "refinement.adc" : "";
     config.partitioner =
         registry.partitioners[in.ConsumeIntegralInRange<std::size_t>(0, registry.partitioners.size() - 1)].id;
-    config.options.fixedSiteCount = in.ConsumeIntegralInRange<std::uint64_t>(0, 60);
-    config.options.siteCountOffset =
-        in.ConsumeBool() ? std::numeric_limits<double>::quiet_NaN() : in.ConsumeFloatingPoint<double>();
-    config.options.gapsModel = GapsModel(in.ConsumeIntegralInRange<int>(0, 4));
-    config.options.gapsCustomC = in.ConsumeFloatingPoint<double>();
-    config.options.gapsCustomB = in.ConsumeFloatingPoint<double>();
-    config.options.cellCentre = CellCentre(in.ConsumeIntegralInRange<int>(0, 2));
-    config.options.seed = in.ConsumeIntegral<std::uint64_t>();
-    config.options.adcMaxMoves = 200; // keep every input fast
+    config.options.set("site_count", double(in.ConsumeIntegralInRange<std::uint64_t>(0, 60)));
+    if (in.ConsumeBool())
+        config.options.set("site_count_offset", in.ConsumeFloatingPoint<double>());
+    const char* const models[] = {"western", "central", "eastern", "canada", "custom", "unknown"};
+    config.options.set("gaps_model", models[in.ConsumeIntegralInRange<int>(0, 5)]);
+    config.options.set("gaps_c", in.ConsumeFloatingPoint<double>());
+    config.options.set("gaps_b", in.ConsumeFloatingPoint<double>());
+    const char* const centres[] = {"mean", "weighted_mean", "median"};
+    config.options.set("cell_centre", centres[in.ConsumeIntegralInRange<int>(0, 2)]);
+    config.options.set("seed", double(in.ConsumeIntegral<std::uint64_t>() >> 11)); // exact as a double
+    config.options.set("adc_max_moves", 200);                                      // keep every input fast
     if (grid)
     {
         config.spatial = grid->spatial;

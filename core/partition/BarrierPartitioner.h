@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /**
  * partition.barrier (SPEC section 5, GEOMETRY-NOTES d): regions join sites through neighbouring

@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /**
  * partition.geodesic (SPEC section 5, GEOMETRY-NOTES d "hybrid"): each region goes to the site

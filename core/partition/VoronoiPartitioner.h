@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /**
  * partition.voronoi: each region goes to the site nearest its representative point (Euclidean),

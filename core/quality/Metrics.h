@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /** Declares a built-in metric class; each is defined in its own .cpp and registered in Strategies.cpp. */
 #define VBAS_DECLARE_METRIC(ClassName)                                                                       \

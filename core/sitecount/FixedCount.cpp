@@ -4,6 +4,21 @@
 
 namespace vbas
 {
+namespace
+{
+const OptionSpec& siteCountOption()
+{
+    static const OptionSpec spec = OptionSpec::integer(
+        "site_count", "Site count (sitecount.fixed only)", 0, 0, std::numeric_limits<double>::infinity(),
+        "The number of sites (merged regions) sitecount.fixed asks for; the other methods ignore it.");
+    return spec;
+}
+} // namespace
+
+std::vector<OptionSpec> FixedCount::options()
+{
+    return {siteCountOption()};
+}
 
 FixedCount::FixedCount(std::uint64_t count)
     : mCount(count)
@@ -14,7 +29,10 @@ FixedCount::FixedCount(std::uint64_t count)
 
 std::unique_ptr<SiteCounter> FixedCount::create(const StrategyOptions& options)
 {
-    return std::make_unique<FixedCount>(options.fixedSiteCount);
+    const std::uint64_t count = options.count(siteCountOption());
+    if (count == 0)
+        throw optionError("site_count", "sitecount.fixed needs the number of sites; set it to 1 or more");
+    return std::make_unique<FixedCount>(count);
 }
 
 std::uint64_t FixedCount::estimate(const RegionSet&, Count, Feedback&) const

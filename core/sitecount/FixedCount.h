@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /** sitecount.fixed: the site count the user gives. */
 class FixedCount : public SiteCounter
@@ -15,6 +15,8 @@ class FixedCount : public SiteCounter
 public:
     explicit FixedCount(std::uint64_t count);
     static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
+    /** "site_count": the number of sites, 1 or more (0, the default, is refused). */
+    static std::vector<OptionSpec> options();
     std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
 
 private:

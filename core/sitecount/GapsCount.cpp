@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace vbas
 {
@@ -21,17 +22,59 @@ double evaluate(Coefficients model, double x)
 {
     return model.c * std::pow(x, model.b);
 }
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+const OptionSpec& modelOption()
+{
+    // In the order of GapsModel: a choice's index is its enum value.
+    static const OptionSpec spec =
+        OptionSpec::choice("gaps_model", "GAPS cutoff model",
+                           {"western", "central", "eastern", "canada", "custom"}, "canada",
+                           "Regression of the population a region needs (thesis Table 2): canada takes the "
+                           "largest cutoff of western, central and eastern; custom uses gaps_c and gaps_b "
+                           "(cutoff = c * x^b).")
+            .asAdvanced();
+    return spec;
+}
+
+const OptionSpec& customCOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::number("gaps_c", "Custom GAPS coefficient c", kWestern.c, -kInfinity, kInfinity,
+                           "Coefficient c of the custom GAPS model (cutoff = c * x^b); must be positive.")
+            .asAdvanced();
+    return spec;
+}
+
+const OptionSpec& customBOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::number("gaps_b", "Custom GAPS exponent b", kWestern.b, -kInfinity, kInfinity,
+                           "Exponent b of the custom GAPS model (cutoff = c * x^b).")
+            .asAdvanced();
+    return spec;
+}
 } // namespace
 
-GapsCount::GapsCount(const StrategyOptions& options)
-    : mOffset(distributionOffset(options.siteCountOffset, 0.9))
-    , mModel(options.gapsModel)
-    , mCustomC(options.gapsCustomC)
-    , mCustomB(options.gapsCustomB)
+std::vector<OptionSpec> GapsCount::options()
 {
-    if (mModel == GapsModel::Custom && !(mCustomC > 0.0 && std::isfinite(mCustomB)))
-        throw Error(Subject::SiteCount, "the custom GAPS model needs a positive coefficient c and a finite "
-                                        "exponent b (cutoff = c * x^b)");
+    return {siteCountOffsetOption(), modelOption(), customCOption(), customBOption()};
+}
+
+GapsCount::GapsCount(const StrategyOptions& options)
+    : mOffset(distributionOffset(options.number(siteCountOffsetOption()), 0.9))
+    , mModel(GapsModel(options.choiceIndex(modelOption())))
+    , mCustomC(options.number(customCOption()))
+    , mCustomB(options.number(customBOption()))
+{
+    if (mModel != GapsModel::Custom)
+        return;
+    if (!(mCustomC > 0.0) || !std::isfinite(mCustomC))
+        throw optionError("gaps_c",
+                          "the custom GAPS model needs a positive coefficient c (cutoff = c * x^b)");
+    if (!std::isfinite(mCustomB))
+        throw optionError("gaps_b", "the custom GAPS model needs a finite exponent b (cutoff = c * x^b)");
 }
 
 double GapsCount::cutoff(GapsModel model, double x, double customC, double customB)

@@ -14,7 +14,12 @@ NaiveAnonymityCount::NaiveAnonymityCount(double offset)
 
 std::unique_ptr<SiteCounter> NaiveAnonymityCount::create(const StrategyOptions& options)
 {
-    return std::make_unique<NaiveAnonymityCount>(options.siteCountOffset);
+    return std::make_unique<NaiveAnonymityCount>(options.number(siteCountOffsetOption()));
+}
+
+std::vector<OptionSpec> NaiveAnonymityCount::options()
+{
+    return {siteCountOffsetOption()};
 }
 
 std::uint64_t NaiveAnonymityCount::estimate(const RegionSet& regions, Count k, Feedback&) const

@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /**
  * sitecount.naive_anonymity (thesis L440-486, SPEC section 3): expected anonymity
@@ -19,6 +19,8 @@ class NaiveAnonymityCount : public SiteCounter
 public:
     explicit NaiveAnonymityCount(double offset);
     static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
+    /** "site_count_offset". */
+    static std::vector<OptionSpec> options();
     std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
 
 private:

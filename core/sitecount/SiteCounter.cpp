@@ -12,13 +12,21 @@ std::uint64_t clampSiteCount(std::uint64_t estimate, const RegionSet& regions)
     return std::clamp<std::uint64_t>(estimate, 1, upper);
 }
 
+OptionSpec siteCountOffsetOption()
+{
+    return OptionSpec::number("site_count_offset", "Site-count offset d (0: default)", 0.0, 0.0, 1.0,
+                              "Scales the estimate, in (0, 1]; 0: the method's default, 0.9 for GAPS, 0.2 "
+                              "for naive. Lower: fewer, larger regions and less suppression.")
+        .asAdvanced();
+}
+
 double distributionOffset(double configured, double fallback)
 {
-    if (std::isnan(configured))
+    if (std::isnan(configured) || configured == 0.0)
         return fallback;
     if (!(configured > 0.0 && configured <= 1.0))
-        throw Error(Subject::SiteCount, "the distribution offset must lie in (0, 1], got " +
-                                            std::to_string(configured) + "; leave it empty for the default");
+        throw optionError("site_count_offset", "the distribution offset must lie in (0, 1], got " +
+                                                   std::to_string(configured) + "; give 0 for the default");
     return configured;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Feedback.h"
+#include "StrategyOptions.h"
 #include "data/RegionSet.h"
 
 #include <cstdint>
@@ -27,7 +28,13 @@ public:
 /** Clamps an estimate to [1, regions that hold records] (at least 1 even with none). */
 std::uint64_t clampSiteCount(std::uint64_t estimate, const RegionSet& regions);
 
-/** The distribution offset d: `configured` when set (it must lie in (0, 1]), else `fallback`. */
+/** The option "site_count_offset" every estimator with a distribution offset d declares (0: its default). */
+OptionSpec siteCountOffsetOption();
+
+/**
+ * The distribution offset d: `configured` when set (it must lie in (0, 1]), else `fallback`; 0 and
+ * NaN mean not set. Throws Error(Option) naming site_count_offset.
+ */
 double distributionOffset(double configured, double fallback);
 
 /**

@@ -71,9 +71,41 @@ AdcRefiner::AdcRefiner(std::uint64_t maxMoves, double maxSeconds)
         throw Error(Subject::SiteLocation, "the ADC time limit must be zero (none) or positive seconds");
 }
 
+namespace
+{
+const OptionSpec& maxMovesOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::integer("adc_max_moves", "ADC: most site moves to try (0: no limit)", 0, 0,
+                            std::numeric_limits<double>::infinity(),
+                            "Stops the refinement after this many tried moves; 0: no limit.")
+            .asAdvanced();
+    return spec;
+}
+
+const OptionSpec& maxSecondsOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::number("adc_max_seconds", "ADC: time limit in seconds (0: none)", 0.0, 0.0,
+                           std::numeric_limits<double>::infinity(),
+                           "Stops the refinement after this many seconds, keeping the best sites so far; "
+                           "0: no limit. A limit makes the result depend on the machine's speed.")
+            .asAdvanced();
+    return spec;
+}
+} // namespace
+
+std::vector<OptionSpec> AdcRefiner::options()
+{
+    return {maxMovesOption(), maxSecondsOption()};
+}
+
 std::unique_ptr<SiteRefiner> AdcRefiner::create(const StrategyOptions& options)
 {
-    return std::make_unique<AdcRefiner>(options.adcMaxMoves, options.adcMaxSeconds);
+    const double seconds = options.number(maxSecondsOption());
+    if (!(seconds >= 0.0))
+        throw optionError("adc_max_seconds", "the time limit must be 0 (none) or positive seconds");
+    return std::make_unique<AdcRefiner>(options.count(maxMovesOption()), seconds);
 }
 
 std::vector<Point> AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,

@@ -7,7 +7,8 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+struct OptionSpec;
+class StrategyOptions;
 
 /**
  * refinement.adc: Anonymity-Driven Clustering (thesis L785-893, L1155-1169; SPEC section 6), a
@@ -28,6 +29,8 @@ class AdcRefiner : public SiteRefiner
 public:
     AdcRefiner(std::uint64_t maxMoves, double maxSeconds);
     static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
+    /** "adc_max_moves" and "adc_max_seconds" (0: no limit). */
+    static std::vector<OptionSpec> options();
     std::vector<Point> refine(const RegionSet& regions, const PartitionInput& input, Count k,
                               const Partitioner& partitioner, std::vector<Point> seeds,
                               RefinementReport& report, Feedback& feedback) const override;

@@ -175,9 +175,29 @@ BalancedDensitySites::BalancedDensitySites(CellCentre centre)
 {
 }
 
+namespace
+{
+const OptionSpec& cellCentreOption()
+{
+    // In the order of CellCentre: a choice's index is its enum value.
+    static const OptionSpec spec =
+        OptionSpec::choice("cell_centre", "Site of a balanced-density cell",
+                           {"mean", "weighted_mean", "median"}, "mean",
+                           "mean of the cell's area points (the thesis), record-weighted mean, or "
+                           "coordinate-wise median.")
+            .asAdvanced();
+    return spec;
+}
+} // namespace
+
+std::vector<OptionSpec> BalancedDensitySites::options()
+{
+    return {cellCentreOption()};
+}
+
 std::unique_ptr<SiteLocator> BalancedDensitySites::create(const StrategyOptions& options)
 {
-    return std::make_unique<BalancedDensitySites>(options.cellCentre);
+    return std::make_unique<BalancedDensitySites>(CellCentre(options.choiceIndex(cellCentreOption())));
 }
 
 std::size_t BalancedDensitySites::plannedRows(std::size_t sites)

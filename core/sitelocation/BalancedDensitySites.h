@@ -8,6 +8,14 @@
 namespace vbas
 {
 
+/** Where balanced density puts the site of a cell. */
+enum class CellCentre
+{
+    Mean,         //!< mean of the cell's points (the thesis, L777-783)
+    WeightedMean, //!< mean weighted by record count
+    Median,       //!< coordinate-wise median
+};
+
 /**
  * sitelocation.balanced_density (thesis L691-783, L1141-1153; SPEC section 4): rows of about equal
  * record population cut walking up the points sorted by y, each row cut into cells of about equal
@@ -23,6 +31,8 @@ class BalancedDensitySites : public SiteLocator
 public:
     explicit BalancedDensitySites(CellCentre centre);
     static std::unique_ptr<SiteLocator> create(const StrategyOptions& options);
+    /** "cell_centre": mean, weighted_mean or median (mapped to CellCentre here). */
+    static std::vector<OptionSpec> options();
     std::vector<Point> locate(const RegionSet& regions, std::size_t count, Feedback& feedback) const override;
 
     /** Planned row count for s sites (equations 1-2). */

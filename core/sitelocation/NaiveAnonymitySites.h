@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /**
  * sitelocation.naive_anonymity (thesis L566, L1119-1125): the points of the `count` regions with

@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /**
  * sitelocation.naive_density (thesis L568-689, L1127-1139; SPEC section 4): a grid of about

@@ -14,7 +14,12 @@ RandomSites::RandomSites(std::uint64_t seed)
 
 std::unique_ptr<SiteLocator> RandomSites::create(const StrategyOptions& options)
 {
-    return std::make_unique<RandomSites>(options.seed);
+    return std::make_unique<RandomSites>(options.count(seedOption()));
+}
+
+std::vector<OptionSpec> RandomSites::options()
+{
+    return {seedOption()};
 }
 
 std::vector<Point> RandomSites::locate(const RegionSet& regions, std::size_t count, Feedback&) const

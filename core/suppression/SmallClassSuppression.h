@@ -7,7 +7,7 @@
 namespace vbas
 {
 
-struct StrategyOptions;
+class StrategyOptions;
 
 /**
  * suppression.small_classes: suppresses every record of every class smaller than k in its group

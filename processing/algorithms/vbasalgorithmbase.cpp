@@ -184,6 +184,7 @@ QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
         return kParameterSensitiveFields;
     case vbas::Subject::General:
     case vbas::Subject::Strategy:
+    case vbas::Subject::Option: // named by the error itself, see engineError()
         break;
     }
     return QString();
@@ -191,6 +192,9 @@ QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
 
 QgsProcessingException VbasAlgorithmBase::engineError(const vbas::Error& error) const
 {
+    if (error.subject() == vbas::Subject::Option)
+        return parameterError(QString::fromStdString(error.option()).toUpper(),
+                              QString::fromStdString(error.detail()));
     const QString message = QString::fromStdString(error.what());
     const QString parameter = parameterForSubject(error.subject());
     return parameter.isEmpty() ? QgsProcessingException(message) : parameterError(parameter, message);

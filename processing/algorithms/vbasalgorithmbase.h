@@ -92,7 +92,8 @@ protected:
     /**
      * Runs engine code: `engineCall(vbas::Feedback&)`, reporting to `feedback`, and returns its result.
      * The only place where engine exceptions cross into QGIS: vbas::Error becomes a
-     * QgsProcessingException prefixed with parameterForSubject(), vbas::Canceled becomes
+     * QgsProcessingException prefixed with parameterForSubject() (or, for Subject::Option, the option's
+     * key upper-cased: the parameter built from it), vbas::Canceled becomes
      * canceledError(), and any other exception a QgsProcessingException too, because an exception
      * QGIS does not expect would end the whole application. A cancel that arrives while `engineCall`
      * runs ends in canceledError() even when the engine finished. Create sinks only after it returns, so

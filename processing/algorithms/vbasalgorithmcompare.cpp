@@ -92,9 +92,8 @@ QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, 
                                                  QgsProcessingFeedback* feedback)
 {
     const vbas::PipelineConfig base = pipelineConfig(parameters, context);
-    QStringList refinements{QString()};
-    if (parameterAsBoolean(parameters, kAdc, context))
-        refinements << kAdcRefinement;
+    // Unrefined, and refined by each refinement switched on (ADC...).
+    const QStringList refinements = QStringList{QString()} + parameterAsRefinerIds(parameters, context);
     std::vector<vbas::PipelineConfig> configs;
     for (const QString& counter : parameterAsStrategyIds(parameters, kSiteCountMethod, context))
         for (const QString& locator : parameterAsStrategyIds(parameters, kSiteLocation, context))

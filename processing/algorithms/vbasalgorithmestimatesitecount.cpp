@@ -58,7 +58,7 @@ QString VbasAlgorithmEstimateSiteCount::shortHelpString() const
         "global suppression), REGIONS_WITH_RECORDS and MAX_COMBS (the product of the category counts of the "
         "quasi-identifiers, NULL counting as a category) are the figures the methods use.\n\n"
         "More sites means smaller regions (more precise geography) and more suppression. In a model, feed "
-        "ESTIMATED_SITES (or a multiple of it) to SITE_COUNT with the sitecount.fixed method to try "
+        "ESTIMATED_SITES (or a multiple of it) to SITE_COUNT with the fixed site-count method to try "
         "variations.");
 }
 

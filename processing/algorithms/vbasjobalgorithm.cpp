@@ -8,7 +8,10 @@
 #include <qgsvectordataprovider.h>
 #include <qgsvectorlayer.h>
 
+#include <QRegularExpression>
+
 #include <cmath>
+#include <limits>
 
 namespace
 {
@@ -16,9 +19,6 @@ const QString kCentroid = QStringLiteral("centroid");
 const QString kPointOnSurface = QStringLiteral("point_on_surface");
 const QString kUnknownFail = QStringLiteral("fail");
 const QString kUnknownDrop = QStringLiteral("drop");
-// In the order of vbas::GapsModel and vbas::CellCentre, so that a value's index is its enum.
-const QStringList kGapsModels{"western", "central", "eastern", "canada", "custom"};
-const QStringList kCellCentres{"mean", "weighted_mean", "median"};
 
 /** Returns `definition` with its tooltip help set. */
 template <typename Definition> Definition* withHelp(Definition* definition, const QString& help)
@@ -34,7 +34,136 @@ QgsProcessingParameterEnum* staticEnum(const QString& name, const QString& descr
     return withHelp(
         new QgsProcessingParameterEnum(name, description, values, several, defaultValue, false, true), help);
 }
+
+QStringList texts(const std::vector<std::string>& values)
+{
+    QStringList list;
+    for (const std::string& value : values)
+        list << QString::fromStdString(value);
+    return list;
+}
+
+/** Calls `visit(entries)` for the strategy list of every component that has options. */
+template <typename Visit> void forEachComponent(const vbas::Registry& registry, Visit visit)
+{
+    visit(registry.siteCounters);
+    visit(registry.siteLocators);
+    visit(registry.siteRefiners);
+    visit(registry.partitioners);
+    visit(registry.suppressors);
+}
+
+/** Returns the ids of `entries` that declare the option `key`. */
+template <typename Entry> QStringList idsReading(const std::vector<Entry>& entries, const std::string& key)
+{
+    QStringList ids;
+    for (const Entry& entry : entries)
+        for (const vbas::OptionSpec& spec : entry.options)
+            if (spec.key == key)
+                ids << QString::fromStdString(entry.id);
+    return ids;
+}
+
+/** Returns the parameter a strategy option is shown as (QGIS's own bounds stand for an open range). */
+QgsProcessingParameterDefinition* optionParameter(const vbas::OptionSpec& spec, const QString& help)
+{
+    const QString name = VbasJobAlgorithm::optionParameterName(spec.key);
+    const QString label = QString::fromStdString(spec.label);
+    const double minimum =
+        std::isfinite(spec.minimum) ? spec.minimum : std::numeric_limits<double>::lowest() + 1;
+    const double maximum = std::isfinite(spec.maximum) ? spec.maximum : std::numeric_limits<double>::max();
+    QgsProcessingParameterDefinition* definition = nullptr;
+    switch (spec.type)
+    {
+    case vbas::OptionSpec::Type::Choice:
+        definition =
+            staticEnum(name, label, texts(spec.choices), QString::fromStdString(spec.defaultChoice), help);
+        break;
+    case vbas::OptionSpec::Type::Flag:
+        definition = withHelp(new QgsProcessingParameterBoolean(name, label, spec.defaultValue != 0.0), help);
+        break;
+    case vbas::OptionSpec::Type::Integer:
+        definition = withHelp(new QgsProcessingParameterNumber(name, label, VbasCompat::NumberTypeInteger,
+                                                               static_cast<int>(spec.defaultValue), false,
+                                                               minimum, maximum),
+                              help);
+        break;
+    case vbas::OptionSpec::Type::Number:
+        definition = withHelp(new QgsProcessingParameterNumber(name, label, VbasCompat::NumberTypeDouble,
+                                                               spec.defaultValue, false, minimum, maximum),
+                              help);
+        break;
+    }
+    return spec.advanced ? VbasCompat::advanced(definition) : definition;
+}
 } // namespace
+
+QString VbasJobAlgorithm::withParameterNames(const std::string& text)
+{
+    QString shown = QString::fromStdString(text);
+    const auto upper = [&shown](const std::string& key)
+    {
+        const QString name = QString::fromStdString(key);
+        shown.replace(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(name))),
+                      optionParameterName(key));
+    };
+    forEachComponent(vbas::Registry::builtIn(),
+                     [&](const auto& entries)
+                     {
+                         for (const auto& entry : entries)
+                         {
+                             for (const vbas::OptionSpec& spec : entry.options)
+                                 upper(spec.key);
+                             if (!entry.switchKey.empty())
+                                 upper(entry.switchKey);
+                         }
+                     });
+    return shown;
+}
+
+template <typename Entry> void VbasJobAlgorithm::addOptionParameters(const std::vector<Entry>& entries)
+{
+    for (const Entry& entry : entries)
+        for (const vbas::OptionSpec& spec : entry.options)
+        {
+            if (parameterDefinition(optionParameterName(spec.key)) != nullptr)
+                continue;
+            QString help = withParameterNames(spec.help);
+            help += (help.isEmpty() ? QString() : QStringLiteral("\n")) +
+                    QObject::tr("Read by: %1").arg(idsReading(entries, spec.key).join(QStringLiteral(", ")));
+            addParameter(optionParameter(spec, help));
+        }
+}
+
+void VbasJobAlgorithm::readOptions(const QVariantMap& parameters, QgsProcessingContext& context,
+                                   vbas::StrategyOptions& options) const
+{
+    forEachComponent(
+        vbas::Registry::builtIn(),
+        [&](const auto& entries)
+        {
+            for (const auto& entry : entries)
+                for (const vbas::OptionSpec& spec : entry.options)
+                {
+                    const QString name = optionParameterName(spec.key);
+                    if (options.has(spec.key) || parameterDefinition(name) == nullptr)
+                        continue;
+                    switch (spec.type)
+                    {
+                    case vbas::OptionSpec::Type::Choice:
+                        options.set(spec.key, parameterAsEnumString(parameters, name, context).toStdString());
+                        break;
+                    case vbas::OptionSpec::Type::Flag:
+                        options.set(spec.key, parameterAsBoolean(parameters, name, context) ? 1.0 : 0.0);
+                        break;
+                    case vbas::OptionSpec::Type::Integer:
+                    case vbas::OptionSpec::Type::Number:
+                        options.set(spec.key, parameterAsDouble(parameters, name, context));
+                        break;
+                    }
+                }
+        });
+}
 
 void VbasJobAlgorithm::addDataParameters()
 {
@@ -93,29 +222,7 @@ void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
                             strategyIds(registry.siteCounters),
                             QString::fromStdString(vbas::PipelineConfig{}.siteCounter),
                             strategyHelp(registry.siteCounters), several));
-    auto* count =
-        new QgsProcessingParameterNumber(kSiteCount, QObject::tr("Site count (sitecount.fixed only)"),
-                                         VbasCompat::NumberTypeInteger, 0, false, 0);
-    addParameter(withHelp(count, QObject::tr("The number of sites (merged regions) sitecount.fixed asks for; "
-                                             "the other methods ignore it.")));
-    auto* offset =
-        new QgsProcessingParameterNumber(kSiteCountOffset, QObject::tr("Site-count offset d (0: default)"),
-                                         VbasCompat::NumberTypeDouble, 0.0, false, 0.0, 1.0);
-    addParameter(VbasCompat::advanced(withHelp(
-        offset,
-        QObject::tr("Scales the estimate, in (0, 1]; 0: the method's default, 0.9 for GAPS, 0.2 for naive. "
-                    "Lower: fewer, larger regions and less suppression."))));
-    addParameter(VbasCompat::advanced(staticEnum(
-        kGapsModel, QObject::tr("GAPS cutoff model"), kGapsModels, QStringLiteral("canada"),
-        QObject::tr(
-            "Regression of the population a region needs (thesis Table 2): canada takes the largest cutoff "
-            "of western, central and eastern; custom uses c and b below (cutoff = c * x^b)."))));
-    addParameter(VbasCompat::advanced(
-        new QgsProcessingParameterNumber(kGapsC, QObject::tr("Custom GAPS coefficient c"),
-                                         VbasCompat::NumberTypeDouble, vbas::StrategyOptions{}.gapsCustomC)));
-    addParameter(VbasCompat::advanced(
-        new QgsProcessingParameterNumber(kGapsB, QObject::tr("Custom GAPS exponent b"),
-                                         VbasCompat::NumberTypeDouble, vbas::StrategyOptions{}.gapsCustomB)));
+    addOptionParameters(registry.siteCounters);
 }
 
 void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
@@ -127,28 +234,19 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
         several ? QObject::tr("Site-location methods to compare") : QObject::tr("Site-location method"),
         strategyIds(registry.siteLocators), QString::fromStdString(vbas::PipelineConfig{}.siteLocator),
         strategyHelp(registry.siteLocators), several));
-    addParameter(VbasCompat::advanced(staticEnum(
-        kCellCentre, QObject::tr("Site of a balanced-density cell"), kCellCentres, kCellCentres.constFirst(),
-        QObject::tr("mean of the cell's area points (the thesis), record-weighted mean, or coordinate-wise "
-                    "median."))));
-    addParameter(withHelp(
-        new QgsProcessingParameterBoolean(kAdc,
-                                          several ? QObject::tr("Also try every combination refined with ADC")
-                                                  : QObject::tr("Refine sites with ADC"),
-                                          false),
-        QString::fromStdString(
-            vbas::Registry::find(registry.siteRefiners, kAdcRefinement.toStdString(), "site refinement")
-                .help)));
-    addParameter(VbasCompat::advanced(new QgsProcessingParameterNumber(
-        kAdcMaxMoves, QObject::tr("ADC: most site moves to try (0: no limit)"), VbasCompat::NumberTypeInteger,
-        0, false, 0)));
-    addParameter(VbasCompat::advanced(
-        new QgsProcessingParameterNumber(kAdcMaxSeconds, QObject::tr("ADC: time limit in seconds (0: none)"),
-                                         VbasCompat::NumberTypeDouble, 0.0, false, 0.0)));
-    addParameter(VbasCompat::advanced(
-        withHelp(new QgsProcessingParameterNumber(kSeed, QObject::tr("Random seed"),
-                                                  VbasCompat::NumberTypeInteger, 1, false, 0),
-                 QObject::tr("Seed of the random site location: the same seed gives the same release."))));
+    addOptionParameters(registry.siteLocators);
+    for (const auto& refiner : registry.siteRefiners)
+    {
+        const QString name = optionParameterName(refiner.switchKey);
+        addParameter(
+            withHelp(new QgsProcessingParameterBoolean(
+                         name,
+                         several ? QObject::tr("Also try every combination refined with %1").arg(name)
+                                 : QObject::tr("Refine sites with %1").arg(name),
+                         false),
+                     withParameterNames(refiner.help)));
+    }
+    addOptionParameters(registry.siteRefiners);
 }
 
 void VbasJobAlgorithm::addPartitionParameters()
@@ -158,13 +256,19 @@ void VbasJobAlgorithm::addPartitionParameters()
     addParameter(staticEnum(kPartition, QObject::tr("Partition method"), strategyIds(registry.partitioners),
                             QString::fromStdString(vbas::PipelineConfig{}.partitioner),
                             strategyHelp(registry.partitioners)));
+    addOptionParameters(registry.partitioners);
+    QStringList usingObstacles;
+    for (const auto& partitioner : registry.partitioners)
+        if (partitioner.needs.obstacles)
+            usingObstacles << QString::fromStdString(partitioner.id);
     addParameter(withHelp(
         new QgsProcessingParameterMultipleLayers(kObstacles,
                                                  QObject::tr("Obstacles (rivers, lakes, motorways)"),
                                                  VbasCompat::SourceTypeVector, QVariant(), true),
-        QObject::tr("line and polygon layers in any CRS that people do not cross; used by partition.barrier "
-                    "(areas join across shared borders no obstacle cuts) and partition.geodesic (shortest "
-                    "paths around them). The Euclidean partition ignores them.")));
+        QObject::tr(
+            "line and polygon layers in any CRS that people do not cross; used by %1 (see PARTITION). "
+            "The other partitions ignore them.")
+            .arg(usingObstacles.join(QStringLiteral(", ")))));
     addParameter(withHelp(
         new QgsProcessingParameterField(kParentField,
                                         QObject::tr("Parent field (province, health authority)"), QVariant(),
@@ -219,6 +323,48 @@ QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& paramete
         throw parameterError(name, QObject::tr("no method chosen; choose at least one of: %1")
                                        .arg(definition->options().join(QStringLiteral(", "))));
     return ids;
+}
+
+QStringList VbasJobAlgorithm::parameterAsRefinerIds(const QVariantMap& parameters,
+                                                    QgsProcessingContext& context) const
+{
+    QStringList ids;
+    for (const auto& refiner : vbas::Registry::builtIn().siteRefiners)
+    {
+        const QString name = optionParameterName(refiner.switchKey);
+        if (parameterDefinition(name) != nullptr && parameterAsBoolean(parameters, name, context))
+            ids << QString::fromStdString(refiner.id);
+    }
+    return ids;
+}
+
+namespace
+{
+template <typename Entry>
+void addNeeds(vbas::Needs& needs, const std::vector<Entry>& entries, const QStringList& ids)
+{
+    for (const Entry& entry : entries)
+        if (ids.contains(QString::fromStdString(entry.id)))
+        {
+            needs.adjacency = needs.adjacency || entry.needs.adjacency;
+            needs.obstacles = needs.obstacles || entry.needs.obstacles;
+        }
+}
+} // namespace
+
+vbas::Needs VbasJobAlgorithm::parameterAsNeeds(const QVariantMap& parameters,
+                                               QgsProcessingContext& context) const
+{
+    const vbas::Registry& registry = vbas::Registry::builtIn();
+    vbas::Needs needs;
+    if (parameterDefinition(kSiteCountMethod) != nullptr)
+        addNeeds(needs, registry.siteCounters, parameterAsStrategyIds(parameters, kSiteCountMethod, context));
+    if (parameterDefinition(kSiteLocation) != nullptr)
+        addNeeds(needs, registry.siteLocators, parameterAsStrategyIds(parameters, kSiteLocation, context));
+    addNeeds(needs, registry.siteRefiners, parameterAsRefinerIds(parameters, context));
+    if (parameterDefinition(kPartition) != nullptr)
+        addNeeds(needs, registry.partitioners, parameterAsStrategyIds(parameters, kPartition, context));
+    return needs;
 }
 
 void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const QString& parameter,
@@ -280,9 +426,13 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
         const QList<QgsMapLayer*> obstacles = parameterAsLayerList(parameters, kObstacles, context);
         const int parentField =
             parameterAsFieldIndex(parameters, kParentField, job.regions->fields(), context);
-        const bool needAdjacency =
-            parameterAsEnumString(parameters, kPartition, context) == "partition.barrier" ||
-            parameterAsBoolean(parameters, kContiguity, context);
+        const vbas::Needs needs = parameterAsNeeds(parameters, context);
+        const bool needAdjacency = needs.adjacency || parameterAsBoolean(parameters, kContiguity, context);
+        if (!obstacles.isEmpty() && !needs.obstacles)
+            feedback->pushWarning(
+                QObject::tr("%1: %2 ignores obstacles; they take effect with a partition "
+                            "that uses them (see PARTITION)")
+                    .arg(kObstacles, parameterAsEnumString(parameters, kPartition, context)));
         const double tolerance = parameterAsDouble(parameters, kAdjacencyTolerance, context);
         job.spatial =
             runEngine(feedback,
@@ -371,7 +521,6 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
                                                       QgsProcessingContext& context) const
 {
     vbas::PipelineConfig config;
-    vbas::StrategyOptions& options = config.options;
     config.k = parameterAsRequiredK(parameters, context);
     if (const Diversity diversity = parameterAsDiversity(parameters, context); diversity.isOn())
     {
@@ -385,48 +534,23 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
         return parameterDefinition(name) != nullptr;
     };
     if (has(kSiteCountMethod))
-    {
-        const QStringList counters = parameterAsStrategyIds(parameters, kSiteCountMethod, context);
-        config.siteCounter = counters.value(0).toStdString();
-        const int count = parameterAsInt(parameters, kSiteCount, context);
-        if (counters.contains(QStringLiteral("sitecount.fixed")) && count < 1)
-            throw parameterError(kSiteCount,
-                                 QObject::tr("sitecount.fixed needs the number of sites; set SITE_COUNT to "
-                                             "1 or more"));
-        options.fixedSiteCount = std::uint64_t(std::max(0, count));
-        const double offset = parameterAsDouble(parameters, kSiteCountOffset, context);
-        if (!(offset >= 0.0 && offset <= 1.0))
-            throw parameterError(kSiteCountOffset,
-                                 QObject::tr("the offset is %1 but must lie in (0, 1]; 0 takes the "
-                                             "method's default")
-                                     .arg(offset));
-        if (offset > 0.0)
-            options.siteCountOffset = offset;
-        options.gapsModel = vbas::GapsModel(
-            std::max(0, kGapsModels.indexOf(parameterAsEnumString(parameters, kGapsModel, context))));
-        options.gapsCustomC = parameterAsDouble(parameters, kGapsC, context);
-        options.gapsCustomB = parameterAsDouble(parameters, kGapsB, context);
-        if (options.gapsModel == vbas::GapsModel::Custom &&
-            !(options.gapsCustomC > 0.0 && std::isfinite(options.gapsCustomB)))
-            throw parameterError(kGapsC, QObject::tr("the custom GAPS model needs c > 0 and a finite b "
-                                                     "(cutoff = c * x^b)"));
-    }
+        config.siteCounter =
+            parameterAsStrategyIds(parameters, kSiteCountMethod, context).value(0).toStdString();
     if (has(kSiteLocation))
     {
         config.siteLocator =
             parameterAsStrategyIds(parameters, kSiteLocation, context).value(0).toStdString();
-        options.cellCentre = vbas::CellCentre(
-            std::max(0, kCellCentres.indexOf(parameterAsEnumString(parameters, kCellCentre, context))));
-        if (parameterAsBoolean(parameters, kAdc, context))
-            config.siteRefiner = kAdcRefinement.toStdString();
-        options.adcMaxMoves = std::uint64_t(std::max(0, parameterAsInt(parameters, kAdcMaxMoves, context)));
-        options.adcMaxSeconds = parameterAsDouble(parameters, kAdcMaxSeconds, context);
-        if (!(options.adcMaxSeconds >= 0.0))
-            throw parameterError(kAdcMaxSeconds,
-                                 QObject::tr("the time limit must be 0 (none) or positive seconds"));
-        options.seed = std::uint64_t(std::max(0, parameterAsInt(parameters, kSeed, context)));
+        const QStringList refiners = parameterAsRefinerIds(parameters, context);
+        const auto* locators =
+            dynamic_cast<const QgsProcessingParameterEnum*>(parameterDefinition(kSiteLocation));
+        if (refiners.size() > 1 && !(locators && locators->allowMultiple()))
+            throw QgsProcessingException(
+                QObject::tr("%1 refinements are switched on; switch on one at most").arg(refiners.size()));
+        config.siteRefiner = refiners.value(0).toStdString();
     }
     if (has(kPartition))
         config.partitioner = parameterAsEnumString(parameters, kPartition, context).toStdString();
+    // Every option goes to the engine, which checks those of the chosen strategies against their specs.
+    readOptions(parameters, context, config.options);
     return config;
 }

@@ -25,24 +25,20 @@ public:
     static inline const QString kRepresentativePoint = QStringLiteral("REPRESENTATIVE_POINT");
     static inline const QString kGlobalSuppression = QStringLiteral("GLOBAL_SUPPRESSION");
     static inline const QString kSiteCountMethod = QStringLiteral("SITE_COUNT_METHOD");
-    static inline const QString kSiteCount = QStringLiteral("SITE_COUNT");
-    static inline const QString kSiteCountOffset = QStringLiteral("SITE_COUNT_OFFSET");
-    static inline const QString kGapsModel = QStringLiteral("GAPS_MODEL");
-    static inline const QString kGapsC = QStringLiteral("GAPS_C");
-    static inline const QString kGapsB = QStringLiteral("GAPS_B");
     static inline const QString kSiteLocation = QStringLiteral("SITE_LOCATION");
-    static inline const QString kCellCentre = QStringLiteral("CELL_CENTRE");
-    static inline const QString kAdc = QStringLiteral("ADC");
-    static inline const QString kAdcMaxMoves = QStringLiteral("ADC_MAX_MOVES");
-    static inline const QString kAdcMaxSeconds = QStringLiteral("ADC_MAX_SECONDS");
     static inline const QString kPartition = QStringLiteral("PARTITION");
     static inline const QString kParentField = QStringLiteral("PARENT_FIELD");
     static inline const QString kContiguity = QStringLiteral("CONTIGUITY");
     static inline const QString kAdjacencyTolerance = QStringLiteral("ADJACENCY_TOLERANCE");
-    static inline const QString kSeed = QStringLiteral("SEED");
     static inline const QString kMaxRisk = QStringLiteral("MAX_RISK");
-    /** The id of the refinement the ADC switch turns on. */
-    static inline const QString kAdcRefinement = QStringLiteral("refinement.adc");
+    // The strategies' options (SITE_COUNT, GAPS_MODEL, SEED...) and refinement switches (ADC) are named
+    // by the engine's registry: optionParameterName().
+
+    /** Returns the parameter of a strategy option or refinement switch: its key upper-cased. */
+    static QString optionParameterName(const std::string& key)
+    {
+        return QString::fromStdString(key).toUpper();
+    }
 
     /** Whether a strategy parameter takes one method (a release) or several (a comparison). */
     enum class StrategyChoice
@@ -59,16 +55,21 @@ protected:
      */
     void addDataParameters();
     /**
-     * Adds SITE_COUNT_METHOD, SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL, GAPS_C and GAPS_B; with
-     * StrategyChoice::Several, SITE_COUNT_METHOD takes several methods.
+     * Adds SITE_COUNT_METHOD and a parameter for every option the registered site counters declare
+     * (SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL...); with StrategyChoice::Several,
+     * SITE_COUNT_METHOD takes several methods.
      */
     void addSiteCountParameters(StrategyChoice choice = StrategyChoice::One);
     /**
-     * Adds SITE_LOCATION, CELL_CENTRE, ADC, ADC_MAX_MOVES, ADC_MAX_SECONDS and SEED; with
-     * StrategyChoice::Several, SITE_LOCATION takes several methods and ADC means "also with ADC".
+     * Adds SITE_LOCATION, the options of the registered site locators (CELL_CENTRE, SEED...), a switch
+     * for every registered refinement (ADC) and their options (ADC_MAX_MOVES...); with
+     * StrategyChoice::Several, SITE_LOCATION takes several methods and a switch means "also refined".
      */
     void addSiteLocationParameters(StrategyChoice choice = StrategyChoice::One);
-    /** Adds PARTITION, OBSTACLES, PARENT_FIELD, CONTIGUITY and ADJACENCY_TOLERANCE. */
+    /**
+     * Adds PARTITION, the options of the registered partitioners, OBSTACLES, PARENT_FIELD, CONTIGUITY
+     * and ADJACENCY_TOLERANCE.
+     */
     void addPartitionParameters();
 
     /**
@@ -104,6 +105,10 @@ protected:
     /** Returns the registry ids chosen in the strategy parameter `name` (at least one, else it throws). */
     QStringList parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                        QgsProcessingContext& context) const;
+    /** Returns the ids of the refinements whose switch (ADC...) is on, in registry order. */
+    QStringList parameterAsRefinerIds(const QVariantMap& parameters, QgsProcessingContext& context) const;
+    /** Returns what the chosen strategies need together (adjacency, obstacles), from the registry. */
+    vbas::Needs parameterAsNeeds(const QVariantMap& parameters, QgsProcessingContext& context) const;
     /**
      * Returns the configuration the strategy parameters describe (the first method where several were
      * chosen); those an algorithm lacks keep their defaults.
@@ -125,14 +130,29 @@ protected:
             ids << QString::fromStdString(entry.id);
         return ids;
     }
-    /** Returns one line "id: name, help" per entry, for a strategy parameter's help. */
+    /**
+     * Returns one line "id: name, help" per entry, for a strategy parameter's help, with the option keys
+     * the help names shown as parameter names.
+     */
     template <typename Entry> static QString strategyHelp(const std::vector<Entry>& entries)
     {
         QStringList lines;
         for (const Entry& entry : entries)
             lines << QStringLiteral("%1: %2, %3")
                          .arg(QString::fromStdString(entry.id), QString::fromStdString(entry.name),
-                              QString::fromStdString(entry.help));
+                              withParameterNames(entry.help));
         return lines.join('\n');
     }
+    /** Returns `text` (engine help) with every registered option key and switch key upper-cased. */
+    static QString withParameterNames(const std::string& text);
+
+private:
+    /**
+     * Adds a parameter for every option of `entries` that no earlier parameter has (options shared by
+     * several strategies become one parameter); its help says which strategies read it.
+     */
+    template <typename Entry> void addOptionParameters(const std::vector<Entry>& entries);
+    /** Reads the parameter of every registered option this algorithm has into `options`. */
+    void readOptions(const QVariantMap& parameters, QgsProcessingContext& context,
+                     vbas::StrategyOptions& options) const;
 };

@@ -129,8 +129,8 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
                     config.siteLocator = locator.id;
                     config.siteRefiner = adc ? "refinement.adc" : "";
                     config.partitioner = GetParam();
-                    config.options.fixedSiteCount = scenario.fixedSites;
-                    config.options.seed = scenario.seed;
+                    config.options.set("site_count", double(scenario.fixedSites));
+                    config.options.set("seed", double(scenario.seed));
                     config.spatial = scenario.scene->spatial;
                     config.regionParent = scenario.parents;
                     config.repairContiguity = scenario.contiguity;

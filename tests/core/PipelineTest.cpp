@@ -105,8 +105,8 @@ TEST_P(GuaranteeProperty, HoldsOnRandomScenesAndIsDeterministic)
         config.globalSuppression = scene.globalSuppression;
         config.siteCounter = GetParam().counter;
         config.siteLocator = GetParam().locator;
-        config.options.fixedSiteCount = scene.fixedCount;
-        config.options.seed = scene.seed;
+        config.options.set("site_count", double(scene.fixedCount));
+        config.options.set("seed", double(scene.seed));
         const Pipeline pipeline(config);
         Feedback feedback;
         const PipelineResult first = pipeline.run(dataset, feedback);
@@ -168,7 +168,7 @@ TEST(Pipeline, PopulationFloorWithoutQuasiIdentifiers)
     PipelineConfig config;
     config.k = 20000;
     config.siteCounter = "sitecount.fixed";
-    config.options.fixedSiteCount = 3;
+    config.options.set("site_count", 3.0);
     Feedback feedback;
     const PipelineResult result = Pipeline(config).run(dataset, feedback);
     ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, result, 20000));
@@ -199,7 +199,7 @@ TEST(Sweep, MarksParetoOptimalRows)
     const Dataset dataset = builder.build();
     PipelineConfig config;
     config.siteCounter = "sitecount.fixed";
-    config.options.fixedSiteCount = 20;
+    config.options.set("site_count", 20.0);
     const Pipeline pipeline(config);
     Feedback feedback;
     std::vector<SweepRow> rows = sweep(pipeline, pipeline.prepare(dataset, feedback), {}, feedback);

@@ -75,7 +75,7 @@ TEST_P(SpatialGuarantee, HoldsOnRandomRiverScenesAndIsDeterministic)
         PipelineConfig config;
         config.k = 2 + generator() % 3;
         config.siteCounter = "sitecount.fixed";
-        config.options.fixedSiteCount = 1 + generator() % (scene.points.size() / 2 + 1);
+        config.options.set("site_count", double(1 + generator() % (scene.points.size() / 2 + 1)));
         config.siteLocator =
             Registry::builtIn().siteLocators[generator() % Registry::builtIn().siteLocators.size()].id;
         config.partitioner = variant.partitioner;

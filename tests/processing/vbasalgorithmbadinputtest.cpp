@@ -128,12 +128,16 @@ TEST(BadInput, RegionIdsMustBePresentAndUnique)
 TEST(BadInput, StrategyParametersAreChecked)
 {
     const SmallInput input;
+    // The engine checks the options of the chosen strategies; the funnel names the parameter of each.
     EXPECT_EQ(failure(with(input.parameters(), "SITE_COUNT", 0)),
-              "SITE_COUNT: sitecount.fixed needs the number of sites; set SITE_COUNT to 1 or more");
-    EXPECT_EQ(failure(with(input.parameters(), "SITE_COUNT_OFFSET", 1.5)),
-              "SITE_COUNT_OFFSET: the offset is 1.5 but must lie in (0, 1]; 0 takes the method's default");
-    EXPECT_EQ(failure(with(with(input.parameters(), "GAPS_MODEL", "custom"), "GAPS_C", -3)),
-              "GAPS_C: the custom GAPS model needs c > 0 and a finite b (cutoff = c * x^b)");
+              "SITE_COUNT: sitecount.fixed needs the number of sites; set it to 1 or more");
+    const QVariantMap gaps = with(input.parameters(), "SITE_COUNT_METHOD", "sitecount.gaps_maxcombs");
+    EXPECT_EQ(failure(with(gaps, "SITE_COUNT_OFFSET", 1.5)),
+              "SITE_COUNT_OFFSET: sitecount.gaps_maxcombs takes a number from 0 to 1; got 1.5");
+    EXPECT_EQ(failure(with(with(gaps, "GAPS_MODEL", "custom"), "GAPS_C", -3)),
+              "GAPS_C: the custom GAPS model needs a positive coefficient c (cutoff = c * x^b)");
+    EXPECT_EQ(failure(with(with(input.parameters(), "ADC", true), "ADC_MAX_SECONDS", -1)),
+              "ADC_MAX_SECONDS: refinement.adc takes a number of at least 0; got -1");
 }
 
 TEST(BadInput, KAboveTheRecordCountNamesK)

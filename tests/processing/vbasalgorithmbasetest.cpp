@@ -74,6 +74,13 @@ TEST(AlgorithmBase, EngineErrorIsPrefixedWithTheParameterOfItsSubject)
               "COUNT_FIELD: negative");
 }
 
+TEST(AlgorithmBase, OptionErrorsNameTheParameterOfTheOption)
+{
+    EXPECT_EQ(
+        funnelError([](vbas::Feedback&) { throw vbas::optionError("site_count", "set it to 1 or more"); }),
+        "SITE_COUNT: set it to 1 or more");
+}
+
 TEST(AlgorithmBase, AlgorithmsCanRenameTheParameterOfASubject)
 {
     EXPECT_EQ(
@@ -101,6 +108,7 @@ TEST(AlgorithmBase, DefaultSubjectParameters)
     EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::SiteLocation), "SITE_LOCATION");
     EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::Partition), "PARTITION");
     EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::Strategy), QString());
+    EXPECT_EQ(probe.defaultParameterFor(vbas::Subject::Option), QString()); // the error names it
 }
 
 TEST(AlgorithmBase, EngineCancelBecomesTheCanceledError)

@@ -12,7 +12,9 @@
 #include <qgsprocessingregistry.h>
 
 #include <QFile>
+
 #include <QTextStream>
+#include <cmath>
 
 #include <gtest/gtest.h>
 
@@ -145,6 +147,122 @@ TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)
         EXPECT_TRUE(parameter("aggregateregions", advanced)->flags() &
                     QgsProcessingParameterDefinition::FlagAdvanced)
             << advanced;
+}
+
+namespace
+{
+/** Checks the parameter of every option of `entries` on `algorithm`; returns how many it checked. */
+template <typename Entry>
+int expectOptionParameters(const QString& algorithm, const std::vector<Entry>& entries)
+{
+    int checked = 0;
+    for (const Entry& entry : entries)
+        for (const vbas::OptionSpec& spec : entry.options)
+        {
+            const QString name = QString::fromStdString(spec.key).toUpper();
+            SCOPED_TRACE(entry.id + " " + name.toStdString());
+            const QgsProcessingParameterDefinition* definition = parameter(algorithm, name);
+            if (!definition)
+                continue;
+            ++checked;
+            EXPECT_EQ(bool(definition->flags() & QgsProcessingParameterDefinition::FlagAdvanced),
+                      spec.advanced);
+            switch (spec.type)
+            {
+            case vbas::OptionSpec::Type::Choice:
+            {
+                const auto* choice = dynamic_cast<const QgsProcessingParameterEnum*>(definition);
+                if (!choice)
+                {
+                    ADD_FAILURE() << "wrong parameter type";
+                    continue;
+                }
+                EXPECT_TRUE(choice->usesStaticStrings()); // saved models store the text
+                QStringList choices;
+                for (const std::string& value : spec.choices)
+                    choices << QString::fromStdString(value);
+                EXPECT_EQ(choice->options(), choices);
+                EXPECT_EQ(choice->defaultValue().toString(), QString::fromStdString(spec.defaultChoice));
+                break;
+            }
+            case vbas::OptionSpec::Type::Flag:
+                EXPECT_TRUE(dynamic_cast<const QgsProcessingParameterBoolean*>(definition));
+                EXPECT_EQ(definition->defaultValue().toBool(), spec.defaultValue != 0.0);
+                break;
+            case vbas::OptionSpec::Type::Integer:
+            case vbas::OptionSpec::Type::Number:
+            {
+                const auto* number = dynamic_cast<const QgsProcessingParameterNumber*>(definition);
+                if (!number)
+                {
+                    ADD_FAILURE() << "wrong parameter type";
+                    continue;
+                }
+                EXPECT_EQ(number->dataType() == VbasCompat::NumberTypeInteger,
+                          spec.type == vbas::OptionSpec::Type::Integer);
+                EXPECT_EQ(number->defaultValue().toDouble(), spec.defaultValue);
+                if (std::isfinite(spec.minimum))
+                {
+                    EXPECT_EQ(number->minimum(), spec.minimum);
+                }
+                if (std::isfinite(spec.maximum))
+                {
+                    EXPECT_EQ(number->maximum(), spec.maximum);
+                }
+                break;
+            }
+            }
+        }
+    return checked;
+}
+} // namespace
+
+TEST(Provider, EveryStrategyOptionIsAParameterWithItsDeclaredDefault)
+{
+    const vbas::Registry& registry = vbas::Registry::builtIn();
+    int checked = 0;
+    checked += expectOptionParameters("aggregateregions", registry.siteCounters);
+    checked += expectOptionParameters("aggregateregions", registry.siteLocators);
+    checked += expectOptionParameters("aggregateregions", registry.siteRefiners);
+    checked += expectOptionParameters("aggregateregions", registry.partitioners);
+    EXPECT_GT(checked, 0);
+    for (const auto& refiner : registry.siteRefiners)
+    {
+        const auto* toggle = dynamic_cast<const QgsProcessingParameterBoolean*>(
+            parameter("aggregateregions", QString::fromStdString(refiner.switchKey).toUpper()));
+        ASSERT_TRUE(toggle) << refiner.id;
+        EXPECT_FALSE(toggle->defaultValue().toBool());
+    }
+    // The same parameters where several strategies are compared.
+    expectOptionParameters("compareapproaches", registry.siteCounters);
+    expectOptionParameters("compareapproaches", registry.siteRefiners);
+}
+
+TEST(Provider, StrategyParametersKeepTheNamesAndDefaultsSavedModelsStore)
+{
+    // Built from the registry now: renaming an option key in the engine must not rename these.
+    const QMap<QString, QVariant> defaults{{"SITE_COUNT", 0},        {"SITE_COUNT_OFFSET", 0.0},
+                                           {"GAPS_MODEL", "canada"}, {"GAPS_C", 1588.0},
+                                           {"GAPS_B", 0.42},         {"CELL_CENTRE", "mean"},
+                                           {"ADC", false},           {"ADC_MAX_MOVES", 0},
+                                           {"ADC_MAX_SECONDS", 0.0}, {"SEED", 1}};
+    for (auto it = defaults.constBegin(); it != defaults.constEnd(); ++it)
+        for (const char* algorithm : {"aggregateregions", "compareapproaches", "selectsites"})
+        {
+            const QgsProcessingParameterDefinition* definition = parameter(algorithm, it.key());
+            ASSERT_TRUE(definition) << algorithm << " " << it.key().toStdString();
+            EXPECT_EQ(definition->defaultValue(), it.value()) << algorithm << " " << it.key().toStdString();
+            const bool advanced = definition->flags() & QgsProcessingParameterDefinition::FlagAdvanced;
+            EXPECT_EQ(advanced, it.key() != "SITE_COUNT" && it.key() != "ADC") << it.key().toStdString();
+        }
+    const auto* models =
+        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "GAPS_MODEL"));
+    ASSERT_TRUE(models);
+    EXPECT_EQ(models->options(), (QStringList{"western", "central", "eastern", "canada", "custom"}));
+    const auto* centres =
+        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "CELL_CENTRE"));
+    ASSERT_TRUE(centres);
+    EXPECT_EQ(centres->options(), (QStringList{"mean", "weighted_mean", "median"}));
 }
 
 TEST(Provider, EveryMetricIsANumericOutputOfTheReleases)

@@ -86,7 +86,7 @@ PipelineConfig configFor(const std::string& partitioner, bool adc, bool parents,
     PipelineConfig config;
     config.k = 3;
     config.siteCounter = "sitecount.fixed";
-    config.options.fixedSiteCount = 25;
+    config.options.set("site_count", 25.0);
     config.partitioner = partitioner;
     config.siteRefiner = adc ? "refinement.adc" : "";
     config.spatial = germany().spatial;

@@ -56,11 +56,11 @@ const Scenario kScenarios[] = {
     {"Age, Gender, Income generalized (154)", {11, 2, 7}, 442, 1761, 239, 658, true},
 };
 
-std::uint64_t estimate(const Dataset& dataset, const std::string& counter, GapsModel model)
+std::uint64_t estimate(const Dataset& dataset, const std::string& counter, const std::string& model)
 {
     PipelineConfig config;
     config.siteCounter = counter;
-    config.options.gapsModel = model;
+    config.options.set("gaps_model", model);
     const Pipeline pipeline(config);
     Feedback feedback;
     const PreparedData data = pipeline.prepare(dataset, feedback);
@@ -77,10 +77,10 @@ TEST(SiteCount, ReproducesTheThesisTablesFromTheirHeaders)
         SCOPED_TRACE(s.name);
         const Dataset eastern = headersOnly(4426, 2433221, s.categories);
         const Dataset western = headersOnly(17613, 9647422, s.categories);
-        EXPECT_EQ(estimate(eastern, "sitecount.naive_anonymity", GapsModel::Eastern), s.naiveEastern);
-        EXPECT_EQ(estimate(western, "sitecount.naive_anonymity", GapsModel::Western), s.naiveWestern);
-        EXPECT_EQ(estimate(eastern, "sitecount.gaps_maxcombs", GapsModel::Eastern), s.maxCombsEastern);
-        const std::uint64_t western_ = estimate(western, "sitecount.gaps_maxcombs", GapsModel::Western);
+        EXPECT_EQ(estimate(eastern, "sitecount.naive_anonymity", "eastern"), s.naiveEastern);
+        EXPECT_EQ(estimate(western, "sitecount.naive_anonymity", "western"), s.naiveWestern);
+        EXPECT_EQ(estimate(eastern, "sitecount.gaps_maxcombs", "eastern"), s.maxCombsEastern);
+        const std::uint64_t western_ = estimate(western, "sitecount.gaps_maxcombs", "western");
         if (s.westernMaxCombsWithinOne)
             EXPECT_LE(std::llabs(std::int64_t(western_) - std::int64_t(s.maxCombsWestern)), 1);
         else
@@ -94,7 +94,7 @@ TEST(SiteCount, NaiveUsesCeilingOfKOverExpectedAnonymity)
     // with d = 1: floor(10 / 5) = 2. The thesis's k / e would give r = 1 and s = 10.
     const Dataset dataset = headersOnly(10, 100, {10});
     StrategyOptions options;
-    options.siteCountOffset = 1.0;
+    options.set("site_count_offset", 1.0);
     Feedback feedback;
     const Pipeline pipeline(PipelineConfig{});
     const PreparedData data = pipeline.prepare(dataset, feedback);
@@ -116,9 +116,9 @@ TEST(SiteCount, EntropyOfClassTotalsAfterGlobalSuppression)
     const Dataset dataset = builder.build();
     PipelineConfig config;
     config.siteCounter = "sitecount.gaps_entropy";
-    config.options.gapsModel = GapsModel::Custom;
-    config.options.gapsCustomC = 1.0;
-    config.options.gapsCustomB = 1.0; // cutoff = H
+    config.options.set("gaps_model", "custom");
+    config.options.set("gaps_c", 1.0);
+    config.options.set("gaps_b", 1.0); // cutoff = H
     const Pipeline pipeline(config);
     Feedback feedback;
     const PreparedData data = pipeline.prepare(dataset, feedback);
@@ -149,7 +149,7 @@ TEST(SiteCount, EstimatesAreClampedToNonEmptyRegions)
     const Dataset dataset = builder.build();
     PipelineConfig config;
     config.siteCounter = "sitecount.fixed";
-    config.options.fixedSiteCount = 50;
+    config.options.set("site_count", 50.0);
     vbas::test::RecordingFeedback feedback;
     const Pipeline pipeline(config);
     const PreparedData data = pipeline.prepare(dataset, feedback);
@@ -167,10 +167,10 @@ TEST(SiteCount, EstimatesAreClampedToNonEmptyRegions)
 TEST(SiteCount, BadParametersAreErrors)
 {
     StrategyOptions offset;
-    offset.siteCountOffset = 1.5;
+    offset.set("site_count_offset", 1.5);
     EXPECT_THROW(NaiveAnonymityCount::create(offset), Error);
     StrategyOptions fixed;
-    fixed.fixedSiteCount = 0;
+    fixed.set("site_count", 0.0);
     PipelineConfig config;
     config.siteCounter = "sitecount.fixed";
     config.options = fixed;

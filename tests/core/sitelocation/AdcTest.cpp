@@ -62,7 +62,7 @@ PipelineConfig configFor(const std::string& locator, bool adc, std::uint64_t sit
     PipelineConfig config;
     config.k = 5;
     config.siteCounter = "sitecount.fixed";
-    config.options.fixedSiteCount = sites;
+    config.options.set("site_count", double(sites));
     config.siteLocator = locator;
     if (adc)
         config.siteRefiner = "refinement.adc";

@@ -248,7 +248,7 @@ TEST_P(SiteLocatorContract, AtMostCountSitesInTheBoxAndDeterministic)
         const RegionSet regions = regionSetOf(dataset);
         const BoundingBox box = boundingBox(regions.points());
         StrategyOptions options;
-        options.seed = std::uint64_t(scene);
+        options.set("seed", double(scene));
         const std::size_t count = 1 + generator() % std::size_t(n + 5);
         Feedback feedback;
         const auto first = entry.create(options)->locate(regions, count, feedback);
