@@ -157,7 +157,6 @@ QList<int> VbasAlgorithmBase::parameterAsFieldIndices(const QVariantMap& paramet
     return indices;
 }
 
-
 QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
 {
     switch (subject)

@@ -8,6 +8,8 @@
 #include <qgsvectordataprovider.h>
 #include <qgsvectorlayer.h>
 
+#include <QHash>
+#include <QMutex>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -100,7 +102,16 @@ QgsProcessingParameterDefinition* optionParameter(const vbas::OptionSpec& spec, 
 
 QString VbasJobAlgorithm::withParameterNames(const std::string& text)
 {
-    QString shown = QString::fromStdString(text);
+    // Every algorithm instance (one per run) builds its help from these texts: render each text once, as
+    // compiling a pattern per option key per text made creating an algorithm cost more than a small run.
+    static QMutex mutex;
+    static QHash<QString, QString> rendered;
+    const QString original = QString::fromStdString(text);
+    const QMutexLocker lock(&mutex);
+    const auto found = rendered.constFind(original);
+    if (found != rendered.constEnd())
+        return found.value();
+    QString shown = original;
     const auto upper = [&shown](const std::string& key)
     {
         const QString name = QString::fromStdString(key);
@@ -118,6 +129,7 @@ QString VbasJobAlgorithm::withParameterNames(const std::string& text)
                                  upper(entry.switchKey);
                          }
                      });
+    rendered.insert(original, shown);
     return shown;
 }
 

@@ -3,8 +3,8 @@
 #include "Pipeline.h"
 #include "vbasalgorithmbase.h"
 #include "vbasconvert.h"
-#include "vbasqgiscompat.h"
 #include "vbasjob.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsprocessingutils.h>
 

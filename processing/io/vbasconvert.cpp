@@ -157,8 +157,8 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
         if (geometry.isNull())
             throw VbasParameters::parameterError(
                 VbasParameters::kRegions, QObject::tr("region '%1' has no geometry; give it its polygon or "
-                                                        "remove it")
-                                                .arg(vbasKeyText(id)));
+                                                      "remove it")
+                                              .arg(vbasKeyText(id)));
         const QByteArray wkb = geometry.asWkb();
         data.geometries->addWkb(reinterpret_cast<const unsigned char*>(wkb.constData()),
                                 std::size_t(wkb.size()), idText);

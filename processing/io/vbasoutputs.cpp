@@ -1,7 +1,7 @@
 #include "vbasoutputs.h"
 
-#include "vbasparameters.h"
 #include "vbasoutputguard.h"
+#include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsfeatureiterator.h>
@@ -86,8 +86,9 @@ void VbasSink::add(QgsFeature& feature)
         throw VbasParameters::canceledError();
     if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
         throw QgsProcessingException(
-            QObject::tr("%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "
-                        "previous files are as they were")
+            QObject::tr(
+                "%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "
+                "previous files are as they were")
                 .arg(mOutputName, mSink.lastError()));
     VbasOutputGuard::countWritten(mOutputName, 1);
 }

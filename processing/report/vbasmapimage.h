@@ -31,8 +31,8 @@ public:
      * aggregate field the regions are shaded by; `audience` whether withheld records show. Throws
      * QgsProcessingException when canceled.
      */
-    VbasMapImage(const VbasJob& job, const VbasRelease& release, bool withSites,
-                 const QString& shadeBy, VbasOutputs::Audience audience, QgsProcessingFeedback& feedback);
+    VbasMapImage(const VbasJob& job, const VbasRelease& release, bool withSites, const QString& shadeBy,
+                 VbasOutputs::Audience audience, QgsProcessingFeedback& feedback);
     ~VbasMapImage();
 
     /** Returns the map drawn at `size` pixels on white. */
