@@ -32,9 +32,9 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     addCountFieldParameter(kInput);
     addKParameter();
     addDiversityParameters(kInput, true);
-    addParameter(new QgsProcessingParameterFeatureSink(kOutput,
-                                                       QObject::tr("Groups below k or not l-diverse"),
-                                                       VbasCompat::SourceTypeVector, QVariant(), true));
+    addParameter(new QgsProcessingParameterFeatureSink(
+        kOutput, QObject::tr("Groups below k or not l-diverse (review only: never publish)"),
+        VbasCompat::SourceTypeVector, QVariant(), true));
     addOutput(
         new QgsProcessingOutputNumber(kGroups, QObject::tr("Groups (region × quasi-identifier values)")));
     addOutput(new QgsProcessingOutputNumber(kRecords, QObject::tr("Records")));

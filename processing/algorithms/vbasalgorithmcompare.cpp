@@ -31,10 +31,11 @@ void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
     addParameter(VbasCompat::advanced(new QgsProcessingParameterNumber(
         kSweepFraction, QObject::tr("Sweep step as a fraction of the estimate"), VbasCompat::NumberTypeDouble,
         0.1, false, 0.0)));
-    addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Comparison"),
-                                                       VbasCompat::SourceTypeVector));
+    addParameter(new QgsProcessingParameterFeatureSink(
+        kOutput, QObject::tr("Comparison (review only: never publish)"), VbasCompat::SourceTypeVector));
     addParameter(new QgsProcessingParameterFileDestination(
-        kOutputHtml, QObject::tr("Report"), QObject::tr("HTML files (*.html)"), QVariant(), true));
+        kOutputHtml, QObject::tr("Report (review only: never publish)"), QObject::tr("HTML files (*.html)"),
+        QVariant(), true));
     addParameter(VbasCompat::advanced(new QgsProcessingParameterEnum(
         kParetoChartX, QObject::tr("Report: objective across the Pareto chart"), vbasParetoChartFields(),
         false, QStringLiteral("suppressed"), true, true)));
