@@ -1,5 +1,6 @@
 #include "Pipeline.h"
 
+#include "geometry/ClippedCells.h"
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
 
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <sstream>
 
 namespace vbas
 {
@@ -46,22 +48,68 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
             Registry::find(registry.siteRefiners, mConfig.siteRefiner, "site refinement").make(options);
     mPartitioner =
         Registry::find(registry.partitioners, mConfig.partitioner, "partition method").make(options);
-    if (!mConfig.regionParent.empty())
-        mPartitioner =
-            std::make_unique<ParentConstrainedPartitioner>(std::move(mPartitioner), mConfig.regionParent);
-    if (mConfig.repairContiguity && !mConfig.spatial.adjacency)
-        throw Error(Subject::Partition,
-                    "the contiguity repair needs the region polygons to know which areas are "
-                    "neighbours");
-
     mSuppressor =
         Registry::find(registry.suppressors, mConfig.suppressor, "suppression method").make(options);
 }
 
 Pipeline::~Pipeline() = default;
 
-PreparedData Pipeline::prepare(const Dataset& dataset, Feedback& feedback) const
+Needs Pipeline::needs() const
 {
+    Needs needs;
+    const auto add = [&needs](const auto& entries, const std::string& id)
+    {
+        if (id.empty())
+            return;
+        const Needs more = Registry::find(entries, id, "strategy").needs;
+        needs.adjacency = needs.adjacency || more.adjacency;
+        needs.obstacles = needs.obstacles || more.obstacles;
+    };
+    add(mRegistry.siteCounters, mConfig.siteCounter);
+    add(mRegistry.siteLocators, mConfig.siteLocator);
+    add(mRegistry.siteRefiners, mConfig.siteRefiner);
+    add(mRegistry.partitioners, mConfig.partitioner);
+    add(mRegistry.suppressors, mConfig.suppressor);
+    needs.adjacency = needs.adjacency || mConfig.repairContiguity;
+    return needs;
+}
+
+namespace
+{
+/**
+ * Says how many combinations of quasi-identifier values there can be (MaxCombs), and what it means when
+ * they outnumber the records: with thousands of categories nearly every record is unique, and no geography
+ * hides a unique record.
+ */
+void reportMaxCombs(const Dataset& dataset, Feedback& feedback)
+{
+    const Schema& schema = dataset.schema();
+    if (schema.empty())
+        return;
+    std::ostringstream line;
+    line << "quasi-identifiers: ";
+    for (std::size_t i = 0; i < schema.size(); ++i)
+        line << (i > 0 ? " x " : "") << schema.categories(i);
+    const long double maxCombs = schema.maxCombs();
+    line << " = ";
+    if (maxCombs < 1e15L)
+        line << static_cast<unsigned long long>(maxCombs);
+    else
+        line << static_cast<double>(maxCombs);
+    line << " possible combinations of values (MaxCombs, NULL a value of its own) for "
+         << dataset.totalRecords() << " records";
+    if (maxCombs <= static_cast<long double>(dataset.totalRecords()))
+        feedback.info(line.str());
+    else
+        feedback.warning(line.str() + "; more combinations than records: many records may be unique and "
+                                      "suppressed whatever the geography; fewer or coarser quasi-identifiers "
+                                      "keep more");
+}
+} // namespace
+
+PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
+{
+    const Dataset& dataset = *job.dataset;
     const Count k = mConfig.k;
     if (k < 2)
         throw Error(Subject::K,
@@ -73,6 +121,11 @@ PreparedData Pipeline::prepare(const Dataset& dataset, Feedback& feedback) const
                                     " records: no group can ever reach it; lower k or release more records");
 
     checkDiversityRule(mConfig.diversity, dataset);
+    if (!job.regionParent.empty() && job.regionParent.size() != dataset.regionCount())
+        throw Error(Subject::Partition,
+                    "the parents are given for " + std::to_string(job.regionParent.size()) +
+                        " regions, but there are " + std::to_string(dataset.regionCount()));
+    reportMaxCombs(dataset, feedback);
 
     const HistogramTable& regionHistograms = dataset.regionHistograms();
     const std::size_t classCount = dataset.classes().size();
@@ -100,7 +153,8 @@ PreparedData Pipeline::prepare(const Dataset& dataset, Feedback& feedback) const
                       globallySuppressed,
                       RegionSet(dataset, regionHistograms.filterEntries(keep)),
                       {},
-                      mConfig.spatial};
+                      job.spatial,
+                      job.regionParent};
     for (RegionIndex r = 0; r < data.regions.size(); ++r)
         data.regionWeights.push_back(data.regions.records(r));
     if (globallySuppressed > 0)
@@ -118,7 +172,39 @@ PreparedData Pipeline::prepare(const Dataset& dataset, Feedback& feedback) const
         feedback.info(
             std::to_string(empty) + " of " + std::to_string(data.regions.size()) +
             " regions hold no records to release; they still join the region of their nearest site");
+
+    const Needs needed = needs();
+    if (job.spatial.obstacles && !needed.obstacles)
+        feedback.warning(mConfig.partitioner +
+                         " ignores obstacles; they take effect with a partition that uses them");
+    if (needed.adjacency && !data.spatial.adjacency)
+    {
+        if (job.geometries == nullptr)
+            throw Error(Subject::Partition,
+                        (mConfig.repairContiguity && !Registry::find(mRegistry.partitioners,
+                                                                     mConfig.partitioner, "partition method")
+                                                          .needs.adjacency
+                             ? std::string("the contiguity repair")
+                             : mConfig.partitioner) +
+                            " needs the region polygons to know which areas are neighbours");
+        const RegionGeometries& geometries = *job.geometries;
+        data.spatial.adjacency = std::make_shared<const RegionAdjacency>(RegionAdjacency::build(
+            geometries,
+            job.adjacencyTolerance > 0.0 ? job.adjacencyTolerance : defaultAdjacencyTolerance(geometries),
+            feedback));
+        feedback.info(std::to_string(data.spatial.adjacency->pairs().size()) +
+                      " pairs of neighbouring regions");
+    }
     return data;
+}
+
+const Partitioner& Pipeline::partitioner(const PreparedData& data,
+                                         std::unique_ptr<Partitioner>& constrained) const
+{
+    if (data.regionParent.empty())
+        return *mPartitioner;
+    constrained = std::make_unique<ParentConstrainedPartitioner>(*mPartitioner, data.regionParent);
+    return *constrained;
 }
 
 std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& feedback,
@@ -132,6 +218,7 @@ std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& fe
         feedback.warning("the site-count estimate " + std::to_string(estimate) + " was clamped to " +
                          std::to_string(clamped) + " (between 1 and the " +
                          std::to_string(data.regions.nonEmptyCount()) + " regions that hold records)");
+    feedback.info("site count: " + std::to_string(clamped) + " (" + mConfig.siteCounter + ")");
     return clamped;
 }
 
@@ -147,8 +234,9 @@ std::vector<Point> Pipeline::refineSites(const PreparedData& data, std::vector<P
     if (!mSiteRefiner)
         return sites;
     report.emplace();
-    sites = mSiteRefiner->refine(data.regions, data.partitionInput(), data.k, *mPartitioner, std::move(sites),
-                                 *report, feedback);
+    std::unique_ptr<Partitioner> constrained;
+    sites = mSiteRefiner->refine(data.regions, data.partitionInput(), data.k, partitioner(data, constrained),
+                                 std::move(sites), *report, feedback);
 
     feedback.info(mConfig.siteRefiner + ": " + std::to_string(report->movesAccepted) + " of " +
                   std::to_string(report->movesTried) + " moves kept, global anonymity " +
@@ -165,12 +253,14 @@ PipelineResult Pipeline::finish(const PreparedData& data, std::vector<Point> sit
     Partition partition;
     {
         Feedback::Stage stage(feedback, 0.0, 0.6);
-        partition = mPartitioner->partition(data.partitionInput(), std::move(sites), feedback);
+        std::unique_ptr<Partitioner> constrained;
+        partition =
+            partitioner(data, constrained).partition(data.partitionInput(), std::move(sites), feedback);
     }
     std::optional<ContiguityReport> contiguity;
     if (mConfig.repairContiguity)
     {
-        contiguity = repairContiguity(*mConfig.spatial.adjacency, data.regionWeights, mConfig.regionParent,
+        contiguity = repairContiguity(*data.spatial.adjacency, data.regionWeights, data.regionParent,
                                       partition.regionSite);
         feedback.info("contiguity: " + std::to_string(contiguity->strandedPieces) + " stranded pieces, " +
                       std::to_string(contiguity->regionsMoved) + " regions moved to an adjacent aggregate, " +
@@ -229,7 +319,7 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     return result;
 }
 
-PipelineResult Pipeline::run(const Dataset& dataset, Feedback& feedback) const
+PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
 {
     std::uint64_t raw = 0;
     std::vector<Point> sites;
@@ -237,10 +327,9 @@ PipelineResult Pipeline::run(const Dataset& dataset, Feedback& feedback) const
     std::optional<RefinementReport> refinement;
     {
         Feedback::Stage stage(feedback, 0.0, 0.1);
-        data.emplace(prepare(dataset, feedback));
+        data.emplace(prepare(job, feedback));
     }
     const std::uint64_t count = estimateSiteCount(*data, feedback, &raw);
-    feedback.info("site count: " + std::to_string(count) + " (" + mConfig.siteCounter + ")");
     {
         Feedback::Stage stage(feedback, 0.1, 0.2);
         sites = locateSites(*data, count, feedback);
@@ -255,6 +344,99 @@ PipelineResult Pipeline::run(const Dataset& dataset, Feedback& feedback) const
     result.requestedSites = count;
     result.refinement = std::move(refinement);
     return result;
+}
+
+ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
+                                 Feedback& feedback) const
+{
+    ReleaseResult whole;
+    whole.result = std::move(result);
+    whole.fates = recordFates(*job.dataset, whole.result);
+    if (job.geometries == nullptr)
+    {
+        if (request.cells)
+            throw Error(Subject::Partition, "the cells of the sites need the region polygons");
+        return whole;
+    }
+    {
+        Feedback::Stage stage(feedback, 0.0, request.cells ? 0.5 : 1.0);
+        whole.polygons = dissolve(*job.geometries, whole.result.aggregation, feedback);
+    }
+    if (request.cells)
+    {
+        Feedback::Stage stage(feedback, 0.5, 1.0);
+        whole.cells = clippedVoronoiCells(*job.geometries, whole.result.partition.sites, feedback);
+    }
+    return whole;
+}
+
+ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
+{
+    PipelineResult result;
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.7);
+        result = run(job, feedback);
+    }
+    Feedback::Stage stage(feedback, 0.7, 1.0);
+    return complete(job, std::move(result), request, feedback);
+}
+
+ReleaseResult Pipeline::releaseAroundSites(const Job& job, std::vector<Point> sites,
+                                           const ReleaseRequest& request, Feedback& feedback) const
+{
+    if (sites.empty())
+        throw Error(Subject::SiteLocation, "no sites given; give at least one");
+    PipelineResult result;
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.7);
+        const PreparedData data = prepare(job, feedback);
+        result = finish(data, std::move(sites), feedback);
+    }
+    Feedback::Stage stage(feedback, 0.7, 1.0);
+    return complete(job, std::move(result), request, feedback);
+}
+
+ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uint32_t>& regionGroup,
+                                      std::size_t groups, const ReleaseRequest& request,
+                                      Feedback& feedback) const
+{
+    PipelineResult result;
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.5);
+        const PreparedData data = prepare(job, feedback);
+        result = rateGroups(data, regionGroup, groups, feedback);
+    }
+    Feedback::Stage stage(feedback, 0.5, 1.0);
+    return complete(job, std::move(result), request, feedback);
+}
+
+SiteCountEstimate Pipeline::estimateSites(const Job& job, Feedback& feedback) const
+{
+    const PreparedData data = prepare(job, feedback);
+    SiteCountEstimate estimate;
+    estimate.sites = estimateSiteCount(data, feedback, &estimate.unclamped);
+    estimate.releasableRecords = data.regions.totalRecords();
+    estimate.regionsWithRecords = data.regions.nonEmptyCount();
+    estimate.maxCombs = data.regions.maxCombs();
+    return estimate;
+}
+
+std::vector<Point> Pipeline::selectSites(const Job& job, Feedback& feedback) const
+{
+    std::optional<PreparedData> data;
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.1);
+        data.emplace(prepare(job, feedback));
+    }
+    const std::uint64_t count = estimateSiteCount(*data, feedback);
+    std::vector<Point> sites;
+    {
+        Feedback::Stage stage(feedback, 0.1, 0.3);
+        sites = locateSites(*data, count, feedback);
+    }
+    Feedback::Stage stage(feedback, 0.3, 1.0);
+    std::optional<RefinementReport> refinement;
+    return refineSites(*data, std::move(sites), refinement, feedback);
 }
 
 std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult& result)

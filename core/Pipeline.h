@@ -1,14 +1,13 @@
 #pragma once
 
 #include "Feedback.h"
+#include "Job.h"
 #include "Registry.h"
-#include "data/Dataset.h"
 #include "data/RegionSet.h"
+#include "geometry/Dissolve.h"
 #include "partition/Aggregation.h"
 #include "partition/ContiguityRepair.h"
-
 #include "partition/SpatialContext.h"
-
 #include "quality/AggregateFigures.h"
 #include "sitelocation/SiteRefiner.h"
 #include "suppression/Release.h"
@@ -27,7 +26,10 @@ class SiteRefiner;
 class Partitioner;
 class Suppressor;
 
-/** A configured run: k, global suppression, l-diversity, and one strategy id per component. */
+/**
+ * A configured run: k, global suppression, l-diversity, and one strategy id per component with their
+ * options. Pure configuration: the data a run works on is its Job.
+ */
 struct PipelineConfig
 {
     Count k = 5;
@@ -40,13 +42,6 @@ struct PipelineConfig
     std::string suppressor = "suppression.small_classes";
     /** Options of the strategies by key (see each entry's options); unset ones take their defaults. */
     StrategyOptions options;
-    /** Region adjacency and obstacles for obstacle-aware partitions (optional). */
-    SpatialContext spatial;
-    /**
-     * Parent code of every region (province, health authority); when given, no aggregate mixes
-     * regions of different parents (SPEC section 5). Empty: no constraint.
-     */
-    std::vector<std::uint32_t> regionParent;
     /** Move stranded pieces of aggregates to an adjacent aggregate before suppression (needs adjacency). */
     bool repairContiguity = false;
     /** l-diversity of the sensitive fields, checked on every released group (off by default). */
@@ -64,7 +59,10 @@ struct PreparedData
     RegionSet regions;
     /** Records of each region after global suppression. */
     std::vector<Count> regionWeights;
+    /** The job's obstacles, and its region adjacency when the run needs it. */
     SpatialContext spatial;
+    /** The job's parent of every region (empty: no constraint). */
+    std::vector<std::uint32_t> regionParent;
 
     PartitionInput partitionInput() const { return {regions.points(), regionWeights, spatial}; }
 };
@@ -111,10 +109,42 @@ enum class RecordFate : std::uint8_t
     SuppressedDiversity, //!< its group holds k or more records but fails l-diversity
 };
 
+/** What a release needs beyond the pipeline's result. */
+struct ReleaseRequest
+{
+    /** The Voronoi cell of every site clipped to the study area (needs the job's geometries). */
+    bool cells = false;
+};
+
+/** A whole release: what its outputs publish and what its review shows, in the job's planar frame. */
+struct ReleaseResult
+{
+    PipelineResult result;
+    /** Per aggregate: its dissolved polygon (empty without the job's geometries). */
+    std::vector<DissolvedAggregate> polygons;
+    /** Per site: its clipped Voronoi cell as WKB (empty unless asked for). */
+    std::vector<std::vector<unsigned char>> cells;
+    /** Per input row of the dataset: released, or why not. */
+    std::vector<RecordFate> fates;
+};
+
+/** The first stage alone, with the figures it rests on. */
+struct SiteCountEstimate
+{
+    /** The site count a release would use: the estimate clamped to [1, regionsWithRecords]. */
+    std::uint64_t sites = 0;
+    std::uint64_t unclamped = 0;
+    /** Records after global suppression (N). */
+    Count releasableRecords = 0;
+    std::size_t regionsWithRecords = 0;
+    /** Product of the category counts of the quasi-identifiers (NULL a category). */
+    long double maxCombs = 0.0L;
+};
+
 /**
- * The facade: runs a configured pipeline (SPEC section 2) as a whole or stage by stage.
- * Strategies are created once from their ids; unknown ids, unknown option keys or option values
- * outside a chosen strategy's specs throw Error at construction, before any work.
+ * The facade: runs a configured pipeline (SPEC section 2) on a Job, as a whole release, as one stage
+ * alone, or stage by stage. Strategies are created once from their ids; unknown ids, unknown option keys
+ * or option values outside a chosen strategy's specs throw Error at construction, before any data is read.
  */
 class Pipeline
 {
@@ -125,11 +155,30 @@ public:
     const PipelineConfig& config() const { return mConfig; }
     const Registry& registry() const { return mRegistry; }
 
+    /** What the chosen strategies and the contiguity repair need of a job, together. */
+    Needs needs() const;
+
+    /** All stages, with the aggregates' polygons, the cells when asked for and every record's fate. */
+    ReleaseResult release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const;
+    /** The release of a partition around given sites (no site count, location or refinement). */
+    ReleaseResult releaseAroundSites(const Job& job, std::vector<Point> sites, const ReleaseRequest& request,
+                                     Feedback& feedback) const;
     /**
-     * Checks k and the l-diversity rule against the data and applies global suppression (when
-     * configured).
+     * The release of an existing aggregation given as a group per region (groups 0..groups-1, none empty),
+     * rated as the engine's own.
      */
-    PreparedData prepare(const Dataset& dataset, Feedback& feedback) const;
+    ReleaseResult releaseGroups(const Job& job, const std::vector<std::uint32_t>& regionGroup,
+                                std::size_t groups, const ReleaseRequest& request, Feedback& feedback) const;
+    /** The site-count stage alone. */
+    SiteCountEstimate estimateSites(const Job& job, Feedback& feedback) const;
+    /** The site stages alone: count, location and refinement (when configured). */
+    std::vector<Point> selectSites(const Job& job, Feedback& feedback) const;
+
+    /**
+     * Checks k and the l-diversity rule against the data, applies global suppression (when configured)
+     * and builds the region adjacency when needs() asks for it and the job lacks it.
+     */
+    PreparedData prepare(const Job& job, Feedback& feedback) const;
     /** Site-count estimate clamped to [1, non-empty regions]; `raw` receives the unclamped one. */
     std::uint64_t estimateSiteCount(const PreparedData& data, Feedback& feedback,
                                     std::uint64_t* raw = nullptr) const;
@@ -143,11 +192,16 @@ public:
     PipelineResult rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
                               std::size_t groups, Feedback& feedback) const;
     /** All stages. */
-    PipelineResult run(const Dataset& dataset, Feedback& feedback) const;
+    PipelineResult run(const Job& job, Feedback& feedback) const;
 
 private:
     PipelineResult rate(const PreparedData& data, Partition partition, Aggregation aggregation,
                         Feedback& feedback) const;
+    /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */
+    const Partitioner& partitioner(const PreparedData& data, std::unique_ptr<Partitioner>& constrained) const;
+    /** Adds the polygons, cells and fates to a result of `job`. */
+    ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
+                           Feedback& feedback) const;
 
     PipelineConfig mConfig;
     const Registry& mRegistry;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace vbas
 {
@@ -57,6 +58,63 @@ std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, 
     }
     markParetoOptimal(rows, pipeline.registry());
     return rows;
+}
+
+Comparison::Comparison(const PipelineConfig& base, const ComparisonChoices& choices, SweepOptions sweep,
+                       const Registry& registry)
+    : mSweep(sweep)
+    , mRegistry(registry)
+{
+    if (choices.siteCounters.empty())
+        throw Error(Subject::SiteCount, "no site-count method chosen; choose at least one");
+    if (choices.siteLocators.empty())
+        throw Error(Subject::SiteLocation, "no site-location method chosen; choose at least one");
+    std::vector<std::string> refiners{std::string()};
+    refiners.insert(refiners.end(), choices.siteRefiners.begin(), choices.siteRefiners.end());
+    for (const std::string& counter : choices.siteCounters)
+        for (const std::string& locator : choices.siteLocators)
+            for (const std::string& refiner : refiners)
+            {
+                PipelineConfig config = base;
+                config.siteCounter = counter;
+                config.siteLocator = locator;
+                config.siteRefiner = refiner;
+                mPipelines.push_back(std::make_unique<Pipeline>(config, registry));
+                mConfigs.push_back(std::move(config));
+            }
+}
+
+Comparison::~Comparison() = default;
+
+ComparisonResult Comparison::run(const Job& job, Feedback& feedback) const
+{
+    // The configurations differ only in their site stages: one preparation serves all, made by one that
+    // needs the adjacency when any does.
+    const auto needsAdjacency = [](const std::unique_ptr<Pipeline>& pipeline)
+    {
+        return pipeline->needs().adjacency;
+    };
+    const auto preparer = std::find_if(mPipelines.begin(), mPipelines.end(), needsAdjacency);
+    std::optional<PreparedData> data;
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.05);
+        data.emplace((preparer != mPipelines.end() ? *preparer : mPipelines.front())->prepare(job, feedback));
+    }
+    ComparisonResult result;
+    for (std::size_t i = 0; i < mPipelines.size(); ++i)
+    {
+        Feedback::Stage stage(feedback, 0.05 + 0.95 * double(i) / double(mPipelines.size()),
+                              0.05 + 0.95 * double(i + 1) / double(mPipelines.size()));
+        for (SweepRow& row : sweep(*mPipelines[i], *data, mSweep, feedback))
+        {
+            result.rows.push_back(std::move(row));
+            result.rowConfig.push_back(i);
+        }
+    }
+    markParetoOptimal(result.rows, mRegistry);
+    result.paretoRows = std::size_t(std::count_if(result.rows.begin(), result.rows.end(),
+                                                  [](const SweepRow& row) { return row.paretoOptimal; }));
+    return result;
 }
 
 } // namespace vbas

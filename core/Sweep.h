@@ -2,6 +2,10 @@
 
 #include "Pipeline.h"
 
+#include <memory>
+#include <string>
+#include <vector>
+
 namespace vbas
 {
 
@@ -36,5 +40,50 @@ std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, 
 
 /** Marks the Pareto-optimal rows among `rows` by the registry's objectives. */
 void markParetoOptimal(std::vector<SweepRow>& rows, const Registry& registry);
+
+/** The strategies a comparison crosses: each combination is one configuration. */
+struct ComparisonChoices
+{
+    std::vector<std::string> siteCounters;
+    std::vector<std::string> siteLocators;
+    /** Refinements tried besides none (each combination is also run unrefined). */
+    std::vector<std::string> siteRefiners;
+};
+
+/** The rows of a comparison: every configuration's sweep, Pareto-marked over all rows together. */
+struct ComparisonResult
+{
+    std::vector<SweepRow> rows;
+    /** Per row: its configuration, an index into Comparison::configs(). */
+    std::vector<std::size_t> rowConfig;
+    std::size_t paretoRows = 0;
+};
+
+/**
+ * Several approaches on one job (thesis section 4.3): every combination of the chosen site counters,
+ * site locators and refinements (and none) on a base configuration, each swept over site counts around
+ * its own estimate. Only one row may ever be released: two aggregations of the same records can be
+ * intersected.
+ */
+class Comparison
+{
+public:
+    /**
+     * The combinations of `choices` on `base` (whose strategies of those components are replaced);
+     * throws Error for an empty choice or a bad combination, before any data is read.
+     */
+    Comparison(const PipelineConfig& base, const ComparisonChoices& choices, SweepOptions sweep,
+               const Registry& registry = Registry::builtIn());
+    ~Comparison();
+
+    const std::vector<PipelineConfig>& configs() const { return mConfigs; }
+    ComparisonResult run(const Job& job, Feedback& feedback) const;
+
+private:
+    std::vector<PipelineConfig> mConfigs;
+    std::vector<std::unique_ptr<Pipeline>> mPipelines;
+    SweepOptions mSweep;
+    const Registry& mRegistry;
+};
 
 } // namespace vbas

@@ -205,9 +205,9 @@ private:
 
 } // namespace
 
-ParentConstrainedPartitioner::ParentConstrainedPartitioner(std::unique_ptr<Partitioner> inner,
+ParentConstrainedPartitioner::ParentConstrainedPartitioner(const Partitioner& inner,
                                                            std::vector<std::uint32_t> regionParent)
-    : mInner(std::move(inner))
+    : mInner(inner)
     , mRegionParent(std::move(regionParent))
 {
 }
@@ -223,7 +223,7 @@ Partition ParentConstrainedPartitioner::assignRegions(const PartitionInput& inpu
     {
         Feedback::Stage stage(feedback, double(g) / double(groups.size()),
                               double(g + 1) / double(groups.size()));
-        const Partition local = mInner->partition(groups[g].input(), groups[g].sitePoints, feedback);
+        const Partition local = mInner.partition(groups[g].input(), groups[g].sitePoints, feedback);
         adoptAddedSites(groups[g], local.sites, result.sites);
         for (RegionIndex r = 0; r < local.regionSite.size(); ++r)
             result.regionSite[groups[g].regions[r]] = groups[g].sites[local.regionSite[r]];
@@ -235,7 +235,7 @@ std::unique_ptr<IncrementalPartition>
 ParentConstrainedPartitioner::assignRegionsIncrementally(const PartitionInput& input,
                                                          std::vector<Point> sites, Feedback& feedback) const
 {
-    return std::make_unique<ParentConstrainedPartition>(*mInner, input, mRegionParent, std::move(sites),
+    return std::make_unique<ParentConstrainedPartition>(mInner, input, mRegionParent, std::move(sites),
                                                         feedback);
 }
 

@@ -19,7 +19,8 @@ namespace vbas
 class ParentConstrainedPartitioner : public Partitioner
 {
 public:
-    ParentConstrainedPartitioner(std::unique_ptr<Partitioner> inner, std::vector<std::uint32_t> regionParent);
+    /** Constrains `inner`, which must outlive this, to the parents of `regionParent` (a code per region). */
+    ParentConstrainedPartitioner(const Partitioner& inner, std::vector<std::uint32_t> regionParent);
     ~ParentConstrainedPartitioner() override;
 
 private:
@@ -29,7 +30,7 @@ private:
                                                                      std::vector<Point> sites,
                                                                      Feedback& feedback) const override;
 
-    std::unique_ptr<Partitioner> mInner;
+    const Partitioner& mInner;
 
     std::vector<std::uint32_t> mRegionParent;
 };

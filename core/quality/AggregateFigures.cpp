@@ -16,10 +16,16 @@ std::vector<AggregateFigures> aggregateFigures(const RatingInput& input)
         const SiteIndex site = aggregation.aggregateSite[a];
         const Point sitePoint = input.partition.sites[site];
         double distance = 0.0;
+        Count loaded = 0; // records of the members before any suppression
         for (std::size_t m = aggregation.memberOffsets[a]; m < aggregation.memberOffsets[a + 1]; ++m)
-            distance += std::sqrt(squaredDistance(input.regions.point(aggregation.members[m]), sitePoint));
-        figures.push_back({site, sitePoint, aggregation.memberCount(a), aggregation.histograms.total(a),
-                           release.aggregateReleased[a], release.aggregateSuppressed[a],
+        {
+            const RegionIndex member = aggregation.members[m];
+            distance += std::sqrt(squaredDistance(input.regions.point(member), sitePoint));
+            loaded += input.regions.dataset().regionHistograms().total(member);
+        }
+        const Count before = aggregation.histograms.total(a);
+        figures.push_back({site, sitePoint, aggregation.memberCount(a), before, release.aggregateReleased[a],
+                           release.aggregateSuppressed[a], loaded - before,
                            release.aggregateReleasedClasses[a], aggregation.histograms.anonymity(a),
                            release.aggregateAnonymityAfter[a],
                            distance / double(aggregation.memberCount(a))});

@@ -18,7 +18,8 @@ struct AggregateFigures
     std::size_t memberRegions;
     Count recordsBefore; //!< records after global, before local suppression
     Count recordsReleased;
-    Count recordsSuppressed; //!< by local suppression or l-diversity
+    Count recordsSuppressed;         //!< by local suppression or l-diversity
+    Count recordsGloballySuppressed; //!< of the members, by global suppression
     std::size_t classesReleased;
     Count anonymityBefore; //!< smallest class before local suppression (0: no records)
     Count anonymityAfter;  //!< smallest released class (0: nothing released)

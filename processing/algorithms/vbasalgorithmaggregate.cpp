@@ -74,15 +74,11 @@ VbasAlgorithmAggregate* VbasAlgorithmAggregate::createInstance() const
     return new VbasAlgorithmAggregate();
 }
 
-QVariantMap VbasAlgorithmAggregate::processGuarded(const QVariantMap& parameters,
-                                                   QgsProcessingContext& context,
-                                                   QgsProcessingFeedback* feedback)
+VbasRelease VbasAlgorithmAggregate::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                                                   const vbas::ReleaseRequest& request, const QVariantMap&,
+                                                   QgsProcessingContext&,
+                                                   QgsProcessingFeedback* feedback) const
 {
-    makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
-    const Job job = loadJob(parameters, context, feedback, 0.2);
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback, &job);
-    const VbasRelease release = runRelease(parameters, job, feedback,
-                                           [&](vbas::Feedback& engineFeedback)
-                                           { return pipeline->run(*job.data.dataset, engineFeedback); });
-    return writeRelease(parameters, context, feedback, job, release);
+    return runEngine(feedback, [&](vbas::Feedback& engineFeedback)
+                     { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
 }

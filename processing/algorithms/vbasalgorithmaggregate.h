@@ -20,6 +20,7 @@ public:
     VbasAlgorithmAggregate* createInstance() const override;
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) override;
+    VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                               const vbas::ReleaseRequest& request, const QVariantMap& parameters,
+                               QgsProcessingContext& context, QgsProcessingFeedback* feedback) const override;
 };

@@ -36,8 +36,10 @@ QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, Q
         // The message names the file the user chose, not its staged copy.
         throw QgsProcessingException(VbasOutputGuard::finalDestination(error.what()));
     }
-    // A cancel that came after the algorithm's last check (while the report was written, say) still
-    // takes every output back: a canceled run never leaves files.
+    // The run is done: a cancel that came after the algorithm's last check (while the report was written,
+    // say) still takes every output back, so a canceled run never leaves files.
+    if (feedback)
+        feedback->setProgress(100.0);
     if (feedback && feedback->isCanceled())
         throw canceledError();
     return outputs.commit(results);

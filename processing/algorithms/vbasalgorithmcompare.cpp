@@ -4,6 +4,7 @@
 #include "vbascomparisonreport.h"
 #include "vbasoutputs.h"
 #include "vbasqgiscompat.h"
+#include "vbassteps.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
@@ -92,62 +93,30 @@ VbasAlgorithmCompare* VbasAlgorithmCompare::createInstance() const
 QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
                                                  QgsProcessingFeedback* feedback)
 {
-    const vbas::PipelineConfig base = pipelineConfig(parameters, context);
-    // Unrefined, and refined by each refinement switched on (ADC...).
-    const QStringList refinements = QStringList{QString()} + parameterAsRefinerIds(parameters, context);
-    std::vector<vbas::PipelineConfig> configs;
-    for (const QString& counter : parameterAsStrategyIds(parameters, kSiteCountMethod, context))
-        for (const QString& locator : parameterAsStrategyIds(parameters, kSiteLocation, context))
-            for (const QString& refinement : refinements)
-            {
-                configs.push_back(base);
-                configs.back().siteCounter = counter.toStdString();
-                configs.back().siteLocator = locator.toStdString();
-                configs.back().siteRefiner = refinement.toStdString();
-            }
+    const auto ids = [](const QStringList& list)
+    {
+        std::vector<std::string> converted;
+        for (const QString& id : list)
+            converted.push_back(id.toStdString());
+        return converted;
+    };
+    const vbas::ComparisonChoices choices{ids(parameterAsStrategyIds(parameters, kSiteCountMethod, context)),
+                                          ids(parameterAsStrategyIds(parameters, kSiteLocation, context)),
+                                          ids(parameterAsRefinerIds(parameters, context))};
     const vbas::SweepOptions sweep{parameterAsInt(parameters, kSweepSteps, context),
                                    parameterAsDouble(parameters, kSweepFraction, context)};
-    const auto makePipelines = [&]()
-    {
-        return runEngine(feedback,
-                         [&](vbas::Feedback&)
-                         {
-                             std::vector<std::unique_ptr<vbas::Pipeline>> made;
-                             for (const vbas::PipelineConfig& config : configs)
-                                 made.push_back(std::make_unique<vbas::Pipeline>(config));
-                             return made;
-                         });
-    };
-    makePipelines(); // a bad combination fails before any data is read
-    const Job job = loadJob(parameters, context, feedback, 0.1);
-    for (vbas::PipelineConfig& config : configs)
-        applySpatial(config, parameters, context, job);
-    const auto pipelines = makePipelines();
-
-    std::vector<const vbas::PipelineConfig*> rowConfigs;
-    const std::vector<vbas::SweepRow> rows =
-        runEngine(feedback,
-                  [&](vbas::Feedback& engineFeedback)
-                  {
-                      vbas::Feedback::Stage stage(engineFeedback, 0.1, 0.95);
-                      // Every configuration shares k, global suppression and the suppressor: one preparation
-                      // serves all.
-                      const vbas::PreparedData data =
-                          pipelines.front()->prepare(*job.data.dataset, engineFeedback);
-                      std::vector<vbas::SweepRow> all;
-                      for (std::size_t i = 0; i < pipelines.size(); ++i)
-                      {
-                          vbas::Feedback::Stage run(engineFeedback, double(i) / double(pipelines.size()),
-                                                    double(i + 1) / double(pipelines.size()));
-                          for (vbas::SweepRow& row : vbas::sweep(*pipelines[i], data, sweep, engineFeedback))
-                          {
-                              all.push_back(std::move(row));
-                              rowConfigs.push_back(&configs[i]);
-                          }
-                      }
-                      vbas::markParetoOptimal(all, vbas::Registry::builtIn());
-                      return all;
-                  });
+    const vbas::PipelineConfig base = pipelineConfig(parameters, context, feedback);
+    // A bad combination fails here, before any data is read.
+    const auto comparison = runEngine(feedback, [&](vbas::Feedback&)
+                                      { return std::make_unique<vbas::Comparison>(base, choices, sweep); });
+    VbasSteps steps(3, feedback);
+    const Job job = loadJob(parameters, context, &steps);
+    steps.next();
+    const vbas::ComparisonResult rows =
+        runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                  { return comparison->run(job.engineJob(), engineFeedback); });
+    steps.next();
+    const QList<QgsAttributes> table = VbasOutputs::comparisonTable(rows, comparison->configs());
 
     QString destination;
     const std::unique_ptr<QgsFeatureSink> sink(
@@ -155,15 +124,15 @@ QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, 
                         VbasCompat::WkbNoGeometry, QgsCoordinateReferenceSystem()));
     if (!sink)
         throw QgsProcessingException(invalidSinkError(parameters, kOutput));
-    VbasSink out(*sink, kOutput, *feedback);
-    const qlonglong paretoRows = VbasOutputs::writeComparison(out, rows, rowConfigs);
-    QVariantMap outputs{{kOutput, destination}, {kRows, qlonglong(rows.size())}, {kParetoRows, paretoRows}};
+    VbasSink out(*sink, kOutput, steps);
+    VbasOutputs::writeComparison(out, table);
+    QVariantMap outputs{{kOutput, destination},
+                        {kRows, qlonglong(rows.rows.size())},
+                        {kParetoRows, qlonglong(rows.paretoRows)}};
     const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);
     if (!report.isEmpty())
     {
-        QList<QgsAttributes> table;
-        for (std::size_t r = 0; r < rows.size(); ++r)
-            table << VbasOutputs::comparisonAttributes(rows[r], *rowConfigs[r]);
+        steps.setProgress(50.0);
         vbasWriteComparisonReport(
             report, kOutputHtml, displayName(), VbasHtml::parameters(*this, parameters, context),
             VbasOutputs::comparisonFields(), table, parameterAsEnumString(parameters, kParetoChartX, context),
@@ -173,7 +142,7 @@ QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, 
     feedback->pushWarning(
         QObject::tr("%1 of %2 solutions are Pareto-optimal. Release only one of them, ever: two "
                     "aggregations of the same records can be overlaid to single people out.")
-            .arg(paretoRows)
-            .arg(rows.size()));
+            .arg(rows.paretoRows)
+            .arg(rows.rows.size()));
     return outputs;
 }

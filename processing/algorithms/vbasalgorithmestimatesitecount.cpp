@@ -1,5 +1,6 @@
 #include "vbasalgorithmestimatesitecount.h"
 
+#include "vbassteps.h"
 #include <qgsprocessingoutputs.h>
 
 namespace
@@ -72,21 +73,15 @@ QVariantMap VbasAlgorithmEstimateSiteCount::processGuarded(const QVariantMap& pa
                                                            QgsProcessingFeedback* feedback)
 {
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
-    const Job job = loadJob(parameters, context, feedback, 0.8);
-    return runEngine(feedback,
-                     [&](vbas::Feedback& engineFeedback)
-                     {
-                         vbas::Feedback::Stage stage(engineFeedback, 0.8, 1.0);
-                         const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
-                         std::uint64_t unclamped = 0;
-                         const std::uint64_t sites =
-                             pipeline->estimateSiteCount(data, engineFeedback, &unclamped);
-                         engineFeedback.info("site count: " + std::to_string(sites) + " (" +
-                                             pipeline->config().siteCounter + ")");
-                         return QVariantMap{{kEstimatedSites, qulonglong(sites)},
-                                            {kUnclampedEstimate, qulonglong(unclamped)},
-                                            {kReleasableRecords, qulonglong(data.regions.totalRecords())},
-                                            {kRegionsWithRecords, qulonglong(data.regions.nonEmptyCount())},
-                                            {kMaxCombs, double(data.regions.maxCombs())}};
-                     });
+    VbasSteps steps(2, feedback);
+    const Job job = loadJob(parameters, context, &steps);
+    steps.next();
+    const vbas::SiteCountEstimate estimate =
+        runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                  { return pipeline->estimateSites(job.engineJob(), engineFeedback); });
+    return {{kEstimatedSites, qulonglong(estimate.sites)},
+            {kUnclampedEstimate, qulonglong(estimate.unclamped)},
+            {kReleasableRecords, qulonglong(estimate.releasableRecords)},
+            {kRegionsWithRecords, qulonglong(estimate.regionsWithRecords)},
+            {kMaxCombs, double(estimate.maxCombs)}};
 }

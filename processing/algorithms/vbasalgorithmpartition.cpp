@@ -58,31 +58,33 @@ VbasAlgorithmPartition* VbasAlgorithmPartition::createInstance() const
     return new VbasAlgorithmPartition();
 }
 
-QVariantMap VbasAlgorithmPartition::processGuarded(const QVariantMap& parameters,
-                                                   QgsProcessingContext& context,
-                                                   QgsProcessingFeedback* feedback)
+void VbasAlgorithmPartition::checkInputs(const QVariantMap& parameters, QgsProcessingContext& context) const
 {
-    makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
+    const std::unique_ptr<QgsProcessingFeatureSource> sites(parameterAsSource(parameters, kSites, context));
+    if (!sites)
+        throw QgsProcessingException(invalidSourceError(parameters, kSites));
+    requireGeometryType(*sites, kSites, VbasCompat::GeometryPoint, QObject::tr("points"));
+}
+
+VbasRelease VbasAlgorithmPartition::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                                                   const vbas::ReleaseRequest& request,
+                                                   const QVariantMap& parameters,
+                                                   QgsProcessingContext& context,
+                                                   QgsProcessingFeedback* feedback) const
+{
     const std::unique_ptr<QgsProcessingFeatureSource> sitesSource(
         parameterAsSource(parameters, kSites, context));
-    if (!sitesSource)
-        throw QgsProcessingException(invalidSourceError(parameters, kSites));
-    requireGeometryType(*sitesSource, kSites, VbasCompat::GeometryPoint, QObject::tr("points"));
-    const Job job = loadJob(parameters, context, feedback, 0.2);
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback, &job);
     std::vector<vbas::Point> sites =
         runEngine(feedback, [&](vbas::Feedback& engineFeedback)
                   { return loadPoints(*sitesSource, kSites, *job.frame, engineFeedback); });
     if (sites.empty())
         throw parameterError(kSites, QObject::tr("the layer holds no points; give at least one site"));
-    const VbasRelease release =
-        runRelease(parameters, job, feedback,
-                   [&](vbas::Feedback& engineFeedback)
-                   {
-                       const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
-                       return pipeline->finish(data, std::move(sites), engineFeedback);
-                   });
-    return writeRelease(parameters, context, feedback, job, release);
+    return runEngine(feedback,
+                     [&](vbas::Feedback& engineFeedback)
+                     {
+                         return VbasRelease(pipeline.releaseAroundSites(job.engineJob(), std::move(sites),
+                                                                        request, engineFeedback));
+                     });
 }
 
 QString VbasAlgorithmPartition::parameterForSubject(vbas::Subject subject) const

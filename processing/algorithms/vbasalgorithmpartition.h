@@ -22,7 +22,9 @@ public:
     VbasAlgorithmPartition* createInstance() const override;
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) override;
+    VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                               const vbas::ReleaseRequest& request, const QVariantMap& parameters,
+                               QgsProcessingContext& context, QgsProcessingFeedback* feedback) const override;
+    void checkInputs(const QVariantMap& parameters, QgsProcessingContext& context) const override;
     QString parameterForSubject(vbas::Subject subject) const override;
 };

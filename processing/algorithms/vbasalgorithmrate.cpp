@@ -62,20 +62,20 @@ VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
     return new VbasAlgorithmRate();
 }
 
-QVariantMap VbasAlgorithmRate::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                                              QgsProcessingFeedback* feedback)
+VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                                              const vbas::ReleaseRequest& request,
+                                              const QVariantMap& parameters, QgsProcessingContext& context,
+                                              QgsProcessingFeedback* feedback) const
 {
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
-    const Job job = loadJob(parameters, context, feedback, 0.2);
     const int field = parameterAsFieldIndex(parameters, kAggregateField, job.regions->fields(), context);
 
     // Aggregates are numbered in text order of their values, so results do not depend on feature order.
     const QHash<QgsFeatureId, std::size_t> regionOf = vbasFeatureRows(job.data.regionFeatures);
     std::vector<QString> regionValue(job.data.regionFeatures.size());
     QMap<QString, QVariant> values;
-    QgsFeatureRequest request;
-    request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(QgsAttributeList{field});
-    QgsFeatureIterator features = job.regions->getFeatures(request);
+    QgsFeatureRequest valuesRequest;
+    valuesRequest.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(QgsAttributeList{field});
+    QgsFeatureIterator features = job.regions->getFeatures(valuesRequest);
     QgsFeature feature;
     while (features.nextFeature(feature))
     {
@@ -98,15 +98,15 @@ QVariantMap VbasAlgorithmRate::processGuarded(const QVariantMap& parameters, Qgs
     for (const QString& text : regionValue)
         regionGroup.push_back(groupOf.value(text));
 
-    VbasRelease release = runRelease(
-        parameters, job, feedback,
+    VbasRelease release = runEngine(
+        feedback,
         [&](vbas::Feedback& engineFeedback)
         {
-            const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
-            return pipeline->rateGroups(data, regionGroup, std::size_t(groupOf.size()), engineFeedback);
+            return VbasRelease(pipeline.releaseGroups(job.engineJob(), regionGroup,
+                                                      std::size_t(groupOf.size()), request, engineFeedback));
         });
     release.aggregateIdField = job.regions->fields().at(field);
     release.aggregateIdField.setName(QStringLiteral("aggregate_id"));
     release.aggregateIds = values.values().toVector();
-    return writeRelease(parameters, context, feedback, job, release);
+    return release;
 }

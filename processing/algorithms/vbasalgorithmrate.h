@@ -22,6 +22,7 @@ public:
     VbasAlgorithmRate* createInstance() const override;
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) override;
+    VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                               const vbas::ReleaseRequest& request, const QVariantMap& parameters,
+                               QgsProcessingContext& context, QgsProcessingFeedback* feedback) const override;
 };

@@ -2,6 +2,7 @@
 
 #include "vbasoutputs.h"
 #include "vbasqgiscompat.h"
+#include "vbassteps.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
@@ -68,30 +69,21 @@ QVariantMap VbasAlgorithmSelectSites::processGuarded(const QVariantMap& paramete
                                                      QgsProcessingContext& context,
                                                      QgsProcessingFeedback* feedback)
 {
-    makePipeline(parameters, context, feedback); // a bad configuration fails before any data is read
-    const Job job = loadJob(parameters, context, feedback, 0.2);
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback, &job);
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    VbasSteps steps(3, feedback);
+    const Job job = loadJob(parameters, context, &steps);
+    steps.next();
     const std::vector<vbas::Point> sites =
-        runEngine(feedback,
-                  [&](vbas::Feedback& engineFeedback)
-                  {
-                      vbas::Feedback::Stage stage(engineFeedback, 0.2, 0.95);
-                      const vbas::PreparedData data = pipeline->prepare(*job.data.dataset, engineFeedback);
-                      const std::uint64_t count = pipeline->estimateSiteCount(data, engineFeedback);
-                      engineFeedback.info("site count: " + std::to_string(count) + " (" +
-                                          pipeline->config().siteCounter + ")");
-                      std::optional<vbas::RefinementReport> refinement;
-                      return pipeline->refineSites(data, pipeline->locateSites(data, count, engineFeedback),
-                                                   refinement, engineFeedback);
-                  });
-
+        runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                  { return pipeline->selectSites(job.engineJob(), engineFeedback); });
+    steps.next();
     QString destination;
     const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,
                                                                VbasOutputs::siteFields(nullptr),
                                                                VbasCompat::WkbPoint, job.frame->sourceCrs()));
     if (!sink)
         throw QgsProcessingException(invalidSinkError(parameters, kOutput));
-    VbasSink out(*sink, kOutput, *feedback);
+    VbasSink out(*sink, kOutput, steps);
     VbasOutputs::writeSites(out, sites, *job.frame, nullptr);
     return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.size())}};
 }

@@ -304,23 +304,10 @@ void VbasJobAlgorithm::addPartitionParameters()
 
 std::unique_ptr<vbas::Pipeline> VbasJobAlgorithm::makePipeline(const QVariantMap& parameters,
                                                                QgsProcessingContext& context,
-                                                               QgsProcessingFeedback* feedback,
-                                                               const Job* job) const
+                                                               QgsProcessingFeedback* feedback) const
 {
-    vbas::PipelineConfig config = pipelineConfig(parameters, context);
-    if (job != nullptr)
-        applySpatial(config, parameters, context, *job);
+    const vbas::PipelineConfig config = pipelineConfig(parameters, context, feedback);
     return runEngine(feedback, [&](vbas::Feedback&) { return std::make_unique<vbas::Pipeline>(config); });
-}
-
-void VbasJobAlgorithm::applySpatial(vbas::PipelineConfig& config, const QVariantMap& parameters,
-                                    QgsProcessingContext& context, const Job& job) const
-{
-    if (parameterDefinition(kContiguity) == nullptr)
-        return;
-    config.spatial = job.spatial.spatial;
-    config.regionParent = job.spatial.regionParent;
-    config.repairContiguity = parameterAsBoolean(parameters, kContiguity, context);
 }
 
 QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
@@ -350,35 +337,6 @@ QStringList VbasJobAlgorithm::parameterAsRefinerIds(const QVariantMap& parameter
     return ids;
 }
 
-namespace
-{
-template <typename Entry>
-void addNeeds(vbas::Needs& needs, const std::vector<Entry>& entries, const QStringList& ids)
-{
-    for (const Entry& entry : entries)
-        if (ids.contains(QString::fromStdString(entry.id)))
-        {
-            needs.adjacency = needs.adjacency || entry.needs.adjacency;
-            needs.obstacles = needs.obstacles || entry.needs.obstacles;
-        }
-}
-} // namespace
-
-vbas::Needs VbasJobAlgorithm::parameterAsNeeds(const QVariantMap& parameters,
-                                               QgsProcessingContext& context) const
-{
-    const vbas::Registry& registry = vbas::Registry::builtIn();
-    vbas::Needs needs;
-    if (parameterDefinition(kSiteCountMethod) != nullptr)
-        addNeeds(needs, registry.siteCounters, parameterAsStrategyIds(parameters, kSiteCountMethod, context));
-    if (parameterDefinition(kSiteLocation) != nullptr)
-        addNeeds(needs, registry.siteLocators, parameterAsStrategyIds(parameters, kSiteLocation, context));
-    addNeeds(needs, registry.siteRefiners, parameterAsRefinerIds(parameters, context));
-    if (parameterDefinition(kPartition) != nullptr)
-        addNeeds(needs, registry.partitioners, parameterAsStrategyIds(parameters, kPartition, context));
-    return needs;
-}
-
 void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const QString& parameter,
                                            decltype(VbasCompat::GeometryPolygon) type,
                                            const QString& typeName)
@@ -394,7 +352,7 @@ void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const
 }
 
 VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, QgsProcessingContext& context,
-                                                QgsProcessingFeedback* feedback, double progressEnd) const
+                                                QgsProcessingFeedback* feedback) const
 {
     Job job;
     job.regions.reset(parameterAsSource(parameters, kRegions, context));
@@ -425,34 +383,23 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
 
     job.frame.emplace(job.regions->sourceCrs(), job.regions->sourceExtent(), context.transformContext());
     feedback->pushInfo(job.frame->description());
-    parameterAsRequiredK(parameters, context, feedback); // says which k a MAX_RISK gives
     job.data = runEngine(feedback,
                          [&](vbas::Feedback& engineFeedback)
                          {
-                             vbas::Feedback::Stage stage(engineFeedback, 0.0, progressEnd);
                              return loadJobData(*job.regions, job.regionIdField, *job.frame, point,
                                                 *job.records, job.recordFields, options, engineFeedback);
                          });
-    if (parameterDefinition(kContiguity) != nullptr)
+    if (parameterDefinition(kPartition) != nullptr)
     {
         const QList<QgsMapLayer*> obstacles = parameterAsLayerList(parameters, kObstacles, context);
         const int parentField =
             parameterAsFieldIndex(parameters, kParentField, job.regions->fields(), context);
-        const vbas::Needs needs = parameterAsNeeds(parameters, context);
-        const bool needAdjacency = needs.adjacency || parameterAsBoolean(parameters, kContiguity, context);
-        if (!obstacles.isEmpty() && !needs.obstacles)
-            feedback->pushWarning(
-                QObject::tr("%1: %2 ignores obstacles; they take effect with a partition "
-                            "that uses them (see PARTITION)")
-                    .arg(kObstacles, parameterAsEnumString(parameters, kPartition, context)));
-        const double tolerance = parameterAsDouble(parameters, kAdjacencyTolerance, context);
-        job.spatial =
-            runEngine(feedback,
-                      [&](vbas::Feedback& engineFeedback)
-                      {
-                          return vbasLoadSpatial(obstacles, *job.regions, parentField, job.data, *job.frame,
-                                                 needAdjacency, tolerance, engineFeedback);
-                      });
+        job.adjacencyTolerance = parameterAsDouble(parameters, kAdjacencyTolerance, context);
+        job.spatial = runEngine(feedback,
+                                [&](vbas::Feedback& engineFeedback) {
+                                    return vbasLoadSpatial(obstacles, *job.regions, parentField, job.data,
+                                                           *job.frame, engineFeedback);
+                                });
     }
     return job;
 }
@@ -530,10 +477,11 @@ void VbasJobAlgorithm::checkRoles(const Job& job, const QVariantMap& parameters,
 }
 
 vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& parameters,
-                                                      QgsProcessingContext& context) const
+                                                      QgsProcessingContext& context,
+                                                      QgsProcessingFeedback* feedback) const
 {
     vbas::PipelineConfig config;
-    config.k = parameterAsRequiredK(parameters, context);
+    config.k = parameterAsRequiredK(parameters, context, feedback);
     if (const Diversity diversity = parameterAsDiversity(parameters, context); diversity.isOn())
     {
         config.diversity.l = vbas::Count(diversity.l);
@@ -561,7 +509,10 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
         config.siteRefiner = refiners.value(0).toStdString();
     }
     if (has(kPartition))
+    {
         config.partitioner = parameterAsEnumString(parameters, kPartition, context).toStdString();
+        config.repairContiguity = parameterAsBoolean(parameters, kContiguity, context);
+    }
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.
     readOptions(parameters, context, config.options);
     return config;

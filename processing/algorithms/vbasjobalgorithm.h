@@ -80,40 +80,34 @@ protected:
                                      QgsProcessingFeedback* feedback = nullptr) const;
 
     /**
-     * Reads the data parameters, failing fast on bad ones, and loads regions and records through
-     * the engine funnel; progress runs to `progressEnd` (0..1) of the whole algorithm.
+     * Reads the data parameters, failing fast on bad ones, and loads regions, records, obstacles and
+     * parents through the engine funnel, reporting progress to `feedback` (a step of the algorithm's).
      */
-    Job loadJob(const QVariantMap& parameters, QgsProcessingContext& context, QgsProcessingFeedback* feedback,
-                double progressEnd) const;
+    Job loadJob(const QVariantMap& parameters, QgsProcessingContext& context,
+                QgsProcessingFeedback* feedback) const;
     /**
-     * Returns the pipeline the strategy parameters describe, built through the funnel. Without a job
-     * it checks the configuration before any data is read; with the loaded job it adds the job's
-     * obstacles, parents, adjacency and contiguity repair.
+     * Returns the pipeline the strategy parameters describe, built through the funnel: a bad
+     * configuration fails here, before any data is read.
      */
     std::unique_ptr<vbas::Pipeline> makePipeline(const QVariantMap& parameters, QgsProcessingContext& context,
-                                                 QgsProcessingFeedback* feedback,
-                                                 const Job* job = nullptr) const;
+                                                 QgsProcessingFeedback* feedback) const;
     /**
      * Refuses a field given two roles (region, count, quasi-identifier, sensitive, released) and a data
      * provider's key given to be published; logs the fields that are not published.
      */
     void checkRoles(const Job& job, const QVariantMap& parameters, QgsProcessingContext& context,
                     QgsProcessingFeedback* feedback) const;
-    /** Adds the loaded job's spatial inputs and the CONTIGUITY choice to `config`. */
-    void applySpatial(vbas::PipelineConfig& config, const QVariantMap& parameters,
-                      QgsProcessingContext& context, const Job& job) const;
     /** Returns the registry ids chosen in the strategy parameter `name` (at least one, else it throws). */
     QStringList parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                        QgsProcessingContext& context) const;
     /** Returns the ids of the refinements whose switch (ADC...) is on, in registry order. */
     QStringList parameterAsRefinerIds(const QVariantMap& parameters, QgsProcessingContext& context) const;
-    /** Returns what the chosen strategies need together (adjacency, obstacles), from the registry. */
-    vbas::Needs parameterAsNeeds(const QVariantMap& parameters, QgsProcessingContext& context) const;
     /**
      * Returns the configuration the strategy parameters describe (the first method where several were
-     * chosen); those an algorithm lacks keep their defaults.
+     * chosen); those an algorithm lacks keep their defaults. Says in the log which k a MAX_RISK gives.
      */
-    vbas::PipelineConfig pipelineConfig(const QVariantMap& parameters, QgsProcessingContext& context) const;
+    vbas::PipelineConfig pipelineConfig(const QVariantMap& parameters, QgsProcessingContext& context,
+                                        QgsProcessingFeedback* feedback) const;
 
     /**
      * Throws, naming `parameter`, unless `source` holds geometries of `type` (`typeName` in the

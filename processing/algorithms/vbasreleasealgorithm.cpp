@@ -1,15 +1,16 @@
 #include "vbasreleasealgorithm.h"
 
-#include "geometry/ClippedCells.h"
 #include "vbaslayerstyler.h"
 #include "vbasmapimage.h"
 #include "vbasqgiscompat.h"
 #include "vbasreport.h"
+#include "vbassteps.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
 #include <qgsprocessingparameters.h>
 
+#include <algorithm>
 #include <iterator>
 #include <optional>
 
@@ -107,37 +108,21 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
                                                 QString::fromStdString(metric.name)));
 }
 
-VbasRelease
-VbasReleaseAlgorithm::runRelease(const QVariantMap& parameters, const Job& job,
-                                 QgsProcessingFeedback* feedback,
-                                 const std::function<vbas::PipelineResult(vbas::Feedback&)>& compute) const
+void VbasReleaseAlgorithm::checkInputs(const QVariantMap&, QgsProcessingContext&) const {}
+
+QVariantMap VbasReleaseAlgorithm::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                                                 QgsProcessingFeedback* feedback)
 {
-    const bool cells = parameterDefinition(kOutputCells) && isWanted(parameters, kOutputCells);
-    VbasRelease release =
-        runEngine(feedback,
-                  [&](vbas::Feedback& engineFeedback)
-                  {
-                      vbas::Feedback::Stage stage(engineFeedback, 0.2, 0.9);
-                      VbasRelease computed;
-                      {
-                          vbas::Feedback::Stage result(engineFeedback, 0.0, 0.7);
-                          computed.result = compute(engineFeedback);
-                      }
-                      {
-                          vbas::Feedback::Stage dissolve(engineFeedback, 0.7, cells ? 0.85 : 1.0);
-                          computed.polygons = vbas::dissolve(*job.data.geometries,
-                                                             computed.result.aggregation, engineFeedback);
-                      }
-                      if (cells)
-                      {
-                          vbas::Feedback::Stage clip(engineFeedback, 0.85, 1.0);
-                          computed.cells = vbas::clippedVoronoiCells(
-                              *job.data.geometries, computed.result.partition.sites, engineFeedback);
-                      }
-                      return computed;
-                  });
-    release.numberAggregates();
-    return release;
+    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
+    checkInputs(parameters, context);
+    vbas::ReleaseRequest request;
+    request.cells = parameterDefinition(kOutputCells) && isWanted(parameters, kOutputCells);
+    VbasSteps steps(3, feedback);
+    const Job job = loadJob(parameters, context, &steps);
+    steps.next();
+    const VbasRelease release = computeRelease(*pipeline, job, request, parameters, context, &steps);
+    steps.next();
+    return writeRelease(parameters, context, &steps, job, release);
 }
 
 QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, QgsProcessingContext& context,
@@ -148,13 +133,21 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     const vbas::Dataset& dataset = *job.data.dataset;
     const QString shadeBy = parameterAsEnumString(parameters, kShadeBy, context);
     QVariantMap outputs;
+    // Progress: one share per output asked for, files and images alike.
+    int wanted = 0;
+    for (const QgsProcessingParameterDefinition* destination : destinationParameterDefinitions())
+        wanted += isWanted(parameters, destination->name()) ? 1 : 0;
+    const auto advance = [&]()
+    {
+        feedback->setProgress(100.0 * double(outputs.size()) / double(std::max(wanted, 1)));
+    };
     const auto write = [&](const QString& name, std::optional<VbasStyling::Role> role,
                            const QgsFields& fields, QgsWkbTypes::Type type,
                            const std::function<void(VbasSink&)>& writer)
     {
         if (!parameterDefinition(name))
             return;
-        feedback->setProgress(90.0 + 10.0 * double(outputs.size()) / 6.0);
+        advance();
         QString destination;
         const std::unique_ptr<QgsFeatureSink> sink(
             parameterAsSink(parameters, name, context, destination, fields, type, frame.sourceCrs()));
@@ -176,7 +169,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         write(name, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release, audience),
               VbasCompat::WkbMultiPolygon,
               [&, audience = audience](VbasSink& sink)
-              { VbasOutputs::writeAggregates(sink, release, dataset, frame, audience); });
+              { VbasOutputs::writeAggregates(sink, release, frame, audience); });
     write(kOutputMapping, VbasStyling::Role::Mapping,
           VbasOutputs::mappingFields(job.regions->fields(), job.regionIdField, release),
           QgsWkbTypes::multiType(job.regions->wkbType()),
@@ -208,12 +201,14 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     // The published map shows no hot spots of withheld records; the report's map, for review, does.
     if (!mapImage.isEmpty())
     {
+        advance();
         const VbasMapImage map(job, release, withSites, shadeBy, Audience::Publication, *feedback);
         VbasMapImage::save(mapImage, kOutputMapImage, map.png(mapSize));
         outputs.insert(kOutputMapImage, mapImage);
     }
     if (!report.isEmpty())
     {
+        advance();
         const VbasMapImage map(job, release, withSites, shadeBy, Audience::Review, *feedback);
         vbasWriteReleaseReport(report, kOutputHtml, displayName(),
                                VbasHtml::parameters(*this, parameters, context), release, dataset, frame,

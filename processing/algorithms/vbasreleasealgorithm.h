@@ -3,11 +3,12 @@
 #include "vbasjobalgorithm.h"
 #include "vbasoutputs.h"
 
-#include <functional>
-
 /**
  * Base of the algorithms that produce a release (aggregateregions, partitionregions,
- * rateaggregation): the same outputs for all, written the same way once the engine has returned.
+ * rateaggregation): QGIS's four blocks, the same for all but the engine call. It reads the parameters
+ * and builds the pipeline (a bad one fails before any data is read), loads the job, makes the release
+ * (computeRelease(), the only part each algorithm writes) and writes the same outputs for all; progress
+ * runs in these three steps.
  */
 class VbasReleaseAlgorithm : public VbasJobAlgorithm
 {
@@ -36,13 +37,20 @@ protected:
      */
     void addReleaseOutputs(bool withSites);
 
+    /** Checks the algorithm's own inputs before any data is read (the default has none). */
+    virtual void checkInputs(const QVariantMap& parameters, QgsProcessingContext& context) const;
     /**
-     * Runs `compute` (the engine stages that give the result) through the funnel, dissolves the
-     * aggregates, clips the Voronoi cells when OUTPUT_CELLS is wanted, and numbers the aggregates.
+     * Returns the release of `job`: converts what the algorithm reads beyond the job and makes one engine
+     * call of `pipeline` (through runEngine) with `request`.
      */
-    VbasRelease runRelease(const QVariantMap& parameters, const Job& job, QgsProcessingFeedback* feedback,
-                           const std::function<vbas::PipelineResult(vbas::Feedback&)>& compute) const;
+    virtual VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                                       const vbas::ReleaseRequest& request, const QVariantMap& parameters,
+                                       QgsProcessingContext& context,
+                                       QgsProcessingFeedback* feedback) const = 0;
 
+private:
+    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
+                               QgsProcessingFeedback* feedback) final;
     /**
      * Creates the sinks asked for, writes them, the map image and the report, has the layers QGIS loads
      * styled for review, and returns every output.

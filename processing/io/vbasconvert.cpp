@@ -223,38 +223,6 @@ void reportNullCategories(const QgsFeatureSource& source, const VbasRecordFields
 }
 
 /**
- * Says how many combinations of quasi-identifier values there can be (MaxCombs), and what it means when they
- * outnumber the records: with thousands of categories nearly every record is unique, and no geography hides
- * a unique record.
- */
-void reportMaxCombs(const vbas::Dataset& dataset, vbas::Feedback& feedback)
-{
-    const vbas::Schema& schema = dataset.schema();
-    if (schema.empty())
-        return;
-    QStringList factors;
-    for (std::size_t i = 0; i < schema.size(); ++i)
-        factors << QString::number(schema.categories(i));
-    const long double maxCombs = schema.maxCombs();
-    const QString line =
-        QObject::tr(
-            "quasi-identifiers: %1 = %2 possible combinations of values (MaxCombs, NULL a value of its "
-            "own) for %3 records")
-            .arg(factors.join(QStringLiteral(" x ")), maxCombs < 1e15L
-                                                          ? QString::number(qulonglong(maxCombs))
-                                                          : QString::number(double(maxCombs), 'g', 3))
-            .arg(dataset.totalRecords());
-    if (maxCombs <= static_cast<long double>(dataset.totalRecords()))
-        feedback.info(line.toStdString());
-    else
-        feedback.warning(QObject::tr("%1; more combinations than records: many records may be unique and "
-                                     "suppressed whatever the geography; fewer or coarser quasi-identifiers "
-                                     "keep more")
-                             .arg(line)
-                             .toStdString());
-}
-
-/**
  * Refuses a published field that is nearly unique per record: more distinct values than half the records
  * would let it single people out like an identifier (SPEC section 10).
  */
@@ -498,7 +466,6 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     vbas::Feedback::Stage stage(feedback, 0.9, 1.0);
     data.dataset.emplace(vbas::Dataset::build(
         std::move(regionInputs), vbas::Schema(std::move(quasiIdentifiers)), table, options, feedback));
-    reportMaxCombs(*data.dataset, feedback);
     return data;
 }
 

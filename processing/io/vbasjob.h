@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Job.h"
 #include "vbasconvert.h"
 #include "vbasspatial.h"
 
@@ -17,6 +18,19 @@ struct VbasJob
     VbasRecordFields recordFields;
     std::optional<VbasPlanarFrame> frame;
     VbasJobData data;
-    /** Obstacles, parents and adjacency, for the algorithms with partition parameters. */
+    /** Obstacles and parents, for the algorithms with partition parameters. */
     VbasSpatialJob spatial;
+    /** ADJACENCY_TOLERANCE (0: the engine's default). */
+    double adjacencyTolerance = 0.0;
+
+    /** The engine's view of this job; it refers to this job's data, so this must outlive it. */
+    vbas::Job engineJob() const
+    {
+        vbas::Job job(*data.dataset);
+        job.geometries = data.geometries.get();
+        job.spatial.obstacles = spatial.obstacles;
+        job.regionParent = spatial.regionParent;
+        job.adjacencyTolerance = adjacencyTolerance;
+        return job;
+    }
 };

@@ -50,10 +50,10 @@ QString fateName(vbas::RecordFate fate)
 }
 } // namespace
 
-void VbasRelease::numberAggregates()
+VbasRelease::VbasRelease(vbas::ReleaseResult whole)
+    : vbas::ReleaseResult(std::move(whole))
+    , aggregateIdField(QStringLiteral("aggregate_id"), VbasCompat::FieldTypeInt)
 {
-    aggregateIdField = QgsField(QStringLiteral("aggregate_id"), VbasCompat::FieldTypeInt);
-    aggregateIds.clear();
     for (std::size_t a = 0; a < result.aggregation.size(); ++a)
         aggregateIds.append(int(a + 1));
 }
@@ -119,10 +119,8 @@ QgsFields VbasOutputs::aggregateFields(const VbasRelease& release, Audience audi
 }
 
 QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::size_t a,
-                                               const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
-                                               Audience audience)
+                                               const VbasPlanarFrame& frame, Audience audience)
 {
-    const vbas::Aggregation& aggregation = release.result.aggregation;
     const vbas::AggregateFigures& figures = release.result.aggregates[a];
     const vbas::DissolvedAggregate& polygon = release.polygons[a];
     const QgsPointXY site = frame.toSource(figures.sitePoint);
@@ -133,27 +131,24 @@ QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::
                                                polygon.area, int(polygon.parts), polygon.compactness});
     if (audience == Audience::Publication)
         return attributes;
-    vbas::Count loaded = 0; // records of the members before any suppression
-    for (std::size_t m = aggregation.memberOffsets[a]; m < aggregation.memberOffsets[a + 1]; ++m)
-        loaded += dataset.regionHistograms().total(aggregation.members[m]);
     const vbas::Release& counts = release.result.release;
     // aggregateSuppressed counts both reasons a group is withheld in its aggregate: below k, or not
     // l-diverse.
     const vbas::Count diversity = counts.aggregateDiversitySuppressed[a];
     attributes << qlonglong(counts.aggregateSuppressed[a] - diversity)
-               << qlonglong(loaded - figures.recordsBefore) << qlonglong(diversity)
+               << qlonglong(figures.recordsGloballySuppressed) << qlonglong(diversity)
                << qlonglong(figures.anonymityBefore);
     return attributes;
 }
 
-void VbasOutputs::writeAggregates(VbasSink& sink, const VbasRelease& release, const vbas::Dataset& dataset,
-                                  const VbasPlanarFrame& frame, Audience audience)
+void VbasOutputs::writeAggregates(VbasSink& sink, const VbasRelease& release, const VbasPlanarFrame& frame,
+                                  Audience audience)
 {
     const QgsFields fields = aggregateFields(release, audience);
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
     {
         QgsFeature feature(fields);
-        feature.setAttributes(aggregateAttributes(release, a, dataset, frame, audience));
+        feature.setAttributes(aggregateAttributes(release, a, frame, audience));
         feature.setGeometry(sourceMultiGeometry(release.polygons[a].wkb, frame));
         sink.add(feature);
     }
@@ -214,7 +209,7 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
                                const VbasJobData& data, const VbasRelease& release)
 {
     const vbas::Dataset& dataset = *data.dataset;
-    const std::vector<vbas::RecordFate> fates = vbas::recordFates(dataset, release.result);
+    const std::vector<vbas::RecordFate>& fates = release.fates;
     const QHash<QgsFeatureId, std::size_t> rowOf = vbasFeatureRows(data.recordFeatures);
     const QList<int> values = layout.roles.quasiIdentifiers + layout.roles.publishedValues();
     const bool merged = layout.roles.count >= 0;
@@ -363,7 +358,9 @@ QgsFields VbasOutputs::comparisonFields()
     return fields;
 }
 
-QgsAttributes VbasOutputs::comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config)
+namespace
+{
+QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config)
 {
     QgsAttributes attributes;
     attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
@@ -375,18 +372,24 @@ QgsAttributes VbasOutputs::comparisonAttributes(const vbas::SweepRow& row, const
     attributes << row.paretoOptimal;
     return attributes;
 }
+} // namespace
 
-qlonglong VbasOutputs::writeComparison(VbasSink& sink, const std::vector<vbas::SweepRow>& rows,
-                                       const std::vector<const vbas::PipelineConfig*>& rowConfigs)
+QList<QgsAttributes> VbasOutputs::comparisonTable(const vbas::ComparisonResult& comparison,
+                                                  const std::vector<vbas::PipelineConfig>& configs)
+{
+    QList<QgsAttributes> table;
+    for (std::size_t r = 0; r < comparison.rows.size(); ++r)
+        table << comparisonAttributes(comparison.rows[r], configs[comparison.rowConfig[r]]);
+    return table;
+}
+
+void VbasOutputs::writeComparison(VbasSink& sink, const QList<QgsAttributes>& table)
 {
     const QgsFields fields = comparisonFields();
-    qlonglong paretoRows = 0;
-    for (std::size_t r = 0; r < rows.size(); ++r)
+    for (const QgsAttributes& attributes : table)
     {
-        paretoRows += rows[r].paretoOptimal ? 1 : 0;
         QgsFeature feature(fields);
-        feature.setAttributes(comparisonAttributes(rows[r], *rowConfigs[r]));
+        feature.setAttributes(attributes);
         sink.add(feature);
     }
-    return paretoRows;
 }

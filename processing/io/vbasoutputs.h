@@ -14,17 +14,15 @@ class QgsFeatureSink;
 class QgsFeatureSource;
 class QgsProcessingFeedback;
 
-/** An engine result with what its outputs need besides it. */
-struct VbasRelease
+/** The engine's release with how its outputs name the aggregates. */
+struct VbasRelease : vbas::ReleaseResult
 {
-    vbas::PipelineResult result;
-    std::vector<vbas::DissolvedAggregate> polygons; //!< per aggregate, planar
-    std::vector<std::vector<unsigned char>> cells;  //!< per site, planar (empty: none, or not asked for)
-    QgsField aggregateIdField;                      //!< how aggregates are named in every output
-    QVector<QVariant> aggregateIds;                 //!< per aggregate
+    /** The engine's release with its aggregates numbered 1..n in an integer field aggregate_id. */
+    explicit VbasRelease(vbas::ReleaseResult whole);
 
-    /** Numbers aggregates 1..n in an integer field aggregate_id. */
-    void numberAggregates();
+    QgsField aggregateIdField;      //!< how aggregates are named in every output
+    QVector<QVariant> aggregateIds; //!< per aggregate
+
     /** Returns the aggregate of `site`, -1 when the site received no region. */
     int siteAggregate(std::size_t site) const;
     /** Returns the id of the aggregate of `site`, NULL when the site received no region. */
@@ -74,10 +72,10 @@ QString metricOutputName(const std::string& id);
  */
 QgsFields aggregateFields(const VbasRelease& release, Audience audience);
 /** Returns the attributes of aggregate `a` in the layout of aggregateFields(). */
-QgsAttributes aggregateAttributes(const VbasRelease& release, std::size_t a, const vbas::Dataset& dataset,
-                                  const VbasPlanarFrame& frame, Audience audience);
-void writeAggregates(VbasSink& sink, const VbasRelease& release, const vbas::Dataset& dataset,
-                     const VbasPlanarFrame& frame, Audience audience);
+QgsAttributes aggregateAttributes(const VbasRelease& release, std::size_t a, const VbasPlanarFrame& frame,
+                                  Audience audience);
+void writeAggregates(VbasSink& sink, const VbasRelease& release, const VbasPlanarFrame& frame,
+                     Audience audience);
 
 /**
  * The small areas with their id and the id of their aggregate (last): the public geography of the release,
@@ -124,10 +122,10 @@ void writeCells(VbasSink& sink, const VbasRelease& release, const VbasPlanarFram
  * aggregates, every metric (its output name in lower case) and pareto_optimal.
  */
 QgsFields comparisonFields();
-/** Returns the attributes of sweep row `row`, made with `config`, in the layout of comparisonFields(). */
-QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config);
-/** Writes a row per sweep row, `rowConfigs[r]` being the configuration of row r; returns the Pareto-optimal
- * rows. */
-qlonglong writeComparison(VbasSink& sink, const std::vector<vbas::SweepRow>& rows,
-                          const std::vector<const vbas::PipelineConfig*>& rowConfigs);
+/** Returns the attributes of every row of `comparison`, made by `configs`, in the layout of
+ * comparisonFields(). */
+QList<QgsAttributes> comparisonTable(const vbas::ComparisonResult& comparison,
+                                     const std::vector<vbas::PipelineConfig>& configs);
+/** Writes the rows of comparisonTable(). */
+void writeComparison(VbasSink& sink, const QList<QgsAttributes>& table);
 } // namespace VbasOutputs

@@ -90,20 +90,12 @@ std::vector<std::uint32_t> loadParents(QgsFeatureSource& regions, int parentFiel
 
 VbasSpatialJob vbasLoadSpatial(const QList<QgsMapLayer*>& obstacleLayers, QgsFeatureSource& regions,
                                int parentField, const VbasJobData& data, const VbasPlanarFrame& frame,
-                               bool needAdjacency, double tolerance, vbas::Feedback& feedback)
+                               vbas::Feedback& feedback)
 {
     VbasSpatialJob job;
     if (!obstacleLayers.isEmpty())
-        job.spatial.obstacles = loadObstacles(obstacleLayers, frame, feedback);
+        job.obstacles = loadObstacles(obstacleLayers, frame, feedback);
     if (parentField >= 0)
         job.regionParent = loadParents(regions, parentField, data, feedback);
-    if (needAdjacency)
-    {
-        const vbas::RegionGeometries& geometries = *data.geometries;
-        job.spatial.adjacency = std::make_shared<const vbas::RegionAdjacency>(vbas::RegionAdjacency::build(
-            geometries, tolerance > 0.0 ? tolerance : vbas::defaultAdjacencyTolerance(geometries), feedback));
-        feedback.info(std::to_string(job.spatial.adjacency->pairs().size()) +
-                      " pairs of neighbouring regions");
-    }
     return job;
 }

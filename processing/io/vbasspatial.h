@@ -1,29 +1,29 @@
 #pragma once
 
 #include "Feedback.h"
-#include "partition/SpatialContext.h"
+#include "geometry/Obstacles.h"
 #include "vbasconvert.h"
 
 #include <QList>
 
+#include <memory>
 #include <vector>
 
 class QgsMapLayer;
 
-/** What an obstacle-aware or constrained partition needs, read into the engine's terms. */
+/** What an obstacle-aware or constrained partition reads beyond the regions, in the engine's terms. */
 struct VbasSpatialJob
 {
-    vbas::SpatialContext spatial;
+    std::shared_ptr<const vbas::Obstacles> obstacles; //!< none without OBSTACLES
     /** Parent code of each region (empty: no PARENT_FIELD). */
     std::vector<std::uint32_t> regionParent;
 };
 
 /**
- * Reads the obstacles (line and polygon layers in any CRS, transformed into the planar frame), the
- * PARENT_FIELD value of every region (NULL a parent of its own) and, when `needAdjacency`, builds
- * the region adjacency from the planar polygons with `tolerance` (0: a millionth of the extent).
- * Throws QgsProcessingException naming OBSTACLES or PARENT_FIELD for what a user must fix.
+ * Reads the obstacles (line and polygon layers in any CRS, transformed into the planar frame) and the
+ * PARENT_FIELD value of every region (NULL a parent of its own). Throws QgsProcessingException naming
+ * OBSTACLES or PARENT_FIELD for what a user must fix.
  */
 VbasSpatialJob vbasLoadSpatial(const QList<QgsMapLayer*>& obstacleLayers, QgsFeatureSource& regions,
                                int parentField, const VbasJobData& data, const VbasPlanarFrame& frame,
-                               bool needAdjacency, double tolerance, vbas::Feedback& feedback);
+                               vbas::Feedback& feedback);

@@ -52,11 +52,10 @@ VbasMapImage::VbasMapImage(const VbasJob& job, const VbasRelease& release, bool 
     , mShadeBy(shadeBy)
 {
     const VbasPlanarFrame& frame = *job.frame;
-    const vbas::Dataset& dataset = *job.data.dataset;
-    mAggregates = memoryLayer(QStringLiteral("aggregates"), VbasOutputs::aggregateFields(release, audience),
-                              VbasCompat::WkbMultiPolygon, frame.sourceCrs(), feedback,
-                              [&](VbasSink& sink)
-                              { VbasOutputs::writeAggregates(sink, release, dataset, frame, audience); });
+    mAggregates =
+        memoryLayer(QStringLiteral("aggregates"), VbasOutputs::aggregateFields(release, audience),
+                    VbasCompat::WkbMultiPolygon, frame.sourceCrs(), feedback,
+                    [&](VbasSink& sink) { VbasOutputs::writeAggregates(sink, release, frame, audience); });
     mMapping =
         memoryLayer(QStringLiteral("small areas"),
                     VbasOutputs::mappingFields(job.regions->fields(), job.regionIdField, release),

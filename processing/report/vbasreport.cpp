@@ -124,7 +124,7 @@ void vbasWriteReleaseReport(const QString& path, const QString& outputName, cons
     const QgsFields fields = VbasOutputs::aggregateFields(release, Audience::Review);
     QList<QgsAttributes> aggregates;
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
-        aggregates << VbasOutputs::aggregateAttributes(release, a, dataset, frame, Audience::Review);
+        aggregates << VbasOutputs::aggregateAttributes(release, a, frame, Audience::Review);
 
     QString html = VbasHtml::begin(title) + ::map(map) +
                    QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Records")) + counts(release, dataset) +

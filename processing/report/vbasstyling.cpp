@@ -139,7 +139,9 @@ QMap<QString, QSet<QString>> touchingAggregates(const QgsVectorLayer& layer, int
 
 QStringList VbasStyling::shadeFields()
 {
-    QStringList names = VbasOutputs::aggregateFields(VbasRelease(), VbasOutputs::Audience::Review).names();
+    QStringList names =
+        VbasOutputs::aggregateFields(VbasRelease(vbas::ReleaseResult()), VbasOutputs::Audience::Review)
+            .names();
     names.removeFirst(); // the aggregate id
     names.removeAll(QStringLiteral("site_x"));
     names.removeAll(QStringLiteral("site_y"));

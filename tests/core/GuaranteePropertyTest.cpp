@@ -131,12 +131,13 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
                     config.partitioner = GetParam();
                     config.options.set("site_count", double(scenario.fixedSites));
                     config.options.set("seed", double(scenario.seed));
-                    config.spatial = scenario.scene->spatial;
-                    config.regionParent = scenario.parents;
                     config.repairContiguity = scenario.contiguity;
                     config.diversity = scenario.diversity;
+                    Job job(*scenario.dataset);
+                    job.spatial = scenario.scene->spatial;
+                    job.regionParent = scenario.parents;
                     Feedback feedback;
-                    const PipelineResult result = Pipeline(config).run(*scenario.dataset, feedback);
+                    const PipelineResult result = Pipeline(config).run(job, feedback);
                     ASSERT_NO_FATAL_FAILURE(expectGuarantee(scenario.builder.table(), *scenario.dataset,
                                                             result, scenario.k, scenario.diversity))
                         << "scenario " << s << ": " << counter.id << " + " << locator.id

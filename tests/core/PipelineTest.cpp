@@ -1,10 +1,11 @@
 #include "Pipeline.h"
 #include "PropertyCheck.h"
-#include "Sweep.h"
+#include "SceneSupport.h"
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 using namespace vbas;
@@ -176,53 +177,202 @@ TEST(Pipeline, PopulationFloorWithoutQuasiIdentifiers)
         EXPECT_TRUE(figures.recordsReleased == 0 || figures.recordsReleased >= 20000);
 }
 
-TEST(Sweep, SiteCountsAroundTheEstimate)
+namespace
 {
-    // Thesis Table 7: 885 -> 707, 796, 885, 974, 1063; 350 -> 280 ... 420.
-    EXPECT_EQ(sweepSiteCounts(885, {}, 4426), (std::vector<std::uint64_t>{707, 796, 885, 974, 1063}));
-    EXPECT_EQ(sweepSiteCounts(350, {}, 4426), (std::vector<std::uint64_t>{280, 315, 350, 385, 420}));
-    EXPECT_EQ(sweepSiteCounts(3, {}, 4), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+/** A grid of 10 m squares with random records of two quasi-identifiers, some too rare for k = 4. */
+struct GridJob
+{
+    vbas::test::GridScene scene{8, 6, 10.0, 3};
+    DatasetBuilder builder{{qi("age", 3), qi("sex", 2)}};
+    Dataset dataset;
+
+    GridJob()
+        : dataset(build())
+    {
+    }
+
+    Dataset build()
+    {
+        std::mt19937_64 generator(17);
+        for (std::size_t r = 0; r < scene.points.size(); ++r)
+            builder.region(std::to_string(r), scene.points[r].x, scene.points[r].y);
+        for (int row = 0; row < 400; ++row)
+        {
+            // Skewed ages: age 2 with sex 1 is rare, so global suppression has work.
+            const std::uint32_t age = generator() % 10 == 0 ? 2 : std::uint32_t(generator() % 2);
+            builder.records(
+                std::to_string(generator() % scene.points.size()),
+                {age, age == 2 ? std::uint32_t(generator() % 7 == 0) : std::uint32_t(generator() % 2)});
+        }
+        return builder.build();
+    }
+
+    Job job() const
+    {
+        Job job(dataset);
+        job.geometries = &scene.geometries;
+        return job;
+    }
+};
+
+PipelineConfig fixedSites(double sites, const std::string& partitioner = "partition.voronoi")
+{
+    PipelineConfig config;
+    config.k = 4;
+    config.siteCounter = "sitecount.fixed";
+    config.options.set("site_count", sites);
+    config.partitioner = partitioner;
+    return config;
 }
 
-TEST(Sweep, MarksParetoOptimalRows)
+template <typename Call> Subject errorSubject(Call call)
 {
-    std::mt19937_64 generator(9);
-    Scene scene = randomScene(generator);
-    DatasetBuilder builder({qi("a"), qi("b")});
-    for (int r = 0; r < 60; ++r)
+    try
     {
-        builder.region(std::to_string(r), r % 10, r / 10);
-        for (int i = 0; i < 20; ++i)
-            builder.records(std::to_string(r),
-                            {std::uint32_t(generator() % 3), std::uint32_t(generator() % 2)});
+        call();
     }
-    const Dataset dataset = builder.build();
+    catch (const Error& error)
+    {
+        return error.subject();
+    }
+    ADD_FAILURE() << "no Error thrown";
+    return Subject::General;
+}
+} // namespace
+
+TEST(Pipeline, ReleaseIsTheStagesWithPolygonsCellsAndFates)
+{
+    const GridJob grid;
+    const Pipeline pipeline(fixedSites(9.0));
+    Feedback feedback;
+    const ReleaseResult whole = pipeline.release(grid.job(), ReleaseRequest{true}, feedback);
+    const PipelineResult staged = pipeline.run(grid.job(), feedback);
+    EXPECT_EQ(whole.result.aggregation.regionAggregate, staged.aggregation.regionAggregate);
+    EXPECT_EQ(whole.result.release.released, staged.release.released);
+    ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(grid.builder.table(), grid.dataset, whole.result, 4));
+
+    // Polygons: the members' squares, 100 m2 each, dissolved.
+    const Aggregation& aggregation = whole.result.aggregation;
+    ASSERT_EQ(whole.polygons.size(), aggregation.size());
+    for (std::size_t a = 0; a < aggregation.size(); ++a)
+        EXPECT_NEAR(whole.polygons[a].area, 100.0 * double(aggregation.memberCount(a)), 1e-6) << a;
+    ASSERT_EQ(whole.cells.size(), whole.result.partition.sites.size());
+    for (const std::vector<unsigned char>& cell : whole.cells)
+        EXPECT_FALSE(cell.empty());
+
+    // Fates and the per-aggregate global suppression, recounted from the rows: a class of fewer than k
+    // rows in the whole table is withheld globally.
+    std::map<ClassId, Count> classRows;
+    for (std::size_t row = 0; row < grid.dataset.rows(); ++row)
+        ++classRows[grid.dataset.rowClass(row)];
+    ASSERT_EQ(whole.fates.size(), grid.dataset.rows());
+    std::vector<Count> global(aggregation.size(), 0);
+    Count released = 0, globally = 0;
+    for (std::size_t row = 0; row < grid.dataset.rows(); ++row)
+    {
+        const bool rare = classRows[grid.dataset.rowClass(row)] < 4;
+        EXPECT_EQ(whole.fates[row] == RecordFate::SuppressedGlobally, rare) << "row " << row;
+        released += whole.fates[row] == RecordFate::Released;
+        globally += rare;
+        if (rare)
+            ++global[aggregation.regionAggregate[grid.dataset.rowRegion(row)]];
+    }
+    EXPECT_GT(globally, 0u) << "the scene should have rare classes";
+    EXPECT_EQ(released, whole.result.release.released);
+    for (std::size_t a = 0; a < aggregation.size(); ++a)
+        EXPECT_EQ(whole.result.aggregates[a].recordsGloballySuppressed, global[a]) << "aggregate " << a;
+}
+
+TEST(Pipeline, ReleaseWithoutPolygonsHasNoneAndRefusesCells)
+{
+    const GridJob grid;
+    const Pipeline pipeline(fixedSites(9.0));
+    Feedback feedback;
+    const ReleaseResult whole = pipeline.release(grid.dataset, ReleaseRequest{}, feedback);
+    EXPECT_TRUE(whole.polygons.empty());
+    EXPECT_EQ(whole.fates.size(), grid.dataset.rows());
+    EXPECT_EQ(errorSubject([&] { pipeline.release(grid.dataset, ReleaseRequest{true}, feedback); }),
+              Subject::Partition);
+}
+
+TEST(Pipeline, BuildsTheAdjacencyAJobLacksFromItsPolygons)
+{
+    const GridJob grid;
+    Feedback feedback;
+    for (const bool contiguity : {false, true})
+    {
+        PipelineConfig config = fixedSites(7.0, contiguity ? "partition.voronoi" : "partition.barrier");
+        config.repairContiguity = contiguity;
+        const Pipeline pipeline(config);
+        Job given(grid.dataset);
+        given.spatial = grid.scene.spatial; // the scene's own adjacency, built by the test
+        const PipelineResult fromPolygons = pipeline.run(grid.job(), feedback);
+        EXPECT_EQ(fromPolygons.aggregation.regionAggregate,
+                  pipeline.run(given, feedback).aggregation.regionAggregate)
+            << (contiguity ? "contiguity repair" : "barrier partition");
+        EXPECT_EQ(pipeline.needs().adjacency, true);
+        EXPECT_EQ(errorSubject([&] { pipeline.run(grid.dataset, feedback); }), Subject::Partition);
+    }
+    EXPECT_FALSE(Pipeline(fixedSites(7.0)).needs().adjacency);
+}
+
+TEST(Pipeline, ParentsMustNameEveryRegion)
+{
+    const GridJob grid;
+    Job job = grid.job();
+    job.regionParent.assign(grid.dataset.regionCount() - 1, 0);
+    Feedback feedback;
+    EXPECT_EQ(errorSubject([&] { Pipeline(fixedSites(5.0)).run(job, feedback); }), Subject::Partition);
+    job.regionParent.assign(grid.dataset.regionCount(), 0);
+    for (std::size_t r = 0; r < grid.dataset.regionCount(); r += 2)
+        job.regionParent[r] = 1; // alternate columns: every aggregate within one parent
+    const PipelineResult result = Pipeline(fixedSites(5.0)).run(job, feedback);
+    for (RegionIndex r = 0; r < grid.dataset.regionCount(); ++r)
+        for (RegionIndex s = 0; s < grid.dataset.regionCount(); ++s)
+        {
+            if (result.aggregation.regionAggregate[r] == result.aggregation.regionAggregate[s])
+            {
+                ASSERT_EQ(job.regionParent[r], job.regionParent[s]);
+            }
+        }
+}
+
+TEST(Pipeline, SingleStagesAreThoseOfTheRelease)
+{
+    const GridJob grid;
     PipelineConfig config;
-    config.siteCounter = "sitecount.fixed";
-    config.options.set("site_count", 20.0);
+    config.k = 4;
+    config.siteCounter = "sitecount.naive_anonymity";
     const Pipeline pipeline(config);
     Feedback feedback;
-    std::vector<SweepRow> rows = sweep(pipeline, pipeline.prepare(dataset, feedback), {}, feedback);
-    ASSERT_EQ(rows.size(), 5u);
-    EXPECT_EQ(rows.front().siteCount, 16u);
-    EXPECT_EQ(rows.back().siteCount, 24u);
-    // Independent dominance check over the objective vectors.
-    for (const SweepRow& row : rows)
+    const ReleaseResult whole = pipeline.release(grid.job(), ReleaseRequest{}, feedback);
+
+    const SiteCountEstimate estimate = pipeline.estimateSites(grid.job(), feedback);
+    EXPECT_EQ(estimate.sites, whole.result.requestedSites);
+    EXPECT_EQ(estimate.unclamped, whole.result.estimatedSites);
+    EXPECT_EQ(estimate.releasableRecords,
+              grid.dataset.totalRecords() - whole.result.release.globallySuppressed);
+    EXPECT_EQ(estimate.maxCombs, 6.0L); // 3 ages x 2 sexes
+    std::size_t holding = 0;            // regions with a record that global suppression left
+    for (RegionIndex r = 0; r < grid.dataset.regionCount(); ++r)
     {
-        bool dominated = false;
-        for (const SweepRow& other : rows)
-        {
-            const auto a = other.result.objectives(Registry::builtIn());
-            const auto b = row.result.objectives(Registry::builtIn());
-            bool noWorse = true, better = false;
-            for (std::size_t m = 0; m < a.size(); ++m)
-            {
-                noWorse &= a[m] <= b[m];
-                better |= a[m] < b[m];
-            }
-            dominated |= noWorse && better;
-        }
-        EXPECT_EQ(row.paretoOptimal, !dominated);
-        ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, row.result, 5));
+        bool kept = false;
+        for (std::size_t row = 0; row < grid.dataset.rows(); ++row)
+            kept |= grid.dataset.rowRegion(row) == r && whole.fates[row] != RecordFate::SuppressedGlobally;
+        holding += kept;
     }
+    EXPECT_EQ(estimate.regionsWithRecords, holding);
+
+    const std::vector<Point> sites = pipeline.selectSites(grid.job(), feedback);
+    ASSERT_EQ(sites.size(), whole.result.partition.sites.size());
+    for (std::size_t s = 0; s < sites.size(); ++s)
+    {
+        EXPECT_EQ(sites[s].x, whole.result.partition.sites[s].x);
+        EXPECT_EQ(sites[s].y, whole.result.partition.sites[s].y);
+    }
+    const ReleaseResult around = pipeline.releaseAroundSites(grid.job(), sites, ReleaseRequest{}, feedback);
+    EXPECT_EQ(around.result.aggregation.regionAggregate, whole.result.aggregation.regionAggregate);
+    EXPECT_EQ(around.fates, whole.fates);
+    EXPECT_EQ(errorSubject([&] { pipeline.releaseAroundSites(grid.job(), {}, ReleaseRequest{}, feedback); }),
+              Subject::SiteLocation);
 }

@@ -212,9 +212,10 @@ struct SmallCase
     {
         PipelineConfig config;
         config.k = k;
-        config.spatial = scene.spatial;
+        Job job(dataset);
+        job.spatial = scene.spatial;
         Feedback feedback;
-        return Pipeline(config).prepare(dataset, feedback);
+        return Pipeline(config).prepare(job, feedback);
     }
 };
 
@@ -540,11 +541,12 @@ TEST(RegistryContract, MetricsAreFiniteAndMatchTheResult)
         const SmallCase small(seed);
         PipelineConfig config;
         config.k = small.k;
-        config.spatial = small.scene.spatial;
+        Job job(small.dataset);
+        job.spatial = small.scene.spatial;
         const Pipeline pipeline(config);
         Feedback feedback;
-        const PreparedData data = pipeline.prepare(small.dataset, feedback);
-        const PipelineResult result = pipeline.run(small.dataset, feedback);
+        const PreparedData data = pipeline.prepare(job, feedback);
+        const PipelineResult result = pipeline.run(job, feedback);
         const RatingInput input{data.regions, result.partition, result.aggregation, result.release, data.k};
         for (const MetricEntry& entry : registry().metrics)
         {

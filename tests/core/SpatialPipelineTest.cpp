@@ -80,25 +80,26 @@ TEST_P(SpatialGuarantee, HoldsOnRandomRiverScenesAndIsDeterministic)
             Registry::builtIn().siteLocators[generator() % Registry::builtIn().siteLocators.size()].id;
         config.partitioner = variant.partitioner;
         config.siteRefiner = variant.adc ? "refinement.adc" : "";
-        config.spatial = scene.spatial;
         config.repairContiguity = variant.contiguity;
+        Job job(dataset);
+        job.spatial = scene.spatial;
         if (variant.parents)
             for (std::size_t r = 0; r < scene.points.size(); ++r)
-                config.regionParent.push_back(std::uint32_t((r % columns) * 3 / columns));
+                job.regionParent.push_back(std::uint32_t((r % columns) * 3 / columns));
         const Pipeline pipeline(config);
         Feedback feedback;
-        const PipelineResult first = pipeline.run(dataset, feedback);
+        const PipelineResult first = pipeline.run(job, feedback);
         ASSERT_NO_FATAL_FAILURE(expectGuarantee(builder.table(), dataset, first, config.k));
         for (RegionIndex a = 0; variant.parents && a < dataset.regionCount(); ++a)
             for (RegionIndex b = a + 1; b < dataset.regionCount(); ++b)
             {
                 if (first.aggregation.regionAggregate[a] == first.aggregation.regionAggregate[b])
                 {
-                    ASSERT_EQ(config.regionParent[a], config.regionParent[b]);
+                    ASSERT_EQ(job.regionParent[a], job.regionParent[b]);
                 }
             }
 
-        const PipelineResult second = pipeline.run(dataset, feedback);
+        const PipelineResult second = pipeline.run(job, feedback);
         EXPECT_EQ(first.aggregation.regionAggregate, second.aggregation.regionAggregate);
         EXPECT_EQ(recordFates(dataset, first), recordFates(dataset, second));
     }

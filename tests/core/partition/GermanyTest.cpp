@@ -81,7 +81,7 @@ const Germany& germany()
     return instance;
 }
 
-PipelineConfig configFor(const std::string& partitioner, bool adc, bool parents, bool contiguity = false)
+PipelineConfig configFor(const std::string& partitioner, bool adc, bool contiguity = false)
 {
     PipelineConfig config;
     config.k = 3;
@@ -89,11 +89,22 @@ PipelineConfig configFor(const std::string& partitioner, bool adc, bool parents,
     config.options.set("site_count", 25.0);
     config.partitioner = partitioner;
     config.siteRefiner = adc ? "refinement.adc" : "";
-    config.spatial = germany().spatial;
-    if (parents)
-        config.regionParent = germany().state;
     config.repairContiguity = contiguity;
     return config;
+}
+
+/**
+ * The districts with their polygons and the rivers, the states as parents when asked; the engine builds
+ * the adjacency from the polygons itself.
+ */
+Job germanyJob(const Dataset& dataset, bool parents)
+{
+    Job job(dataset);
+    job.geometries = &germany().geometries;
+    job.spatial.obstacles = germany().spatial.obstacles;
+    if (parents)
+        job.regionParent = germany().state;
+    return job;
 }
 } // namespace
 
@@ -117,7 +128,8 @@ TEST(Germany, NoAggregateMixesStates)
         {
             SCOPED_TRACE(std::string(partitioner) + (adc ? " + ADC" : ""));
             Feedback feedback;
-            const PipelineResult result = Pipeline(configFor(partitioner, adc, true)).run(dataset, feedback);
+            const PipelineResult result =
+                Pipeline(configFor(partitioner, adc)).run(germanyJob(dataset, true), feedback);
             std::map<std::uint32_t, std::set<std::string>> statesOf;
             for (RegionIndex r = 0; r < dataset.regionCount(); ++r)
                 statesOf[result.aggregation.regionAggregate[r]].insert(dataset.regionId(r).substr(0, 2));
@@ -195,7 +207,7 @@ TEST(Germany, BarrierAggregatesNeverCrossARiverThatSplitsTheCountry)
     {
         Feedback feedback;
         const PipelineResult result =
-            Pipeline(configFor("partition.barrier", adc, false)).run(dataset, feedback);
+            Pipeline(configFor("partition.barrier", adc)).run(germanyJob(dataset, false), feedback);
         std::map<std::pair<std::uint32_t, int>, std::set<int>> banksOf; // (aggregate, land part) -> faces
         for (RegionIndex r = 0; r < dataset.regionCount(); ++r)
             banksOf[{result.aggregation.regionAggregate[r], landPartOf(faceOf[r])}].insert(faceOf[r]);
@@ -212,9 +224,9 @@ TEST(Germany, ContiguityRepairLeavesOnlyIslandsApart)
     const Dataset dataset = g.dataset();
     Feedback feedback;
     const PipelineResult plain =
-        Pipeline(configFor("partition.voronoi", false, false)).run(dataset, feedback);
+        Pipeline(configFor("partition.voronoi", false)).run(germanyJob(dataset, false), feedback);
     const PipelineResult repaired =
-        Pipeline(configFor("partition.voronoi", false, false, true)).run(dataset, feedback);
+        Pipeline(configFor("partition.voronoi", false, true)).run(germanyJob(dataset, false), feedback);
     ASSERT_TRUE(repaired.contiguity.has_value());
     const auto dissolvedParts = [&](const PipelineResult& result)
     {

@@ -77,18 +77,29 @@ void PrintTo(const Variant& v, std::ostream* out)
     *out << v.partitioner << (v.parents ? " + parents" : "");
 }
 
-std::unique_ptr<Partitioner> makePartitioner(const Variant& variant, const GridScene& scene)
+/** The partitioner of a variant, owning the registered one that a parent constraint wraps. */
+struct VariantPartitioner
 {
-    auto inner =
+    std::unique_ptr<Partitioner> inner;
+    std::unique_ptr<Partitioner> constrained;
+
+    const Partitioner* operator->() const { return constrained ? constrained.get() : inner.get(); }
+};
+
+VariantPartitioner makePartitioner(const Variant& variant, const GridScene& scene)
+{
+    VariantPartitioner made;
+    made.inner =
         Registry::find(Registry::builtIn().partitioners, variant.partitioner, "partitioner").create({});
     if (!variant.parents)
-        return inner;
+        return made;
     // Parents: the four quadrants of the grid.
     std::vector<std::uint32_t> parent;
     for (std::size_t r = 0; r < scene.points.size(); ++r)
         parent.push_back(std::uint32_t((r % scene.columns) * 2 / scene.columns +
                                        2 * ((r / scene.columns) * 2 / scene.rows)));
-    return std::make_unique<ParentConstrainedPartitioner>(std::move(inner), parent);
+    made.constrained = std::make_unique<ParentConstrainedPartitioner>(*made.inner, parent);
+    return made;
 }
 } // namespace
 
@@ -114,7 +125,7 @@ TEST_P(IncrementalPartitionContract, RefusesNoSitesAndMovableSitesSharingALocati
 {
     GridScene scene(6, 6, 10.0, 3);
     addRivers(scene);
-    const std::unique_ptr<Partitioner> partitioner = makePartitioner(GetParam(), scene);
+    const VariantPartitioner partitioner = makePartitioner(GetParam(), scene);
     Feedback feedback;
     const PartitionInput input = scene.input();
     const std::vector<Point> twins{{5, 5}, {40, 40}, {5, 5}};
@@ -134,7 +145,7 @@ TEST_P(IncrementalPartitionContract, ThousandsOfMovesAndUndosEqualAFullRecompute
 {
     GridScene scene(20, 20, 50.0, 77);
     addRivers(scene);
-    const std::unique_ptr<Partitioner> partitioner = makePartitioner(GetParam(), scene);
+    const VariantPartitioner partitioner = makePartitioner(GetParam(), scene);
     std::mt19937_64 generator(7);
     const Dataset dataset = recordsFor(scene, generator);
     const RegionSet regions(dataset, dataset.regionHistograms());
