@@ -71,8 +71,9 @@ VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, co
 
     // Aggregates are numbered in text order of their values, so results do not depend on feature order.
     const QHash<QgsFeatureId, std::size_t> regionOf = vbasFeatureRows(job.data.regionFeatures);
-    std::vector<QString> regionValue(job.data.regionFeatures.size());
-    QMap<QString, QVariant> values;
+    VbasCategoryCodes codes;
+    std::vector<std::uint32_t> regionGroup(job.data.regionFeatures.size());
+    QVector<QVariant> valueOfCode;
     QgsFeatureRequest valuesRequest;
     valuesRequest.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(QgsAttributeList{field});
     QgsFeatureIterator features = job.regions->getFeatures(valuesRequest);
@@ -88,25 +89,27 @@ VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, co
                 QObject::tr("feature %1 of REGIONS has no aggregate (NULL); give every small area "
                             "one, or choose another field")
                     .arg(feature.id()));
-        regionValue[regionOf.value(feature.id())] = vbasKeyText(value);
-        values.insert(vbasKeyText(value), value);
+        const std::uint32_t code = codes.code(value);
+        if (code == std::uint32_t(valueOfCode.size()))
+            valueOfCode << value;
+        regionGroup[regionOf.value(feature.id())] = code;
     }
-    QHash<QString, std::uint32_t> groupOf;
-    for (auto it = values.constBegin(); it != values.constEnd(); ++it)
-        groupOf.insert(it.key(), std::uint32_t(groupOf.size()));
-    std::vector<std::uint32_t> regionGroup;
-    for (const QString& text : regionValue)
-        regionGroup.push_back(groupOf.value(text));
+    const std::vector<std::uint32_t> rank = codes.ranks();
+    for (std::uint32_t& group : regionGroup)
+        group = rank[group];
+    QVector<QVariant> aggregateIds(valueOfCode.size());
+    for (int code = 0; code < valueOfCode.size(); ++code)
+        aggregateIds[int(rank[std::size_t(code)])] = valueOfCode[code];
 
-    VbasRelease release = runEngine(
-        feedback,
-        [&](vbas::Feedback& engineFeedback)
-        {
-            return VbasRelease(pipeline.releaseGroups(job.engineJob(), regionGroup,
-                                                      std::size_t(groupOf.size()), request, engineFeedback));
-        });
+    VbasRelease release =
+        runEngine(feedback,
+                  [&](vbas::Feedback& engineFeedback)
+                  {
+                      return VbasRelease(pipeline.releaseGroups(
+                          job.engineJob(), regionGroup, std::size_t(codes.size()), request, engineFeedback));
+                  });
     release.aggregateIdField = job.regions->fields().at(field);
     release.aggregateIdField.setName(QStringLiteral("aggregate_id"));
-    release.aggregateIds = values.values().toVector();
+    release.aggregateIds = aggregateIds;
     return release;
 }

@@ -65,51 +65,6 @@ QgsCoordinateReferenceSystem planarCrsFor(const QgsCoordinateReferenceSystem& cr
     return aeqd;
 }
 
-/** Dense codes for the values of one quasi-identifier; NULL is a category of its own. */
-class CategoryCodes
-{
-public:
-    std::uint32_t code(const QVariant& value)
-    {
-        if (VbasCompat::isNull(value))
-        {
-            if (!mNull)
-                mNull = mSize++;
-            ++mNullRows;
-            return *mNull;
-        }
-        const auto found = mText.constFind(value.toString());
-        if (found != mText.constEnd())
-            return found.value();
-        mText.insert(value.toString(), mSize);
-        return mSize++;
-    }
-    /** Returns each code's rank in text order, NULL first. */
-    std::vector<std::uint32_t> ranks() const
-    {
-        std::vector<std::pair<QString, std::uint32_t>> sorted;
-        for (auto it = mText.constBegin(); it != mText.constEnd(); ++it)
-            sorted.emplace_back(it.key(), it.value());
-        std::sort(sorted.begin(), sorted.end());
-        std::vector<std::uint32_t> rank(mSize);
-        std::uint32_t next = 0;
-        if (mNull)
-            rank[*mNull] = next++;
-        for (const auto& entry : sorted)
-            rank[entry.second] = next++;
-        return rank;
-    }
-
-    /** Returns the number of NULL values coded. */
-    std::size_t nullRows() const { return mNullRows; }
-
-private:
-    QHash<QString, std::uint32_t> mText;
-    std::optional<std::uint32_t> mNull;
-    std::uint32_t mSize = 0;
-    std::size_t mNullRows = 0;
-};
-
 /** Reports the progress of a feature loop over `source` and stops it promptly on cancel. */
 class FeatureLoop
 {
@@ -209,7 +164,7 @@ void reportNullRegions(const QgsFeatureSource& source, const VbasRecordFields& f
 
 /** Says in the log which quasi-identifiers hold NULL and how it is treated. */
 void reportNullCategories(const QgsFeatureSource& source, const VbasRecordFields& fields,
-                          const std::vector<CategoryCodes>& categories, vbas::Feedback& feedback)
+                          const std::vector<VbasCategoryCodes>& categories, vbas::Feedback& feedback)
 {
     for (std::size_t j = 0; j < categories.size(); ++j)
     {
@@ -264,8 +219,8 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
     table.quasiIdentifierCount = std::size_t(fields.quasiIdentifiers.size());
     table.sensitiveCount = std::size_t(fields.sensitive.size());
     QHash<QString, std::uint32_t> regionKeys;
-    std::vector<CategoryCodes> categories(table.quasiIdentifierCount);
-    std::vector<CategoryCodes> sensitiveCategories(table.sensitiveCount);
+    std::vector<VbasCategoryCodes> categories(table.quasiIdentifierCount);
+    std::vector<VbasCategoryCodes> sensitiveCategories(table.sensitiveCount);
     std::vector<QSet<QString>> distinct(std::size_t(published.size()));
     vbas::Count records = 0;
     FeatureLoop loop(source, feedback);
@@ -436,6 +391,38 @@ QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>
 QString vbasKeyText(const QVariant& value)
 {
     return value.toString();
+}
+
+std::uint32_t VbasCategoryCodes::code(const QVariant& value)
+{
+    if (VbasCompat::isNull(value))
+    {
+        if (!mNull)
+            mNull = mSize++;
+        ++mNullRows;
+        return *mNull;
+    }
+    const QString text = vbasKeyText(value);
+    const auto found = mText.constFind(text);
+    if (found != mText.constEnd())
+        return found.value();
+    mText.insert(text, mSize);
+    return mSize++;
+}
+
+std::vector<std::uint32_t> VbasCategoryCodes::ranks() const
+{
+    std::vector<std::pair<QString, std::uint32_t>> sorted;
+    for (auto it = mText.constBegin(); it != mText.constEnd(); ++it)
+        sorted.emplace_back(it.key(), it.value());
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::uint32_t> rank(mSize);
+    std::uint32_t next = 0;
+    if (mNull)
+        rank[*mNull] = next++;
+    for (const auto& entry : sorted)
+        rank[entry.second] = next++;
+    return rank;
 }
 
 QString vbasValueKey(const QVariant& value)

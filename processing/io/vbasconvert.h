@@ -115,6 +115,31 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
  */
 QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>& features);
 
+/**
+ * Dense codes for the values of one field, the one rule by which a layer's values become categories
+ * (quasi-identifiers, sensitive fields, parents, given aggregates): values are matched as text, NULL is a
+ * category of its own (apart from empty text), codes come in order of first appearance and ranks() puts
+ * them in text order, so that results do not depend on the order of the features.
+ */
+class VbasCategoryCodes
+{
+public:
+    /** Returns the code of `value`, a new one for a value not seen before. */
+    std::uint32_t code(const QVariant& value);
+    /** Returns each code's rank in text order, NULL first. */
+    std::vector<std::uint32_t> ranks() const;
+    /** Returns the number of codes (categories). */
+    std::uint32_t size() const { return mSize; }
+    /** Returns the number of NULL values coded. */
+    std::size_t nullRows() const { return mNullRows; }
+
+private:
+    QHash<QString, std::uint32_t> mText;
+    std::optional<std::uint32_t> mNull;
+    std::uint32_t mSize = 0;
+    std::size_t mNullRows = 0;
+};
+
 /** Returns the text a field value is compared as: region ids and categories are matched as text. */
 QString vbasKeyText(const QVariant& value);
 /** Returns vbasKeyText() of a value, or a mark of its own for NULL: values compared with NULL apart. */

@@ -52,35 +52,22 @@ std::vector<std::uint32_t> loadParents(QgsFeatureSource& regions, int parentFiel
     const QHash<QgsFeatureId, std::size_t> rowOf = vbasFeatureRows(data.regionFeatures);
     QgsFeatureRequest request;
     request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(QgsAttributeList{parentField});
-    std::vector<QString> text(data.regionFeatures.size());
-    std::vector<bool> isNull(data.regionFeatures.size(), false);
+    VbasCategoryCodes codes; // NULL is a parent of its own, so its regions are never merged with others
+    std::vector<std::uint32_t> parent(data.regionFeatures.size());
     QgsFeatureIterator features = regions.getFeatures(request);
     QgsFeature feature;
     while (features.nextFeature(feature))
     {
         const auto row = rowOf.find(feature.id());
-        if (row == rowOf.end())
-            continue;
-        const QVariant value = feature.attribute(parentField);
-        isNull[*row] = VbasCompat::isNull(value);
-        text[*row] = isNull[*row] ? QString() : vbasKeyText(value);
+        if (row != rowOf.end())
+            parent[*row] = codes.code(feature.attribute(parentField));
     }
-    // Codes in text order, NULL last: a parent of its own, so its regions are never merged with others.
-    QMap<QString, std::uint32_t> codes;
-    for (std::size_t r = 0; r < text.size(); ++r)
-        if (!isNull[r])
-            codes.insert(text[r], 0);
-    std::uint32_t next = 0;
-    for (auto it = codes.begin(); it != codes.end(); ++it)
-        it.value() = next++;
-    std::vector<std::uint32_t> parent(text.size());
-    std::size_t nulls = 0;
-    for (std::size_t r = 0; r < text.size(); ++r)
-    {
-        parent[r] = isNull[r] ? next : codes.value(text[r]);
-        nulls += isNull[r];
-    }
-    feedback.info(std::to_string(codes.size()) + " parent values: no aggregate will mix two of them");
+    const std::vector<std::uint32_t> rank = codes.ranks();
+    for (std::uint32_t& code : parent)
+        code = rank[code];
+    const std::size_t nulls = codes.nullRows();
+    feedback.info(std::to_string(codes.size() - (nulls > 0 ? 1 : 0)) +
+                  " parent values: no aggregate will mix two of them");
     if (nulls > 0)
         feedback.warning(std::to_string(nulls) +
                          " regions have no PARENT_FIELD value (NULL); they form a parent of their own");
