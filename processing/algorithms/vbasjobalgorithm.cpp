@@ -1,6 +1,7 @@
 #include "vbasjobalgorithm.h"
 
 #include "RiskThreshold.h"
+#include "vbaschoiceparameter.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsprocessingparameters.h>
@@ -35,6 +36,24 @@ QgsProcessingParameterEnum* staticEnum(const QString& name, const QString& descr
 {
     return withHelp(
         new QgsProcessingParameterEnum(name, description, values, several, defaultValue, false, true), help);
+}
+
+/**
+ * Returns the parameter choosing among registered strategies: shown by their names, stored and read by
+ * their ids, one line of help per strategy.
+ */
+template <typename Entry>
+VbasChoiceParameter* strategyChoice(const QString& name, const QString& description,
+                                    const std::vector<Entry>& entries, const std::string& defaultId,
+                                    bool several)
+{
+    QVector<VbasChoiceParameter::Choice> choices;
+    for (const Entry& entry : entries)
+        choices.push_back({QString::fromStdString(entry.id), QString::fromStdString(entry.name)});
+    auto* parameter =
+        new VbasChoiceParameter(name, description, choices, several, QString::fromStdString(defaultId));
+    parameter->setHelp(VbasJobAlgorithm::strategyHelp(entries));
+    return parameter;
 }
 
 QStringList texts(const std::vector<std::string>& values)
@@ -228,12 +247,10 @@ void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
     const bool several = choice == StrategyChoice::Several;
-    addParameter(staticEnum(kSiteCountMethod,
-                            several ? QObject::tr("Site-count methods to compare")
-                                    : QObject::tr("Site-count method (how many merged regions)"),
-                            strategyIds(registry.siteCounters),
-                            QString::fromStdString(vbas::PipelineConfig{}.siteCounter),
-                            strategyHelp(registry.siteCounters), several));
+    addParameter(strategyChoice(kSiteCountMethod,
+                                several ? QObject::tr("Site-count methods to compare")
+                                        : QObject::tr("Site-count method (how many merged regions)"),
+                                registry.siteCounters, vbas::PipelineConfig{}.siteCounter, several));
     addOptionParameters(registry.siteCounters);
 }
 
@@ -241,11 +258,10 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
     const bool several = choice == StrategyChoice::Several;
-    addParameter(staticEnum(
-        kSiteLocation,
-        several ? QObject::tr("Site-location methods to compare") : QObject::tr("Site-location method"),
-        strategyIds(registry.siteLocators), QString::fromStdString(vbas::PipelineConfig{}.siteLocator),
-        strategyHelp(registry.siteLocators), several));
+    addParameter(strategyChoice(kSiteLocation,
+                                several ? QObject::tr("Site-location methods to compare")
+                                        : QObject::tr("Site-location method"),
+                                registry.siteLocators, vbas::PipelineConfig{}.siteLocator, several));
     addOptionParameters(registry.siteLocators);
     for (const auto& refiner : registry.siteRefiners)
     {
@@ -265,9 +281,8 @@ void VbasJobAlgorithm::addPartitionParameters()
 {
     // Every parameter added after the first release is optional, with a default: saved models keep working.
     const vbas::Registry& registry = vbas::Registry::builtIn();
-    addParameter(staticEnum(kPartition, QObject::tr("Partition method"), strategyIds(registry.partitioners),
-                            QString::fromStdString(vbas::PipelineConfig{}.partitioner),
-                            strategyHelp(registry.partitioners)));
+    addParameter(strategyChoice(kPartition, QObject::tr("Partition method"), registry.partitioners,
+                                vbas::PipelineConfig{}.partitioner, false));
     addOptionParameters(registry.partitioners);
     QStringList usingObstacles;
     for (const auto& partitioner : registry.partitioners)
@@ -313,14 +328,17 @@ std::unique_ptr<vbas::Pipeline> VbasJobAlgorithm::makePipeline(const QVariantMap
 QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                                      QgsProcessingContext& context) const
 {
-    const auto* definition = dynamic_cast<const QgsProcessingParameterEnum*>(parameterDefinition(name));
+    const auto* definition = dynamic_cast<const VbasChoiceParameter*>(parameterDefinition(name));
     Q_ASSERT(definition);
-    const QStringList ids = definition->allowMultiple()
-                                ? parameterAsEnumStrings(parameters, name, context)
-                                : QStringList{parameterAsEnumString(parameters, name, context)};
+    QVariant value = parameters.value(name);
+    if (value.userType() == qMetaTypeId<QgsProperty>())
+        value = value.value<QgsProperty>().valueAsString(context.expressionContext());
+    const QStringList ids = definition->ids(value);
     if (ids.isEmpty() || ids.contains(QString()))
-        throw parameterError(name, QObject::tr("no method chosen; choose at least one of: %1")
-                                       .arg(definition->options().join(QStringLiteral(", "))));
+        throw parameterError(name,
+                             QObject::tr("no method chosen, or one that does not exist; choose at least "
+                                         "one of: %1")
+                                 .arg(definition->options().join(QStringLiteral(", "))));
     return ids;
 }
 
@@ -510,7 +528,7 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
     }
     if (has(kPartition))
     {
-        config.partitioner = parameterAsEnumString(parameters, kPartition, context).toStdString();
+        config.partitioner = parameterAsStrategyIds(parameters, kPartition, context).value(0).toStdString();
         config.repairContiguity = parameterAsBoolean(parameters, kContiguity, context);
     }
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.

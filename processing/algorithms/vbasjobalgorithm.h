@@ -40,6 +40,22 @@ public:
         return QString::fromStdString(key).toUpper();
     }
 
+    /**
+     * Returns one line "name (id): help" per entry, for a strategy parameter's help, with the option keys
+     * the help names shown as parameter names.
+     */
+    template <typename Entry> static QString strategyHelp(const std::vector<Entry>& entries)
+    {
+        QStringList lines;
+        for (const Entry& entry : entries)
+            lines << QStringLiteral("%1 (%2): %3")
+                         .arg(QString::fromStdString(entry.name), QString::fromStdString(entry.id),
+                              withParameterNames(entry.help));
+        return lines.join('\n');
+    }
+    /** Returns `text` (engine help) with every registered option key and switch key upper-cased. */
+    static QString withParameterNames(const std::string& text);
+
     /** Whether a strategy parameter takes one method (a release) or several (a comparison). */
     enum class StrategyChoice
     {
@@ -115,30 +131,6 @@ protected:
      */
     static void requireGeometryType(const QgsFeatureSource& source, const QString& parameter,
                                     decltype(VbasCompat::GeometryPolygon) type, const QString& typeName);
-
-    /** Returns the registry's ids of `entries`, the values of a strategy enum parameter. */
-    template <typename Entry> static QStringList strategyIds(const std::vector<Entry>& entries)
-    {
-        QStringList ids;
-        for (const Entry& entry : entries)
-            ids << QString::fromStdString(entry.id);
-        return ids;
-    }
-    /**
-     * Returns one line "id: name, help" per entry, for a strategy parameter's help, with the option keys
-     * the help names shown as parameter names.
-     */
-    template <typename Entry> static QString strategyHelp(const std::vector<Entry>& entries)
-    {
-        QStringList lines;
-        for (const Entry& entry : entries)
-            lines << QStringLiteral("%1: %2, %3")
-                         .arg(QString::fromStdString(entry.id), QString::fromStdString(entry.name),
-                              withParameterNames(entry.help));
-        return lines.join('\n');
-    }
-    /** Returns `text` (engine help) with every registered option key and switch key upper-cased. */
-    static QString withParameterNames(const std::string& text);
 
 private:
     /**

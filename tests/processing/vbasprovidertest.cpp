@@ -2,6 +2,7 @@
 
 #include "vbasprovider.h"
 #include "Registry.h"
+#include "vbaschoiceparameter.h"
 #include "vbasproviderregistration.h"
 #include "vbasqgiscompat.h"
 
@@ -101,39 +102,65 @@ const QgsProcessingParameterDefinition* parameter(const QString& algorithm, cons
     return definition;
 }
 
-template <typename Entry> QStringList ids(const std::vector<Entry>& entries)
+template <typename Entry> QStringList names(const std::vector<Entry>& entries)
 {
     QStringList list;
     for (const Entry& entry : entries)
-        list << QString::fromStdString(entry.id);
+        list << QString::fromStdString(entry.name);
     return list;
+}
+
+const VbasChoiceParameter* choice(const QString& algorithm, const QString& name)
+{
+    const auto* definition = dynamic_cast<const VbasChoiceParameter*>(parameter(algorithm, name));
+    EXPECT_TRUE(definition) << name.toStdString();
+    return definition;
 }
 } // namespace
 
-TEST(Provider, StrategyChoicesAreTheRegistrysIdsSavedAsText)
+TEST(Provider, StrategyChoicesShowNamesAndTakeIds)
 {
-    // Saved models store the ids themselves, so reordering or adding strategies cannot change them.
+    // The dialog shows the registry's names; scripts, the command line and models saved before the names
+    // give the ids, which stay the values the engine gets, so reordering strategies changes nothing.
     const vbas::Registry& registry = vbas::Registry::builtIn();
-    const auto* counters =
-        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "SITE_COUNT_METHOD"));
-    const auto* locators =
-        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "SITE_LOCATION"));
-    ASSERT_TRUE(counters && locators);
-    EXPECT_TRUE(counters->usesStaticStrings() && locators->usesStaticStrings());
-    EXPECT_EQ(counters->options(), ids(registry.siteCounters));
-    EXPECT_EQ(locators->options(), ids(registry.siteLocators));
-    const auto* compared =
-        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("compareapproaches", "SITE_LOCATION"));
+    const VbasChoiceParameter* counters = choice("aggregateregions", "SITE_COUNT_METHOD");
+    const VbasChoiceParameter* locators = choice("aggregateregions", "SITE_LOCATION");
+    const VbasChoiceParameter* partitions = choice("aggregateregions", "PARTITION");
+    ASSERT_TRUE(counters && locators && partitions);
+    EXPECT_EQ(counters->options(), names(registry.siteCounters));
+    EXPECT_EQ(locators->options(), names(registry.siteLocators));
+    EXPECT_EQ(partitions->options(), names(registry.partitioners));
+    for (const auto& entry : registry.siteCounters)
+    {
+        const QString id = QString::fromStdString(entry.id), name = QString::fromStdString(entry.name);
+        EXPECT_TRUE(counters->checkValueIsAcceptable(id)) << entry.id;
+        EXPECT_TRUE(counters->checkValueIsAcceptable(name)) << entry.name;
+        EXPECT_EQ(counters->ids(id), QStringList{id});
+        EXPECT_EQ(counters->ids(name), QStringList{id});
+    }
+    EXPECT_FALSE(counters->checkValueIsAcceptable(QStringLiteral("sitecount.nowhere")));
+    EXPECT_FALSE(counters->checkValueIsAcceptable(QStringList{"sitecount.fixed", "sitecount.gaps_entropy"}));
+    EXPECT_EQ(counters->ids(QStringLiteral("sitecount.nowhere")), QStringList{QString()});
+
+    const VbasChoiceParameter* compared = choice("compareapproaches", "SITE_LOCATION");
     ASSERT_TRUE(compared);
     EXPECT_TRUE(compared->allowMultiple());
+    const QStringList mixed{"Random", "sitelocation.naive_density"};
+    EXPECT_TRUE(compared->checkValueIsAcceptable(mixed));
+    EXPECT_EQ(compared->ids(mixed), (QStringList{"sitelocation.random", "sitelocation.naive_density"}));
+    // The tooltip shows one line per strategy.
+    EXPECT_EQ(locators->toolTip().count(QStringLiteral("<br>")), int(registry.siteLocators.size()) - 1);
 }
 
 TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)
 {
+    EXPECT_EQ(choice("aggregateregions", "SITE_COUNT_METHOD")->ids(QVariant()),
+              QStringList{"sitecount.gaps_maxcombs"});
+    EXPECT_EQ(choice("aggregateregions", "SITE_LOCATION")->ids(QVariant()),
+              QStringList{"sitelocation.balanced_density"});
+    EXPECT_EQ(choice("aggregateregions", "PARTITION")->ids(QVariant()), QStringList{"partition.voronoi"});
     const QMap<QString, QVariant> defaults{{"K", 5},
-                                           {"SITE_COUNT_METHOD", "sitecount.gaps_maxcombs"},
                                            {"GAPS_MODEL", "canada"},
-                                           {"SITE_LOCATION", "sitelocation.balanced_density"},
                                            {"ADC", false},
                                            {"GLOBAL_SUPPRESSION", true},
                                            {"REPRESENTATIVE_POINT", "centroid"},
