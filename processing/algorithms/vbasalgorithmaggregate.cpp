@@ -69,6 +69,12 @@ QString VbasAlgorithmAggregate::shortHelpString() const
         "people out. Check any release with 'Check k-anonymity of a release'.");
 }
 
+QString VbasAlgorithmAggregate::shortDescription() const
+{
+    return QObject::tr("Merges small areas until every group of look-alike records holds k, withholds what "
+                       "still stands out and writes the release.");
+}
+
 VbasAlgorithmAggregate* VbasAlgorithmAggregate::createInstance() const
 {
     return new VbasAlgorithmAggregate();

@@ -1,5 +1,7 @@
 #include "vbasalgorithmbase.h"
 
+#include "vbashelppage.h"
+#include "vbasmetadata.h"
 #include "vbasoutputguard.h"
 #include "vbasprovider.h"
 #include "vbasqgiscompat.h"
@@ -15,6 +17,11 @@
 QIcon VbasAlgorithmBase::icon() const
 {
     return QIcon(VbasProvider::iconPath());
+}
+
+QString VbasAlgorithmBase::helpUrl() const
+{
+    return vbasHelpUrl(*this, QStringLiteral(VBAS_METADATA_VERSION));
 }
 
 QString VbasAlgorithmBase::svgIconPath() const

@@ -36,6 +36,8 @@ public:
     /** Returns the VBAS icon, so that VBAS steps stand out in models and mixed search results. */
     QIcon icon() const override;
     QString svgIconPath() const override;
+    /** The algorithm's help page, made from its own definitions (report/vbashelppage.h). */
+    QString helpUrl() const override;
 
 protected:
     /**

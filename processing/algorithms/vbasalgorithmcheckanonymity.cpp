@@ -99,6 +99,12 @@ QString VbasAlgorithmCheckAnonymity::shortHelpString() const
         "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.");
 }
 
+QString VbasAlgorithmCheckAnonymity::shortDescription() const
+{
+    return QObject::tr(
+        "Counts every released group of any table, independently of the engine: PASS or the groups below k.");
+}
+
 VbasAlgorithmCheckAnonymity* VbasAlgorithmCheckAnonymity::createInstance() const
 {
     return new VbasAlgorithmCheckAnonymity();

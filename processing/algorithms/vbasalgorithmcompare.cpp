@@ -85,6 +85,12 @@ QString VbasAlgorithmCompare::shortHelpString() const
         "aggregations, ever: two aggregations of the same records can be overlaid to single people out.");
 }
 
+QString VbasAlgorithmCompare::shortDescription() const
+{
+    return QObject::tr(
+        "Runs combinations of methods over a sweep of site counts and marks the Pareto-optimal solutions.");
+}
+
 VbasAlgorithmCompare* VbasAlgorithmCompare::createInstance() const
 {
     return new VbasAlgorithmCompare();

@@ -63,6 +63,11 @@ QString VbasAlgorithmEstimateSiteCount::shortHelpString() const
         "variations.");
 }
 
+QString VbasAlgorithmEstimateSiteCount::shortDescription() const
+{
+    return QObject::tr("How many regions a site-count method asks for, with the figures it uses.");
+}
+
 VbasAlgorithmEstimateSiteCount* VbasAlgorithmEstimateSiteCount::createInstance() const
 {
     return new VbasAlgorithmEstimateSiteCount();

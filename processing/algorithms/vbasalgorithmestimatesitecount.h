@@ -16,6 +16,7 @@ public:
     QString group() const override;
     QString groupId() const override;
     QString shortHelpString() const override;
+    QString shortDescription() const override;
     VbasAlgorithmEstimateSiteCount* createInstance() const override;
 
 protected:

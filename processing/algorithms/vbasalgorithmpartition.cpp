@@ -53,6 +53,11 @@ QString VbasAlgorithmPartition::shortHelpString() const
         "records, ever: two aggregations can be overlaid to single people out.");
 }
 
+QString VbasAlgorithmPartition::shortDescription() const
+{
+    return QObject::tr("The release around sites you give, for example sites moved by hand.");
+}
+
 VbasAlgorithmPartition* VbasAlgorithmPartition::createInstance() const
 {
     return new VbasAlgorithmPartition();

@@ -57,6 +57,12 @@ QString VbasAlgorithmRate::shortHelpString() const
         "aggregation of the same records, ever.");
 }
 
+QString VbasAlgorithmRate::shortDescription() const
+{
+    return QObject::tr(
+        "Rates any aggregation (towns, districts, an earlier release) the way VBAS rates its own.");
+}
+
 VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
 {
     return new VbasAlgorithmRate();

@@ -19,6 +19,7 @@ public:
     QString group() const override;
     QString groupId() const override;
     QString shortHelpString() const override;
+    QString shortDescription() const override;
     VbasAlgorithmRate* createInstance() const override;
 
 protected:

@@ -60,6 +60,11 @@ QString VbasAlgorithmSelectSites::shortHelpString() const
         "support more distinct sites (the log says why).");
 }
 
+QString VbasAlgorithmSelectSites::shortDescription() const
+{
+    return QObject::tr("The Voronoi sites alone, as points to inspect, move and give back.");
+}
+
 VbasAlgorithmSelectSites* VbasAlgorithmSelectSites::createInstance() const
 {
     return new VbasAlgorithmSelectSites();

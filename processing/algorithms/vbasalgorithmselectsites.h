@@ -17,6 +17,7 @@ public:
     QString group() const override;
     QString groupId() const override;
     QString shortHelpString() const override;
+    QString shortDescription() const override;
     VbasAlgorithmSelectSites* createInstance() const override;
 
 protected:

@@ -279,7 +279,8 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
 
 void VbasJobAlgorithm::addPartitionParameters()
 {
-    // Every parameter added after the first release is optional, with a default: saved models keep working.
+    // Every parameter added after the first release has a default (booleans are not marked optional,
+    // which QGIS would show as "[optional]"): saved models without them keep working.
     const vbas::Registry& registry = vbas::Registry::builtIn();
     addParameter(strategyChoice(kPartition, QObject::tr("Partition method"), registry.partitioners,
                                 vbas::PipelineConfig{}.partitioner, false));
@@ -305,7 +306,7 @@ void VbasJobAlgorithm::addPartitionParameters()
             "region still tells the parent. A parent without a site gets one.")));
     addParameter(withHelp(
         new QgsProcessingParameterBoolean(kContiguity, QObject::tr("Make every released region contiguous"),
-                                          false, true),
+                                          false),
         QObject::tr(
             "moves areas cut off from the rest of their region to the neighbouring region they share the "
             "longest border with, before suppression; islands stay with the nearest region.")));

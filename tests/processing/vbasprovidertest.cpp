@@ -13,6 +13,7 @@
 #include <qgsprocessingregistry.h>
 
 #include <QFile>
+#include <QUrl>
 
 #include <QTextStream>
 #include <cmath>
@@ -332,4 +333,48 @@ TEST(Registration, RemovesOnlyTheProviderItAdded)
 
     VbasProviderRegistration restore; // later tests in this process expect the provider
     EXPECT_TRUE(restore.registerProvider());
+}
+
+TEST(Provider, EveryAlgorithmHasAShortDescriptionAndAHelpPageOfItsParameters)
+{
+    const QgsProcessingProvider* provider = vbasProvider();
+    ASSERT_TRUE(provider);
+    for (const QgsProcessingAlgorithm* algorithm : provider->algorithms())
+    {
+        SCOPED_TRACE(algorithm->id().toStdString());
+        EXPECT_FALSE(algorithm->shortDescription().isEmpty());
+        EXPECT_LT(algorithm->shortDescription().size(), 140) << "one line in the Toolbox";
+        const QUrl url(algorithm->helpUrl());
+        ASSERT_TRUE(url.isLocalFile()) << algorithm->helpUrl().toStdString();
+        QFile page(url.toLocalFile());
+        ASSERT_TRUE(page.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(page.readAll());
+        for (const QgsProcessingParameterDefinition* definition : algorithm->parameterDefinitions())
+            EXPECT_TRUE(html.contains(QStringLiteral("<code>%1</code>").arg(definition->name())))
+                << definition->name().toStdString();
+        for (const QgsProcessingOutputDefinition* output : algorithm->outputDefinitions())
+            EXPECT_TRUE(html.contains(QStringLiteral("<code>%1</code>").arg(output->name())))
+                << output->name().toStdString();
+    }
+    // A choice's page names its strategies and their ids (in the help of each).
+    QFile aggregate(QUrl(parameter("aggregateregions", "K")->algorithm()->helpUrl()).toLocalFile());
+    ASSERT_TRUE(aggregate.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(aggregate.readAll());
+    for (const auto& entry : vbas::Registry::builtIn().siteCounters)
+        EXPECT_TRUE(html.contains(QString::fromStdString(entry.name)) &&
+                    html.contains(QString::fromStdString(entry.id)))
+            << entry.id;
+}
+
+TEST(Provider, NoSwitchIsMarkedOptional)
+{
+    // QGIS labels an optional boolean "[optional]", which a tick box cannot be: every one has a default.
+    for (const QgsProcessingAlgorithm* algorithm : vbasProvider()->algorithms())
+        for (const QgsProcessingParameterDefinition* definition : algorithm->parameterDefinitions())
+            if (definition->type() == QgsProcessingParameterBoolean::typeName())
+            {
+                EXPECT_FALSE(definition->flags() & QgsProcessingParameterDefinition::FlagOptional)
+                    << algorithm->id().toStdString() << " " << definition->name().toStdString();
+                EXPECT_TRUE(definition->defaultValue().isValid()) << definition->name().toStdString();
+            }
 }
