@@ -13,6 +13,7 @@
 #include "sitelocation/NaiveAnonymitySites.h"
 #include "sitelocation/NaiveDensitySites.h"
 #include "sitelocation/RandomSites.h"
+#include "sitelocation/SuppressionRefiner.h"
 #include "suppression/SmallClassSuppression.h"
 
 namespace vbas
@@ -53,6 +54,10 @@ Registry makeBuiltIn()
          "moves sites one at a time towards the records of the rarest groups while anonymity rises (least "
          "suppression, slower)",
          &AdcRefiner::create, AdcRefiner::options(), Needs{}, "adc"},
+        {"refinement.suppression", "Suppression-aware refinement",
+         "moves sites one at a time while fewer records are withheld and no region is lost (least "
+         "suppression at a given number of regions)",
+         &SuppressionRefiner::create, SuppressionRefiner::options(), Needs{}, "refine_suppression"},
     };
     r.partitioners = {
         {"partition.voronoi", "Voronoi (Euclidean)",

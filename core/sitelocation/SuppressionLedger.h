@@ -1,0 +1,67 @@
+#pragma once
+
+#include "data/ClassHistogram.h"
+#include "data/RegionSet.h"
+#include "partition/IncrementalPartition.h"
+
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * The suppression refinement's bookkeeping over an incremental partition: the class histogram of
+ * every site's aggregate, the records its local suppression withholds (classes with fewer than k
+ * records) and how many sites form an aggregate or release records, so that a move costs only the
+ * entries of the regions it moved.
+ */
+class SuppressionLedger
+{
+public:
+    SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k);
+
+    /** Moves the records of the changed regions between their aggregates. */
+    void apply(const std::vector<IncrementalPartition::Change>& changes);
+    /** Undoes apply() of the same changes. */
+    void revert(const std::vector<IncrementalPartition::Change>& changes);
+
+    /** Records in classes below k in their aggregate, over all aggregates. */
+    Count withheld() const { return mWithheld; }
+    Count withheld(SiteIndex s) const { return mSiteWithheld[s]; }
+    /** Sites that receive at least one region (the aggregates formed). */
+    std::size_t formed() const { return mFormed; }
+    /** Sites whose aggregate releases at least one record. */
+    std::size_t releasing() const { return mReleasing; }
+    /** Records of class `cls` in the aggregate of site s. */
+    Count count(SiteIndex s, ClassId cls) const
+    {
+        return mDense ? mCounts[std::size_t(s) * mClasses + cls] : mHistograms[s].count(cls);
+    }
+    /** Records of `region` that its aggregate would withhold if it held the histogram of site s. */
+    Count withheldOf(RegionIndex region, SiteIndex s) const;
+    /** Whether class count `count` is withheld (0 < count < k). */
+    bool isWithheld(Count count) const { return count > 0 && count < mK; }
+    /** Smallest class count of an aggregate with records, before suppression; 0 when none has records. */
+    Count globalAnonymity() const;
+
+private:
+    void moveRecords(RegionIndex region, SiteIndex from, SiteIndex to);
+    Count withheldPart(Count count) const { return isWithheld(count) ? count : 0; }
+    bool releases(SiteIndex s) const { return mSiteRecords[s] > mSiteWithheld[s]; }
+
+    const RegionSet& mRegions;
+    Count mK;
+    std::size_t mClasses;
+    /** Counts in one sites x classes table when it is small enough: a probe is then one read. */
+    bool mDense;
+    std::vector<Count> mCounts;
+    std::vector<ClassHistogram> mHistograms;
+    std::vector<Count> mSiteRecords;
+    std::vector<Count> mSiteWithheld;
+    std::vector<std::uint32_t> mRegionCount;
+    Count mWithheld = 0;
+    std::size_t mFormed = 0;
+    std::size_t mReleasing = 0;
+};
+
+} // namespace vbas

@@ -1,0 +1,358 @@
+#include "SuppressionRefiner.h"
+
+#include "SiteLocator.h"
+#include "StrategyOptions.h"
+#include "SuppressionLedger.h"
+#include "partition/Partitioner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+namespace vbas
+{
+namespace
+{
+using Clock = std::chrono::steady_clock;
+
+/** The step halves down to 1/16 of the way to a target: finer steps rarely move a region. */
+constexpr double kSmallestStep = 1.0 / 16.0;
+/** Deficit classes of a site whose neighbouring records are tried as targets. */
+constexpr std::size_t kClassTargets = 3;
+/** Neighbour sites tried as targets. */
+constexpr std::size_t kSiteTargets = 2;
+
+/** The seeds without repeated locations, first occurrence kept (as ADC: a hidden twin owns nothing). */
+std::vector<Point> distinctSites(const std::vector<Point>& seeds)
+{
+    std::set<std::pair<double, double>> seen;
+    std::vector<Point> sites;
+    for (const Point& p : seeds)
+        if (seen.emplace(p.x, p.y).second)
+            sites.push_back(p);
+    return sites;
+}
+
+Count classCountIn(const RegionSet& regions, RegionIndex region, ClassId cls)
+{
+    const HistogramTable::Range entries = regions.histograms().entries(region);
+    const ClassCount* found =
+        std::lower_bound(entries.begin(), entries.end(), cls,
+                         [](const ClassCount& entry, ClassId c) { return entry.cls < c; });
+    return found != entries.end() && found->cls == cls ? found->count : 0;
+}
+
+struct WeightedMean
+{
+    double x = 0.0, y = 0.0, weight = 0.0;
+
+    void add(const Point& p, double w)
+    {
+        x += w * p.x;
+        y += w * p.y;
+        weight += w;
+    }
+    bool empty() const { return weight == 0.0; }
+    Point mean() const { return {x / weight, y / weight}; }
+};
+
+/** Where site s might go, most promising first (see the class comment). */
+class Targets
+{
+public:
+    Targets(const RegionSet& regions, const IncrementalPartition& partition, const SuppressionLedger& ledger,
+            Count k)
+        : mRegions(regions)
+        , mPartition(partition)
+        , mLedger(ledger)
+        , mK(k)
+    {
+    }
+
+    const std::vector<Point>& of(SiteIndex s)
+    {
+        mTargets.clear();
+        mNeighbours.clear();
+        mPartition.neighbours(s, mNeighbours);
+        const Point site = mPartition.sites()[s];
+
+        // Neighbouring regions whose withheld records this aggregate would release.
+        WeightedMean gain;
+        Count bestGain = 0;
+        Point bestRegion;
+        for (SiteIndex j : mNeighbours)
+            for (RegionIndex r : mPartition.members(j))
+            {
+                if (!mPartition.inNeighbourhood(s, mRegions.point(r), j))
+                    continue;
+                Count released = 0;
+                for (const ClassCount& entry : mRegions.histograms().entries(r))
+                    if (mLedger.isWithheld(mLedger.count(j, entry.cls)) &&
+                        mLedger.count(s, entry.cls) + entry.count >= mK)
+                        released += entry.count;
+                if (released == 0)
+                    continue;
+                gain.add(mRegions.point(r), double(released));
+                if (released > bestGain)
+                {
+                    bestGain = released;
+                    bestRegion = mRegions.point(r);
+                }
+            }
+        if (!gain.empty())
+        {
+            mTargets.push_back(gain.mean());
+            mTargets.push_back(bestRegion);
+        }
+
+        // The withheld classes of this aggregate closest to k, and its own withheld records.
+        mDeficit.clear();
+        WeightedMean withheld;
+        for (RegionIndex r : mPartition.members(s))
+        {
+            Count inRegion = 0;
+            for (const ClassCount& entry : mRegions.histograms().entries(r))
+            {
+                const Count count = mLedger.count(s, entry.cls);
+                if (!mLedger.isWithheld(count))
+                    continue;
+                inRegion += entry.count;
+                mDeficit.emplace_back(count, entry.cls);
+            }
+            if (inRegion > 0)
+                withheld.add(mRegions.point(r), double(inRegion));
+        }
+        std::sort(mDeficit.begin(), mDeficit.end(),
+                  [](const auto& a, const auto& b)
+                  { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+        mDeficit.erase(std::unique(mDeficit.begin(), mDeficit.end()), mDeficit.end());
+        for (std::size_t i = 0; i < mDeficit.size() && i < kClassTargets; ++i)
+        {
+            WeightedMean records;
+            for (SiteIndex j : mNeighbours)
+                for (RegionIndex r : mPartition.members(j))
+                {
+                    const Count count = classCountIn(mRegions, r, mDeficit[i].second);
+                    if (count > 0 && mPartition.inNeighbourhood(s, mRegions.point(r), j))
+                        records.add(mRegions.point(r), double(count));
+                }
+            if (!records.empty())
+                mTargets.push_back(records.mean());
+        }
+        if (!withheld.empty())
+        {
+            // Away from them: they may be released in the neighbours that take them.
+            const Point centre = withheld.mean();
+            mTargets.push_back({2.0 * site.x - centre.x, 2.0 * site.y - centre.y});
+        }
+
+        std::stable_sort(mNeighbours.begin(), mNeighbours.end(),
+                         [&](SiteIndex a, SiteIndex b) {
+                             return mLedger.withheld(a) != mLedger.withheld(b)
+                                        ? mLedger.withheld(a) > mLedger.withheld(b)
+                                        : a < b;
+                         });
+        for (std::size_t i = 0; i < mNeighbours.size() && i < kSiteTargets; ++i)
+            mTargets.push_back(mPartition.sites()[mNeighbours[i]]);
+        return mTargets;
+    }
+
+    /** The neighbours of the site of the last of() call. */
+    const std::vector<SiteIndex>& neighbours() const { return mNeighbours; }
+
+private:
+    const RegionSet& mRegions;
+    const IncrementalPartition& mPartition;
+    const SuppressionLedger& mLedger;
+    Count mK;
+    std::vector<Point> mTargets;
+    std::vector<SiteIndex> mNeighbours;
+    std::vector<std::pair<Count, ClassId>> mDeficit;
+};
+
+Point clamped(const Point& p, const BoundingBox& box)
+{
+    return {std::clamp(p.x, box.minX, box.maxX), std::clamp(p.y, box.minY, box.maxY)};
+}
+
+const OptionSpec& maxMovesOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::integer(
+            "suppression_max_moves", "Suppression refinement: most site moves to try (0: no limit)", 0, 0,
+            std::numeric_limits<double>::infinity(),
+            "Stops the suppression-aware refinement after this many tried moves; 0: no limit.")
+            .asAdvanced();
+    return spec;
+}
+
+const OptionSpec& maxSecondsOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::number(
+            "suppression_max_seconds", "Suppression refinement: time limit in seconds (0: none)", 0.0, 0.0,
+            std::numeric_limits<double>::infinity(),
+            "Stops the suppression-aware refinement after this many seconds, keeping the best "
+            "sites so far; 0: no limit. A limit makes the result depend on the machine's speed.")
+            .asAdvanced();
+    return spec;
+}
+} // namespace
+
+SuppressionRefiner::SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds)
+    : mMaxMoves(maxMoves)
+    , mMaxSeconds(maxSeconds)
+{
+    if (!(maxSeconds >= 0.0))
+        throw Error(Subject::SiteLocation,
+                    "the suppression refinement's time limit must be zero (none) or positive seconds");
+}
+
+std::vector<OptionSpec> SuppressionRefiner::options()
+{
+    return {maxMovesOption(), maxSecondsOption()};
+}
+
+std::unique_ptr<SiteRefiner> SuppressionRefiner::create(const StrategyOptions& options)
+{
+    const double seconds = options.number(maxSecondsOption());
+    if (!(seconds >= 0.0))
+        throw optionError("suppression_max_seconds", "the time limit must be 0 (none) or positive seconds");
+    return std::make_unique<SuppressionRefiner>(options.count(maxMovesOption()), seconds);
+}
+
+std::vector<Point> SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                                              const Partitioner& partitioner, std::vector<Point> seeds,
+                                              RefinementReport& report, Feedback& feedback) const
+{
+    const Clock::time_point start = Clock::now();
+    std::vector<Point> sites = distinctSites(seeds);
+    report = RefinementReport{};
+    report.duplicateSitesDropped = seeds.size() - sites.size();
+    if (sites.empty())
+        return sites;
+    const BoundingBox box = boundingBox(regions.points());
+    const std::unique_ptr<IncrementalPartition> partition =
+        partitioner.incremental(input, std::move(sites), feedback);
+    SuppressionLedger ledger(regions, *partition, k);
+    Targets targets(regions, *partition, ledger, k);
+    const Count withheldBefore = ledger.withheld();
+    const std::size_t formed = ledger.formed();
+    const std::size_t releasing = ledger.releasing();
+    report.objectiveBefore = double(withheldBefore);
+    report.anonymityBefore = ledger.globalAnonymity();
+
+    const auto elapsed = [&]
+    {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    std::vector<IncrementalPartition::Change> changes;
+    std::vector<SiteIndex> order, around, before;
+    // A site that kept no move stays settled until a kept move changes an aggregate next to it:
+    // its targets and their outcomes depend on those aggregates alone (up to a second ring).
+    std::vector<char> settled(partition->sites().size(), 0);
+    const auto unsettleAround = [&](SiteIndex site)
+    {
+        settled[site] = 0;
+        around.clear();
+        partition->neighbours(site, around);
+        for (SiteIndex t : around)
+            settled[t] = 0;
+    };
+    double step = 1.0;
+    std::size_t levelsDone = 0;
+    while (true)
+    {
+        if (ledger.withheld() == 0)
+        {
+            report.stopReason = "no records withheld";
+            break;
+        }
+        order.clear();
+        for (SiteIndex s = 0; s < partition->sites().size(); ++s)
+            if (ledger.withheld(s) > 0 && !settled[s])
+                order.push_back(s);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](SiteIndex a, SiteIndex b) { return ledger.withheld(a) > ledger.withheld(b); });
+        bool kept = false, limited = false;
+        for (SiteIndex s : order)
+        {
+            if (ledger.withheld(s) == 0 || settled[s])
+                continue; // an earlier move of this pass released its records or settled it
+            const Point previous = partition->sites()[s];
+            const std::vector<Point>& toward = targets.of(s);
+            before = targets.neighbours();
+            bool keptHere = false;
+            for (const Point& target : toward)
+            {
+                if ((mMaxMoves > 0 && report.movesTried >= mMaxMoves) ||
+                    (mMaxSeconds > 0 && elapsed() >= mMaxSeconds))
+                {
+                    limited = true;
+                    break;
+                }
+                if (report.movesTried % 64 == 0)
+                    feedback.checkCanceled();
+                const Point candidate = clamped({previous.x + step * (target.x - previous.x),
+                                                 previous.y + step * (target.y - previous.y)},
+                                                box);
+                if (candidate == previous)
+                    continue;
+                ++report.movesTried;
+                changes.clear();
+                if (!partition->move(s, candidate, changes))
+                    continue;
+                const Count withheld = ledger.withheld();
+                ledger.apply(changes);
+                if (ledger.withheld() < withheld && ledger.formed() >= formed &&
+                    ledger.releasing() >= releasing)
+                {
+                    ++report.movesAccepted;
+                    kept = keptHere = true;
+                    break;
+                }
+                ledger.revert(changes);
+                partition->undo(s, previous, changes);
+            }
+            if (limited)
+                break;
+            if (!keptHere)
+            {
+                settled[s] = 1;
+                continue;
+            }
+            for (const IncrementalPartition::Change& change : changes)
+            {
+                unsettleAround(change.from);
+                unsettleAround(change.to);
+            }
+            for (SiteIndex t : before)
+                settled[t] = 0;
+            unsettleAround(s);
+        }
+        if (limited)
+        {
+            report.stopReason = mMaxMoves > 0 && report.movesTried >= mMaxMoves ? "move limit" : "time limit";
+            break;
+        }
+        if (!kept)
+        {
+            if (step <= kSmallestStep)
+            {
+                report.stopReason = "a pass at the smallest step kept no move";
+                break;
+            }
+            step /= 2.0;
+            std::fill(settled.begin(), settled.end(), 0);
+            feedback.setProgress(double(++levelsDone) / 5.0);
+        }
+    }
+    report.objectiveAfter = double(ledger.withheld());
+    report.anonymityAfter = ledger.globalAnonymity();
+    report.seconds = elapsed();
+    feedback.info("refinement.suppression: local suppression withholds " + std::to_string(ledger.withheld()) +
+                  " records, " + std::to_string(withheldBefore) + " before the refinement");
+    return partition->sites();
+}
+
+} // namespace vbas

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "SiteRefiner.h"
+
+#include <memory>
+
+namespace vbas
+{
+
+struct OptionSpec;
+class StrategyOptions;
+
+/**
+ * refinement.suppression: moves sites one at a time and keeps a move only when it lowers the
+ * records that local suppression withholds (SPEC section 11, positions only: weights wait for the
+ * power diagram), no aggregate formed before is lost and no aggregate releasing records before
+ * ends up withholding all of them (so the released regions do not fall).
+ *
+ * A pass visits the sites whose aggregates withhold records, most withheld first (ties: site
+ * index). For a site it tries a step towards, in this order: the neighbouring regions whose
+ * withheld records this aggregate would release (their weighted mean, then the region with most),
+ * the neighbouring records of its three withheld classes closest to k, the point mirroring its
+ * own withheld records (to hand them to neighbours), and the two neighbour sites withholding
+ * most. The first move that lowers the withheld count is kept; ties are rejected rather than
+ * broken by entropy. The step, a fraction of the way to the target, starts at 1 and halves after
+ * a pass that keeps nothing; the search stops after such a pass at step 1/16, or at the move or
+ * time limit. A site that kept nothing is skipped until a kept move changes an aggregate next to
+ * it, which makes passes after the first cheap.
+ *
+ * The interface carries k, not the l-diversity rule, so l-diversity withholding is not part of the
+ * objective. Moves are evaluated incrementally (IncrementalPartition, SuppressionLedger). Seed
+ * sites sharing a location are reduced to one, as in ADC.
+ */
+class SuppressionRefiner : public SiteRefiner
+{
+public:
+    SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds);
+    static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
+    /** "suppression_max_moves" and "suppression_max_seconds" (0: no limit). */
+    static std::vector<OptionSpec> options();
+    /** report.objectiveBefore/After: records withheld by local suppression. */
+    std::vector<Point> refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                              const Partitioner& partitioner, std::vector<Point> seeds,
+                              RefinementReport& report, Feedback& feedback) const override;
+
+private:
+    std::uint64_t mMaxMoves;
+    double mMaxSeconds;
+};
+
+} // namespace vbas

@@ -1,0 +1,174 @@
+// refinement.suppression against independent recounts: the withheld records and the aggregates
+// of its sites come from a full partition and Release::apply (Pipeline::finish), never from the
+// refiner's own ledger.
+
+#include "sitelocation/SuppressionRefiner.h"
+#include "Pipeline.h"
+#include "TestSupport.h"
+#include "partition/VoronoiPartitioner.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace vbas;
+using vbas::test::DatasetBuilder;
+using vbas::test::qi;
+
+namespace
+{
+/** Scattered regions of 5-40 records over two quasi-identifiers (5 x 2 classes, skewed). */
+DatasetBuilder randomScene(std::uint64_t seed, std::size_t regions)
+{
+    std::mt19937_64 generator(seed);
+    std::discrete_distribution<std::uint32_t> age({5, 4, 3, 2, 1});
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    for (std::size_t r = 0; r < regions; ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, double(generator() % 1000), double(generator() % 1000));
+        const std::size_t records = 5 + generator() % 36;
+        for (std::size_t i = 0; i < records; ++i)
+            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
+    }
+    return builder;
+}
+
+PipelineConfig configFor(Count k, const std::string& locator, const std::string& refiner)
+{
+    PipelineConfig config;
+    config.k = k;
+    config.siteCounter = "sitecount.fixed";
+    config.siteLocator = locator;
+    config.siteRefiner = refiner;
+    config.options.set("seed", 3.0).set("site_count", 1.0); // sites are asked of the locator directly
+    return config;
+}
+
+std::size_t releasingAggregates(const PipelineResult& result)
+{
+    std::size_t count = 0;
+    for (const Count released : result.release.aggregateReleased)
+        count += released > 0;
+    return count;
+}
+
+struct CancelAtOnce : Feedback
+{
+    bool isCanceled() const override { return true; }
+};
+} // namespace
+
+TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
+{
+    int improved = 0, runs = 0;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed)
+    {
+        const Dataset dataset = randomScene(seed, 120).build();
+        for (const Count k : {Count(3), Count(5)})
+            for (const std::string locator : {"sitelocation.balanced_density", "sitelocation.random"})
+                for (const std::size_t sites : {std::size_t(4), std::size_t(10), std::size_t(25)})
+                {
+                    SCOPED_TRACE("seed " + std::to_string(seed) + " k " + std::to_string(k) + " " + locator +
+                                 " s " + std::to_string(sites));
+                    const Pipeline plain(configFor(k, locator, ""));
+                    const Pipeline refined(configFor(k, locator, "refinement.suppression"));
+                    Feedback feedback;
+                    const PreparedData data = plain.prepare(dataset, feedback);
+                    const std::vector<Point> seeds = plain.locateSites(data, sites, feedback);
+                    const PipelineResult before = plain.finish(data, seeds, feedback);
+                    std::optional<RefinementReport> report;
+                    const std::vector<Point> moved = refined.refineSites(data, seeds, report, feedback);
+                    ASSERT_TRUE(report);
+                    const PipelineResult after = refined.finish(data, moved, feedback);
+
+                    EXPECT_LE(after.release.suppressed(), before.release.suppressed());
+                    EXPECT_GE(after.aggregation.size(), before.aggregation.size())
+                        << "an aggregate was emptied";
+                    EXPECT_GE(releasingAggregates(after), releasingAggregates(before));
+                    EXPECT_EQ(report->objectiveBefore, double(before.release.locallySuppressed));
+                    EXPECT_EQ(report->objectiveAfter, double(after.release.locallySuppressed));
+                    if (report->movesAccepted > 0)
+                    {
+                        EXPECT_LT(after.release.suppressed(), before.release.suppressed())
+                            << "a kept move must lower the withheld records strictly";
+                    }
+                    improved += after.release.suppressed() < before.release.suppressed();
+                    ++runs;
+                }
+    }
+    EXPECT_GT(improved, runs / 2) << "the scenes should give the refinement work";
+}
+
+TEST(SuppressionRefiner, IsDeterministic)
+{
+    const Dataset dataset = randomScene(77, 200).build();
+    const Pipeline pipeline(configFor(4, "sitelocation.balanced_density", "refinement.suppression"));
+    Feedback feedback;
+    const PreparedData data = pipeline.prepare(dataset, feedback);
+    const std::vector<Point> seeds = pipeline.locateSites(data, 50, feedback);
+    std::optional<RefinementReport> first, second;
+    const std::vector<Point> a = pipeline.refineSites(data, seeds, first, feedback);
+    const std::vector<Point> b = pipeline.refineSites(data, seeds, second, feedback);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        EXPECT_TRUE(a[i] == b[i]) << "site " << i;
+    EXPECT_GT(first->movesAccepted, 0u) << "the scene should give the refinement work";
+    EXPECT_EQ(first->movesTried, second->movesTried);
+    EXPECT_EQ(first->movesAccepted, second->movesAccepted);
+}
+
+TEST(SuppressionRefiner, JoinsTwoSmallClassesThatOneBoundaryMoveBringsTogether)
+{
+    // Four areas on a line, two sites; k = 2. Each aggregate holds three a-records and one
+    // b-record (in areas 1 and 2), so 2 records are withheld. Moving the boundary so that areas 1
+    // and 2 share an aggregate releases both b-records, and each aggregate keeps an area: 0.
+    DatasetBuilder builder({qi("class", 2)});
+    builder.region("0", 0.0, 0.0).region("1", 10.0, 1.0).region("2", 20.0, 0.0).region("3", 30.0, 1.0);
+    builder.records("0", {0}, 3).records("1", {1}).records("2", {1}).records("3", {0}, 3);
+    const Dataset dataset = builder.build();
+    PipelineConfig config = configFor(2, "sitelocation.balanced_density", "refinement.suppression");
+    const Pipeline pipeline(config);
+    Feedback feedback;
+    const PreparedData data = pipeline.prepare(dataset, feedback);
+    const std::vector<Point> seeds{{5.0, 0.5}, {25.0, 0.5}};
+    EXPECT_EQ(pipeline.finish(data, seeds, feedback).release.suppressed(), 2u);
+
+    std::optional<RefinementReport> report;
+    const std::vector<Point> sites = pipeline.refineSites(data, seeds, report, feedback);
+    const PipelineResult result = pipeline.finish(data, sites, feedback);
+    EXPECT_EQ(result.release.suppressed(), 0u);
+    EXPECT_EQ(result.aggregation.size(), 2u);
+    EXPECT_EQ(result.aggregation.regionAggregate[1], result.aggregation.regionAggregate[2]);
+    EXPECT_EQ(report->objectiveBefore, 2.0);
+    EXPECT_EQ(report->objectiveAfter, 0.0);
+    EXPECT_EQ(report->stopReason, "no records withheld");
+}
+
+TEST(SuppressionRefiner, KeepsToItsMoveLimit)
+{
+    const Dataset dataset = randomScene(5, 150).build();
+    PipelineConfig config = configFor(5, "sitelocation.balanced_density", "refinement.suppression");
+    config.options.set("suppression_max_moves", 3.0);
+    const Pipeline pipeline(config);
+    Feedback feedback;
+    const PreparedData data = pipeline.prepare(dataset, feedback);
+    std::optional<RefinementReport> report;
+    pipeline.refineSites(data, pipeline.locateSites(data, 60, feedback), report, feedback);
+    EXPECT_EQ(report->movesTried, 3u);
+    EXPECT_EQ(report->stopReason, "move limit");
+}
+
+TEST(SuppressionRefiner, StopsOnCancel)
+{
+    const Dataset dataset = randomScene(6, 100).build();
+    Feedback feedback;
+    const Pipeline pipeline(configFor(5, "sitelocation.balanced_density", ""));
+    const PreparedData data = pipeline.prepare(dataset, feedback);
+    const std::vector<Point> seeds = pipeline.locateSites(data, 10, feedback);
+    RefinementReport report;
+    CancelAtOnce canceled;
+    EXPECT_THROW(SuppressionRefiner(0, 0).refine(data.regions, data.partitionInput(), 5, VoronoiPartitioner(),
+                                                 seeds, report, canceled),
+                 Canceled);
+}
