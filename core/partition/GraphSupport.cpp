@@ -71,10 +71,23 @@ void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std:
     members[to].push_back(region);
 }
 
-void PositionalPartition::undo(SiteIndex s, const Point& previous, const std::vector<Change>&)
+void PositionalPartition::undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes)
 {
-    std::vector<Change> ignored;
-    move(s, previous, ignored);
+    // Moving the site back restores the distances, but where two sites are equally near a region the
+    // re-evaluation may settle it otherwise than before the move. Callers keep books by the changes
+    // (ledgers, the parent constraint's member lists): put back exactly the assignment before the move.
+    std::vector<Change> back;
+    move(s, previous, back);
+    for (auto it = back.rbegin(); it != back.rend(); ++it)
+    {
+        moveMember(mMembers, mPosition, it->region, it->to, it->from);
+        mRegionSite[it->region] = it->from;
+    }
+    for (auto it = changes.rbegin(); it != changes.rend(); ++it)
+    {
+        moveMember(mMembers, mPosition, it->region, it->to, it->from);
+        mRegionSite[it->region] = it->from;
+    }
 }
 
 void PositionalPartition::assignAll(std::size_t regions, std::size_t sites,

@@ -37,7 +37,7 @@ void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std:
 /**
  * Base of incremental partitions whose assignment is a function of the site positions (barrier,
  * geodesic): it keeps the per-site member lists, re-evaluates the regions a move may have changed,
- * and undoes a move by moving the site back.
+ * and undoes a move by moving the site back and restoring the assignment before the move exactly.
  */
 class PositionalPartition : public IncrementalPartition
 {

@@ -115,19 +115,23 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
     const Registry& registry = Registry::builtIn();
     std::mt19937_64 generator(std::hash<std::string>{}(GetParam()));
     std::size_t runs = 0;
+    // No refinement, then every registered refiner.
+    std::vector<std::string> refiners{""};
+    for (const auto& refiner : registry.siteRefiners)
+        refiners.push_back(refiner.id);
     for (int s = 0; s < kScenarios; ++s)
     {
         const Scenario scenario(generator);
         for (const auto& counter : registry.siteCounters)
             for (const auto& locator : registry.siteLocators)
-                for (bool adc : {false, true})
+                for (const std::string& refiner : refiners)
                 {
                     PipelineConfig config;
                     config.k = scenario.k;
                     config.globalSuppression = scenario.globalSuppression;
                     config.siteCounter = counter.id;
                     config.siteLocator = locator.id;
-                    config.siteRefiner = adc ? "refinement.adc" : "";
+                    config.siteRefiner = refiner;
                     config.partitioner = GetParam();
                     config.options.set("site_count", double(scenario.fixedSites));
                     config.options.set("seed", double(scenario.seed));
@@ -141,12 +145,12 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
                     ASSERT_NO_FATAL_FAILURE(expectGuarantee(scenario.builder.table(), *scenario.dataset,
                                                             result, scenario.k, scenario.diversity))
                         << "scenario " << s << ": " << counter.id << " + " << locator.id
-                        << (adc ? " + ADC" : "");
+                        << (refiner.empty() ? "" : " + " + refiner);
                     ++runs;
                 }
     }
-    EXPECT_EQ(runs,
-              std::size_t(kScenarios) * registry.siteCounters.size() * registry.siteLocators.size() * 2);
+    EXPECT_EQ(runs, std::size_t(kScenarios) * registry.siteCounters.size() * registry.siteLocators.size() *
+                        refiners.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPartition, EveryCombination,
