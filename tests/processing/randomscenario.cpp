@@ -208,7 +208,8 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
                               ? 0.0
                               : std::uniform_real_distribution<double>(0.05, 1.0)(mRandom));
         parameters.insert("SITE_LOCATION", combination.siteLocation);
-        parameters.insert("ADC", combination.adc);
+        if (!combination.refinerSwitch.isEmpty())
+            parameters.insert(combination.refinerSwitch, true);
         parameters.insert("ADC_MAX_MOVES", std::uniform_int_distribution<int>(0, 1)(mRandom) * 25);
         parameters.insert("SEED", std::uniform_int_distribution<int>(0, 1000)(mRandom));
     }

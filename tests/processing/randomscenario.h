@@ -16,9 +16,9 @@
 /** What a property test fixes of a run; a scenario draws everything else. */
 struct StrategyCombination
 {
-    QString algorithm;    //!< vbas:aggregateregions or vbas:partitionregions
-    QString siteLocation; //!< empty for partitionregions
-    bool adc = false;
+    QString algorithm;     //!< vbas:aggregateregions or vbas:partitionregions
+    QString siteLocation;  //!< empty for partitionregions
+    QString refinerSwitch; //!< the parameter switching a refinement on (ADC...), empty for none
     QString partition;
 };
 

@@ -26,18 +26,25 @@ int scenarioCount()
     return configured != nullptr ? std::max(1, std::atoi(configured)) : kDefaultScenarios;
 }
 
-/** Every site location with and without ADC, for every partition; then partitionregions per partition. */
+/**
+ * Every site location unrefined and with each registered refinement, for every partition; then
+ * partitionregions per partition.
+ */
 std::vector<StrategyCombination> combinations()
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
+    QStringList switches{QString()};
+    for (const auto& refiner : registry.siteRefiners)
+        switches << QString::fromStdString(refiner.switchKey).toUpper();
     std::vector<StrategyCombination> all;
     for (const auto& partitioner : registry.partitioners)
     {
         const QString partition = QString::fromStdString(partitioner.id);
         for (const auto& locator : registry.siteLocators)
-            for (const bool adc : {false, true})
-                all.push_back({"vbas:aggregateregions", QString::fromStdString(locator.id), adc, partition});
-        all.push_back({"vbas:partitionregions", QString(), false, partition});
+            for (const QString& refinerSwitch : switches)
+                all.push_back(
+                    {"vbas:aggregateregions", QString::fromStdString(locator.id), refinerSwitch, partition});
+        all.push_back({"vbas:partitionregions", QString(), QString(), partition});
     }
     return all;
 }
@@ -90,7 +97,8 @@ std::string combinationName(const testing::TestParamInfo<StrategyCombination>& i
     const StrategyCombination& combination = info.param;
     QString name = combination.algorithm.section(':', 1) + '_' + combination.partition.section('.', 1);
     if (!combination.siteLocation.isEmpty())
-        name += '_' + combination.siteLocation.section('.', 1) + (combination.adc ? "_adc" : "");
+        name += '_' + combination.siteLocation.section('.', 1) +
+                (combination.refinerSwitch.isEmpty() ? QString() : '_' + combination.refinerSwitch.toLower());
     return name.toStdString();
 }
 } // namespace
