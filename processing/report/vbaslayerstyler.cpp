@@ -73,6 +73,8 @@ void VbasLayerStyler::postProcessLayer(QgsMapLayer* layer, QgsProcessingContext&
     if (!vector)
         return;
     VbasStyling::style(*vector, mRole, mShadeBy);
+    if (mRole == VbasStyling::Role::Aggregates)
+        VbasStyling::explainLegend(*vector);
     QgsLayerTreeLayer* node =
         stack(*vector, layer->project() ? layer->project() : context.project(), int(mRole), mRun);
     if (node && mRole == VbasStyling::Role::Mapping)

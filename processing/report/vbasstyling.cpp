@@ -287,3 +287,21 @@ void VbasStyling::style(QgsVectorLayer& layer, Role role, const QString& shadeBy
         return styleMapping(layer);
     }
 }
+
+void VbasStyling::explainLegend(QgsVectorLayer& aggregates)
+{
+    const auto* graduated = dynamic_cast<const QgsGraduatedSymbolRenderer*>(aggregates.renderer());
+    if (!graduated)
+        return;
+    // A new renderer, not labels changed in place: setting it tells the layer tree to redraw the legend.
+    auto* labelled = graduated->clone();
+    for (int i = 0; i < labelled->ranges().size(); ++i)
+        labelled->updateRangeLabel(
+            i, QStringLiteral("%1 %2").arg(labelled->classAttribute(), labelled->ranges().at(i).label()));
+    aggregates.setRenderer(labelled);
+    const double hotSpot = hotSpotShare(aggregates);
+    if (hotSpot > 0)
+        aggregates.setName(QObject::tr("%1; hatched: hot spots, %2% or more of the records withheld")
+                               .arg(aggregates.name())
+                               .arg(100.0 * hotSpot, 0, 'g', 2));
+}

@@ -61,5 +61,11 @@ void styleCells(QgsVectorLayer& layer);
 
 /** Applies the style of `role` (`shadeBy` for aggregates). */
 void style(QgsVectorLayer& layer, Role role, const QString& shadeBy);
+/**
+ * Makes the legend of styled aggregates in QGIS's layer tree say what it shows: each class names the
+ * shaded field ("released 120–240"), and the layer's name says what the hatch marks when it has hot
+ * spots. The map image draws a legend of its own.
+ */
+void explainLegend(QgsVectorLayer& aggregates);
 
 } // namespace VbasStyling

@@ -187,6 +187,24 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
     }
     EXPECT_EQ(features, aggregates->featureCount());
     EXPECT_EQ(review->featureCount(), aggregates->featureCount());
+    // The layer tree's legend says what it shows: the shaded field in every class, the hatch in the name of
+    // the layer that has it (hot spots: twice the share withheld overall).
+    for (const QgsRendererRange& range : graduated->ranges())
+        EXPECT_TRUE(range.label().startsWith("released ")) << range.label().toStdString();
+    double withheld = 0, total = 0;
+    for (QgsFeatureIterator all = review->getFeatures(); all.nextFeature(feature);)
+    {
+        const double suppressed = feature.attribute("suppressed_local").toDouble() +
+                                  feature.attribute("suppressed_global").toDouble() +
+                                  feature.attribute("suppressed_diversity").toDouble();
+        withheld += suppressed;
+        total += suppressed + feature.attribute("released").toDouble();
+    }
+    EXPECT_TRUE(
+        review->name().endsWith(QStringLiteral("; hatched: hot spots, %1% or more of the records withheld")
+                                    .arg(200.0 * withheld / total, 0, 'g', 2)))
+        << review->name().toStdString();
+    EXPECT_FALSE(aggregates->name().contains("hatched")) << aggregates->name().toStdString();
     ASSERT_TRUE(aggregates->labelsEnabled());
     const QgsPalLayerSettings label = aggregates->labeling()->settings();
     EXPECT_TRUE(label.isExpression);
@@ -255,7 +273,7 @@ TEST(Styling, AggregatesAreShadedByAnonymityAfterSuppressionUnlessToldOtherwise)
     ASSERT_TRUE(graduated);
     EXPECT_EQ(graduated->classAttribute(), "anonymity_after");
     for (const QgsRendererRange& range : graduated->ranges())
-        EXPECT_TRUE(QRegularExpression("^\\d+(–\\d+)?$").match(range.label()).hasMatch())
+        EXPECT_TRUE(QRegularExpression("^anonymity_after \\d+(–\\d+)?$").match(range.label()).hasMatch())
             << "whole-number classes: " << range.label().toStdString();
 }
 } // namespace
