@@ -32,10 +32,10 @@ template <typename Definition> Definition* withHelp(Definition* definition, cons
 
 QgsProcessingParameterEnum* staticEnum(const QString& name, const QString& description,
                                        const QStringList& values, const QString& defaultValue,
-                                       const QString& help, bool several = false)
+                                       const QString& help, bool optional = false)
 {
     return withHelp(
-        new QgsProcessingParameterEnum(name, description, values, several, defaultValue, false, true), help);
+        new QgsProcessingParameterEnum(name, description, values, false, defaultValue, optional, true), help);
 }
 
 /**
@@ -85,7 +85,11 @@ template <typename Entry> QStringList idsReading(const std::vector<Entry>& entri
     return ids;
 }
 
-/** Returns the parameter a strategy option is shown as (QGIS's own bounds stand for an open range). */
+/**
+ * Returns the parameter a strategy option is shown as (QGIS's own bounds stand for an open range). It is
+ * optional with the option's default, as is every parameter added after the first release: QGIS refuses
+ * a saved model whose step lacks a mandatory parameter, so a new strategy's options must not be.
+ */
 QgsProcessingParameterDefinition* optionParameter(const vbas::OptionSpec& spec, const QString& help)
 {
     const QString name = VbasJobAlgorithm::optionParameterName(spec.key);
@@ -97,21 +101,22 @@ QgsProcessingParameterDefinition* optionParameter(const vbas::OptionSpec& spec, 
     switch (spec.type)
     {
     case vbas::OptionSpec::Type::Choice:
-        definition =
-            staticEnum(name, label, texts(spec.choices), QString::fromStdString(spec.defaultChoice), help);
+        definition = staticEnum(name, label, texts(spec.choices), QString::fromStdString(spec.defaultChoice),
+                                help, true);
         break;
     case vbas::OptionSpec::Type::Flag:
-        definition = withHelp(new QgsProcessingParameterBoolean(name, label, spec.defaultValue != 0.0), help);
+        definition =
+            withHelp(new QgsProcessingParameterBoolean(name, label, spec.defaultValue != 0.0, true), help);
         break;
     case vbas::OptionSpec::Type::Integer:
         definition = withHelp(new QgsProcessingParameterNumber(name, label, VbasCompat::NumberTypeInteger,
-                                                               static_cast<int>(spec.defaultValue), false,
+                                                               static_cast<int>(spec.defaultValue), true,
                                                                minimum, maximum),
                               help);
         break;
     case vbas::OptionSpec::Type::Number:
         definition = withHelp(new QgsProcessingParameterNumber(name, label, VbasCompat::NumberTypeDouble,
-                                                               spec.defaultValue, false, minimum, maximum),
+                                                               spec.defaultValue, true, minimum, maximum),
                               help);
         break;
     }
@@ -266,21 +271,22 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
     for (const auto& refiner : registry.siteRefiners)
     {
         const QString name = optionParameterName(refiner.switchKey);
-        addParameter(
-            withHelp(new QgsProcessingParameterBoolean(
-                         name,
-                         several ? QObject::tr("Also try every combination refined with %1").arg(name)
-                                 : QObject::tr("Refine sites with %1").arg(name),
-                         false),
-                     withParameterNames(refiner.help)));
+        addParameter(withHelp(
+            new QgsProcessingParameterBoolean(
+                name,
+                several ? QObject::tr("Also try every combination refined with %1")
+                              .arg(QString::fromStdString(refiner.name))
+                        : QObject::tr("Refine sites with %1").arg(QString::fromStdString(refiner.name)),
+                false, true),
+            withParameterNames(refiner.help)));
     }
     addOptionParameters(registry.siteRefiners);
 }
 
 void VbasJobAlgorithm::addPartitionParameters()
 {
-    // Every parameter added after the first release has a default (booleans are not marked optional,
-    // which QGIS would show as "[optional]"): saved models without them keep working.
+    // Every parameter added after the first release is optional, with a default: QGIS refuses a saved model
+    // whose step lacks a mandatory parameter, even one with a default.
     const vbas::Registry& registry = vbas::Registry::builtIn();
     addParameter(strategyChoice(kPartition, QObject::tr("Partition method"), registry.partitioners,
                                 vbas::PipelineConfig{}.partitioner, false));
@@ -306,7 +312,7 @@ void VbasJobAlgorithm::addPartitionParameters()
             "region still tells the parent. A parent without a site gets one.")));
     addParameter(withHelp(
         new QgsProcessingParameterBoolean(kContiguity, QObject::tr("Make every released region contiguous"),
-                                          false),
+                                          false, true),
         QObject::tr(
             "moves areas cut off from the rest of their region to the neighbouring region they share the "
             "longest border with, before suppression; islands stay with the nearest region.")));

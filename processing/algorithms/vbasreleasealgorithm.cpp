@@ -51,7 +51,8 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
         "distinct values than half the records is refused as an identifier."));
     addParameter(releaseFields);
     auto* rowId = new QgsProcessingParameterBoolean(
-        kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false);
+        kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false,
+        true);
     rowId->setHelp(QObject::tr("Released records come in a random order and carry no id of the input; this "
                                "adds row_id 1, 2, 3... in that order, which tells nothing about the input."));
     addParameter(VbasCompat::advanced(rowId));

@@ -121,11 +121,14 @@ def desktop(plugin, params, out, work):
     with open(os.path.join(out, "parameters.json"), "w") as file:
         json.dump(params, file)
     env = clean_environment(RUN_OUT=out, QGIS_CUSTOM_CONFIG_PATH=profile, XDG_RUNTIME_DIR=os.path.join(work, "xdg"))
-    subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "qgis.bin", "--noversioncheck",
-                    "--nologo", "--globalsettingsfile", os.path.join(work, "global.ini"), "--code",
-                    os.path.join(work, "startup.py")], env=env, capture_output=True, timeout=300)
+    done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "qgis.bin", "--noversioncheck",
+                           "--nologo", "--globalsettingsfile", os.path.join(work, "global.ini"), "--code",
+                           os.path.join(work, "startup.py")], env=env, capture_output=True, text=True, timeout=300)
     if os.path.exists(os.path.join(out, "error.txt")):
         sys.exit("desktop run failed:\n" + open(os.path.join(out, "error.txt")).read())
+    if not os.path.exists(os.path.join(out, "desktop.json")):
+        sys.exit("QGIS desktop ended (%d) without running the release:\n%s\n%s" % (
+            done.returncode, done.stdout[-3000:], done.stderr[-3000:]))
     result = json.load(open(os.path.join(out, "desktop.json")))
     log = [line for line in result["log"] if MESSAGES.match(line)]
     return log, {k: float(v) for k, v in result["results"].items()}
