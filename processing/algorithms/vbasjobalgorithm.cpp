@@ -222,11 +222,11 @@ void VbasJobAlgorithm::addDataParameters()
         kUnknownFail,
         QObject::tr("fail: stop and name the first unknown id; drop: leave those records out of the release "
                     "(they are counted in the log and the report)."))));
-    // Not optional, with a default: a checkbox without "[optional]", and saved models without it keep
-    // working.
+    // Optional, like every parameter added after the first release: a saved model without it stays valid
+    // (QGIS 3.22 refuses a model whose step lacks a mandatory parameter, default or not).
     addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterBoolean(VbasRecordFields::kNullCountAsZero,
-                                          QObject::tr("Read NULL counts as 0 (no records)"), false),
+                                          QObject::tr("Read NULL counts as 0 (no records)"), false, true),
         QObject::tr("With COUNT_FIELD: a row whose count is NULL is refused (how many records it holds is "
                     "unknown); checked, it is read as 0 and holds no records, and the log says how many rows "
                     "were. Rows of count 0 always hold no records."))));

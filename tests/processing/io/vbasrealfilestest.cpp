@@ -187,7 +187,7 @@ TEST(RealFiles, EveryCountZeroIsNamed)
                    "records to release; choose the field that holds the number of records of each row");
 }
 
-TEST(RealFiles, NullCountAsZeroIsAnAdvancedCheckboxWithoutOptionalMark)
+TEST(RealFiles, NullCountAsZeroIsAnAdvancedSwitchOffByDefault)
 {
     const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
         QgsApplication::processingRegistry()->createAlgorithmById(kAggregate));
@@ -196,8 +196,8 @@ TEST(RealFiles, NullCountAsZeroIsAnAdvancedCheckboxWithoutOptionalMark)
         algorithm->parameterDefinition(VbasRecordFields::kNullCountAsZero);
     ASSERT_NE(definition, nullptr);
     EXPECT_EQ(definition->type(), QStringLiteral("boolean"));
-    EXPECT_FALSE(definition->flags() & QgsProcessingParameterDefinition::FlagOptional)
-        << "QGIS labels optional booleans [optional]";
+    // Optional: saved models and scripts written before it (without it) stay valid.
+    EXPECT_TRUE(definition->flags() & QgsProcessingParameterDefinition::FlagOptional);
     EXPECT_TRUE(definition->flags() & QgsProcessingParameterDefinition::FlagAdvanced);
     EXPECT_EQ(definition->defaultValue(), QVariant(false));
 }
