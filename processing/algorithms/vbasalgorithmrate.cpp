@@ -88,6 +88,9 @@ VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, co
     {
         if (feedback->isCanceled())
             throw canceledError();
+        const auto region = regionOf.constFind(feature.id());
+        if (region == regionOf.constEnd())
+            continue; // left out: no geometry and no records
         const QVariant value = feature.attribute(field);
         if (VbasCompat::isNull(value))
             throw parameterError(
@@ -98,7 +101,7 @@ VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, co
         const std::uint32_t code = codes.code(value);
         if (code == std::uint32_t(valueOfCode.size()))
             valueOfCode << value;
-        regionGroup[regionOf.value(feature.id())] = code;
+        regionGroup[region.value()] = code;
     }
     const std::vector<std::uint32_t> rank = codes.ranks();
     for (std::uint32_t& group : regionGroup)

@@ -246,6 +246,14 @@ void VbasJobAlgorithm::addDataParameters()
         kUnknownFail,
         QObject::tr("fail: stop and name the first unknown id; drop: leave those records out of the release "
                     "(they are counted in the log and the report)."))));
+    // Optional, like every parameter added after the first release: a saved model without it stays valid
+    // (QGIS 3.22 refuses a model whose step lacks a mandatory parameter, default or not).
+    addParameter(VbasCompat::advanced(withHelp(
+        new QgsProcessingParameterBoolean(VbasRecordFields::kNullCountAsZero,
+                                          QObject::tr("Read NULL counts as 0 (no records)"), false, true),
+        QObject::tr("With COUNT_FIELD: a row whose count is NULL is refused (how many records it holds is "
+                    "unknown); checked, it is read as 0 and holds no records, and the log says how many rows "
+                    "were. Rows of count 0 always hold no records."))));
 }
 
 void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
@@ -393,6 +401,9 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     job.recordFields.quasiIdentifiers =
         parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context);
     job.recordFields.count = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
+    job.recordFields.nullCountAsZero =
+        parameterDefinition(VbasRecordFields::kNullCountAsZero) != nullptr &&
+        parameterAsBoolean(parameters, VbasRecordFields::kNullCountAsZero, context);
     if (parameterDefinition(kSensitiveFields))
         job.recordFields.sensitive = parameterAsFieldIndices(parameters, kSensitiveFields, fields, context);
     if (parameterDefinition(kReleaseFields))

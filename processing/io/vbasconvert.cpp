@@ -3,16 +3,22 @@
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
+#include <qgscurvepolygon.h>
 #include <qgsexception.h>
 #include <qgsfeatureiterator.h>
 #include <qgsfeaturesource.h>
+#include <qgsgeometrycollection.h>
+#include <qgsmultipolygon.h>
+#include <qgspolygon.h>
 #include <qgsprocessingutils.h>
 #include <qgsrectangle.h>
 #include <qgsunittypes.h>
+#include <qgswkbtypes.h>
 
 #include <QSet>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace
@@ -20,6 +26,22 @@ namespace
 /** The region key of a record whose region is NULL: beyond every key, so the Dataset reports it as unknown.
  */
 constexpr std::uint32_t kNullRegionKey = std::numeric_limits<std::uint32_t>::max();
+/** Counts beyond 2^53 would lose precision as doubles; no real table has rows that heavy. */
+constexpr double kLargestExactCount = 9007199254740992.0;
+/** How many ids or values a message lists before "...". */
+constexpr int kListed = 5;
+
+/** Returns the first kListed of `texts`, quoted and joined, with the number of the others. */
+QString listed(const QStringList& texts)
+{
+    QStringList shown;
+    for (int i = 0; i < std::min<int>(kListed, texts.size()); ++i)
+        shown << QStringLiteral("'%1'").arg(texts.at(i));
+    QString joined = shown.join(QStringLiteral(", "));
+    if (texts.size() > kListed)
+        joined += QObject::tr(" and %1 more").arg(texts.size() - kListed);
+    return joined;
+}
 
 /** Keeps the datum of a PROJ string (+datum, +ellps, +towgs84...), so that a projection on it needs no datum
  * shift. */
@@ -86,9 +108,38 @@ private:
     std::size_t mDone = 0;
 };
 
+/**
+ * Returns a region geometry of a curved type (CurvePolygon, MultiSurface, with arcs or not) as polygons,
+ * arcs cut into straight segments of at most 1 degree of arc: the engine reads linear geometries only.
+ * (QgsGeometry::convertToStraightSegment() keeps a MultiSurface without arcs as it is.)
+ */
+QgsGeometry linearized(const QgsGeometry& geometry)
+{
+    const QgsAbstractGeometry* curved = geometry.constGet();
+    if (const auto* polygon = qgsgeometry_cast<const QgsCurvePolygon*>(curved))
+        return QgsGeometry(polygon->toPolygon());
+    if (const auto* collection = qgsgeometry_cast<const QgsGeometryCollection*>(curved))
+    {
+        auto polygons = std::make_unique<QgsMultiPolygon>();
+        for (int i = 0; i < collection->numGeometries(); ++i)
+            if (const auto* part = qgsgeometry_cast<const QgsCurvePolygon*>(collection->geometryN(i)))
+                polygons->addGeometry(part->toPolygon());
+        return QgsGeometry(std::move(polygons));
+    }
+    QgsGeometry straight = geometry;
+    straight.convertToStraightSegment();
+    return straight;
+}
+
+/**
+ * Reads the regions with a polygon into `data`; the ids of those without one (NULL or empty geometry) go to
+ * `withoutGeometry`, to be left out or refused once the records are known. Curved geometries are cut into
+ * straight segments (at most 1 degree of arc each): the engine reads linear geometries only.
+ */
 std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField,
                                            const VbasPlanarFrame& frame, vbas::RepresentativePoint pointMode,
-                                           VbasJobData& data, vbas::Feedback& feedback)
+                                           VbasJobData& data, QStringList& withoutGeometry,
+                                           vbas::Feedback& feedback)
 {
     const VbasPlanarReader reader(frame, source, VbasParameters::kRegions);
     data.geometries = std::make_unique<vbas::RegionGeometries>();
@@ -97,6 +148,7 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
     QgsFeatureIterator features =
         source.getFeatures(QgsFeatureRequest().setSubsetOfAttributes(QgsAttributeList{idField}));
     QgsFeature feature;
+    std::size_t curved = 0;
     while (features.nextFeature(feature))
     {
         loop.next();
@@ -108,12 +160,17 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
                             "it in or choose another field")
                     .arg(feature.id()));
         const std::string idText = vbasKeyText(id).toStdString();
+        if (feature.geometry().isEmpty()) // NULL geometries too
+        {
+            withoutGeometry << vbasKeyText(id);
+            continue;
+        }
+        if (QgsWkbTypes::isCurvedType(feature.geometry().wkbType()))
+        {
+            feature.setGeometry(linearized(feature.geometry()));
+            ++curved;
+        }
         const QgsGeometry geometry = reader.planarGeometry(feature);
-        if (geometry.isNull())
-            throw VbasParameters::parameterError(
-                VbasParameters::kRegions, QObject::tr("region '%1' has no geometry; give it its polygon or "
-                                                      "remove it")
-                                              .arg(vbasKeyText(id)));
         const QByteArray wkb = geometry.asWkb();
         data.geometries->addWkb(reinterpret_cast<const unsigned char*>(wkb.constData()),
                                 std::size_t(wkb.size()), idText);
@@ -125,7 +182,111 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
     if (data.geometries->repairedCount() > 0)
         feedback.warning(std::to_string(data.geometries->repairedCount()) +
                          " invalid region polygons were repaired before use (the inputs are unchanged)");
+    if (curved > 0)
+        feedback.info(QObject::tr("%1 region geometries of a curved type (CurvePolygon, MultiSurface) were "
+                                  "read as polygons, arcs cut into straight segments of at most 1 degree of "
+                                  "arc (the inputs are unchanged)")
+                          .arg(curved)
+                          .toStdString());
     return regions;
+}
+
+/**
+ * Leaves out, with a warning, the regions without geometry that no record names; refuses those that hold
+ * records (their records would otherwise count as naming unknown regions), and ids used twice.
+ */
+void checkRegionsWithoutGeometry(const QStringList& withoutGeometry,
+                                 const std::vector<vbas::RegionInput>& kept, const vbas::RecordTable& table,
+                                 vbas::Feedback& feedback)
+{
+    if (withoutGeometry.isEmpty())
+        return;
+    QHash<QString, int> leftOut;
+    for (int i = 0; i < withoutGeometry.size(); ++i)
+    {
+        if (leftOut.contains(withoutGeometry.at(i)))
+            throw VbasParameters::parameterError(
+                VbasParameters::kRegions,
+                QObject::tr("the id '%1' is used by two regions without geometry; region ids must be unique: "
+                            "pick a unique id field or remove the duplicates first")
+                    .arg(withoutGeometry.at(i)));
+        leftOut.insert(withoutGeometry.at(i), i);
+    }
+    for (const vbas::RegionInput& region : kept)
+        if (leftOut.contains(QString::fromStdString(region.id)))
+            throw VbasParameters::parameterError(
+                VbasParameters::kRegions,
+                QObject::tr("the id '%1' is used by a region with a polygon and by one without geometry; "
+                            "region ids must be unique: pick a unique id field or remove the duplicates "
+                            "first")
+                    .arg(QString::fromStdString(region.id)));
+    std::vector<int> keyLeftOut(table.regionKeys.size(), -1);
+    for (std::size_t key = 0; key < table.regionKeys.size(); ++key)
+        keyLeftOut[key] = leftOut.value(QString::fromStdString(table.regionKeys[key]), -1);
+    std::vector<vbas::Count> held(std::size_t(withoutGeometry.size()), 0);
+    for (std::size_t row = 0; row < table.rows(); ++row)
+    {
+        const std::uint32_t key = table.regionKey[row];
+        if (key < keyLeftOut.size() && keyLeftOut[key] >= 0)
+            held[std::size_t(keyLeftOut[key])] += table.counts.empty() ? 1 : vbas::Count(table.counts[row]);
+    }
+    int holding = 0;
+    int first = -1;
+    for (int i = 0; i < withoutGeometry.size(); ++i)
+        if (held[std::size_t(i)] > 0 && holding++ == 0)
+            first = i;
+    if (holding > 0)
+        throw VbasParameters::parameterError(
+            VbasParameters::kRegions,
+            QObject::tr("%1 region(s) without geometry (NULL or empty) hold records (first: '%2', %3 "
+                        "record(s)), which cannot be placed; give those regions their polygons, or remove "
+                        "their records from RECORDS")
+                .arg(holding)
+                .arg(withoutGeometry.at(first))
+                .arg(held[std::size_t(first)]));
+    feedback.warning(
+        QObject::tr("%1 region(s) have no geometry (NULL or empty) and no records; they are left "
+                    "out of the release and the mapping: %2")
+            .arg(withoutGeometry.size())
+            .arg(listed(withoutGeometry))
+            .toStdString());
+}
+
+/**
+ * Refuses records of which none names a region: the two id fields do not hold the same codes, and
+ * dropping unknown regions would drop every record.
+ */
+void checkAnyRecordMatches(const QgsFeatureSource& regions, int regionIdField,
+                           const std::vector<vbas::RegionInput>& kept, const QStringList& withoutGeometry,
+                           const QgsFeatureSource& records, const VbasRecordFields& fields,
+                           const vbas::RecordTable& table)
+{
+    if (table.regionKeys.empty() || kept.empty())
+        return; // no record with a small area (said before), or no regions (the engine says so)
+    QSet<QString> ids(withoutGeometry.cbegin(), withoutGeometry.cend());
+    for (const vbas::RegionInput& region : kept)
+        ids.insert(QString::fromStdString(region.id));
+    QStringList recordValues;
+    for (const std::string& key : table.regionKeys)
+    {
+        const QString text = QString::fromStdString(key);
+        if (ids.contains(text))
+            return;
+        recordValues << text;
+    }
+    QStringList regionIds;
+    for (const vbas::RegionInput& region : kept)
+        regionIds << QString::fromStdString(region.id);
+    std::sort(regionIds.begin(), regionIds.end());
+    std::sort(recordValues.begin(), recordValues.end());
+    throw VbasParameters::parameterError(
+        VbasParameters::kRecordRegionField,
+        QObject::tr("no record's small area is among the region ids: RECORD_REGION_FIELD '%1' holds %2; "
+                    "REGION_ID_FIELD '%3' holds %4; check that the two fields hold the same codes (leading "
+                    "zeros: '01001' is not '1001', and a code stored as a number has lost them), or choose "
+                    "the right fields")
+            .arg(records.fields().at(fields.region).name(), listed(recordValues),
+                 regions.fields().at(regionIdField).name(), listed(regionIds)));
 }
 
 /**
@@ -203,6 +364,80 @@ void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& f
     }
 }
 
+/**
+ * Returns the records a row stands for: 1 without a count field, else its count (0: the row holds no
+ * records), or nothing when the count is NULL. Throws, naming COUNT_FIELD, for a count that is no whole
+ * number of 0 or more (text holding one is accepted, as CSV files deliver it).
+ */
+std::optional<qint64> rowRecords(const QgsFeature& feature, int countField)
+{
+    if (countField < 0)
+        return 1;
+    const QVariant value = feature.attribute(countField);
+    if (VbasCompat::isNull(value))
+        return std::nullopt;
+    bool isNumber = false;
+    const double count = value.toDouble(&isNumber);
+    if (!isNumber || !(count >= 0.0) || count > kLargestExactCount || std::floor(count) != count)
+        throw VbasParameters::parameterError(
+            VbasParameters::kParameterCountField,
+            QObject::tr(
+                "feature %1 has the count '%2', but counts must be whole numbers of 0 or more (0: the "
+                "row holds no records); fix that row, or leave COUNT_FIELD empty to count every row "
+                "as one record")
+                .arg(feature.id())
+                .arg(value.toString()));
+    return static_cast<qint64>(count);
+}
+
+/** The rows skipped for holding no records: a count of 0, or NULL read as 0. */
+struct EmptyRows
+{
+    std::size_t zero = 0;
+    std::size_t null = 0;
+    QgsFeatureId firstNull = 0;
+};
+
+/**
+ * Refuses NULL counts unless they are to be read as 0, and a table whose rows all hold no records; says in
+ * the log which rows were skipped.
+ */
+void reportEmptyRows(const QgsFeatureSource& source, const VbasRecordFields& fields, const EmptyRows& empty,
+                     std::size_t rowsWithRecords, vbas::Feedback& feedback)
+{
+    if (fields.count < 0)
+        return;
+    const QString field = source.fields().at(fields.count).name();
+    if (empty.null > 0)
+    {
+        const QString what = QObject::tr("'%1' is NULL in %2 row(s) (first: feature %3)")
+                                 .arg(field)
+                                 .arg(empty.null)
+                                 .arg(empty.firstNull);
+        if (!fields.nullCountAsZero)
+            throw VbasParameters::parameterError(
+                VbasParameters::kParameterCountField,
+                QObject::tr(
+                    "%1, so how many records they hold is unknown; fill in their counts, or set %2 to "
+                    "read NULL as 0 (no records)")
+                    .arg(what, VbasRecordFields::kNullCountAsZero));
+        feedback.warning(QObject::tr("%1; read as 0 (no records), as %2 asks")
+                             .arg(what, VbasRecordFields::kNullCountAsZero)
+                             .toStdString());
+    }
+    if (empty.zero > 0)
+        feedback.info(QObject::tr("%1 row(s) have a count of 0 in '%2': they hold no records and are skipped")
+                          .arg(empty.zero)
+                          .arg(field)
+                          .toStdString());
+    if (rowsWithRecords == 0 && empty.zero + empty.null > 0)
+        throw VbasParameters::parameterError(
+            VbasParameters::kParameterCountField,
+            QObject::tr("every row has a count of 0 in '%1' (NULL read as 0), so there are no records to "
+                        "release; choose the field that holds the number of records of each row")
+                .arg(field));
+}
+
 vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& fields,
                               const vbas::DatasetOptions& options, std::vector<QgsFeatureId>& rowFeatures,
                               vbas::Feedback& feedback)
@@ -229,11 +464,20 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
     std::size_t nullRegionRows = 0;
     vbas::Count nullRegionRecords = 0;
     QgsFeatureId firstNullRegion = 0;
+    EmptyRows empty;
     while (features.nextFeature(feature))
     {
         loop.next();
+        const std::optional<qint64> read = rowRecords(feature, fields.count);
+        if (!read && empty.null++ == 0)
+            empty.firstNull = feature.id();
+        const qint64 count = read.value_or(0);
+        if (count == 0)
+        {
+            empty.zero += read ? 1 : 0;
+            continue; // no records: in no output, whatever its other fields hold
+        }
         const QVariant region = feature.attribute(fields.region);
-        const qint64 count = VbasParameters::recordCount(feature, fields.count);
         records += vbas::Count(count);
         std::uint32_t key = kNullRegionKey;
         if (VbasCompat::isNull(region))
@@ -264,6 +508,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
             table.counts.push_back(count);
         rowFeatures.push_back(feature.id());
     }
+    reportEmptyRows(source, fields, empty, rowFeatures.size(), feedback);
     refuseIdentifiers(source, fields, distinct, records);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowFeatures.size(),
                       options, feedback);
@@ -438,15 +683,19 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
 {
     VbasJobData data;
     std::vector<vbas::RegionInput> regionInputs;
+    QStringList withoutGeometry;
     {
         vbas::Feedback::Stage stage(feedback, 0.0, 0.4);
-        regionInputs = loadRegions(regions, regionIdField, frame, pointMode, data, feedback);
+        regionInputs = loadRegions(regions, regionIdField, frame, pointMode, data, withoutGeometry, feedback);
     }
     vbas::RecordTable table;
     {
         vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
         table = loadRecords(records, recordFields, options, data.recordFeatures, feedback);
     }
+    checkRegionsWithoutGeometry(withoutGeometry, regionInputs, table, feedback);
+    checkAnyRecordMatches(regions, regionIdField, regionInputs, withoutGeometry, records, recordFields,
+                          table);
     std::vector<vbas::QuasiIdentifier> quasiIdentifiers;
     for (const int field : recordFields.quasiIdentifiers)
         quasiIdentifiers.push_back({records.fields().at(field).name().toStdString(), 0});

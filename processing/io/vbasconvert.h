@@ -83,7 +83,12 @@ struct VbasRecordFields
     QList<int> quasiIdentifiers;
     QList<int> sensitive; //!< published, protected by l-diversity when l is set
     QList<int> released;  //!< insensitive: published as they are
-    int count = -1;       //!< -1: every row is one record
+    int count = -1;       //!< -1: every row is one record; rows of count 0 hold no records and are skipped
+    /** NULL counts read as 0 (no records) instead of refused (NULL_COUNT_AS_ZERO). */
+    bool nullCountAsZero = false;
+
+    /** The parameter that reads NULL counts as 0; named in the error that refuses them. */
+    static inline const QString kNullCountAsZero = QStringLiteral("NULL_COUNT_AS_ZERO");
 
     /** Returns the published fields that are no quasi-identifiers: sensitive, then released ones. */
     QList<int> publishedValues() const { return sensitive + released; }
@@ -93,9 +98,11 @@ struct VbasRecordFields
 struct VbasJobData
 {
     std::unique_ptr<vbas::RegionGeometries> geometries; //!< planar, in region order
-    std::vector<QgsFeatureId> regionFeatures;           //!< the REGIONS feature of each region
+    /** The REGIONS feature of each region; a feature without geometry (and records) is left out. */
+    std::vector<QgsFeatureId> regionFeatures;
     std::optional<vbas::Dataset> dataset;
-    std::vector<QgsFeatureId> recordFeatures; //!< the RECORDS feature of each record row
+    /** The RECORDS feature of each record row; rows of count 0 (no records) are left out. */
+    std::vector<QgsFeatureId> recordFeatures;
 };
 
 /**
@@ -105,6 +112,12 @@ struct VbasJobData
  * record (more distinct values than half the records) is refused as an identifier. Progress and cancel go
  * through `feedback`; engine errors are vbas::Error, QGIS-side problems QgsProcessingException naming the
  * parameter.
+ *
+ * Real files: curved geometries (CurvePolygon, MultiSurface) are cut into straight segments; a region
+ * without geometry (NULL or empty) is left out with a warning when no record names it, refused when one
+ * does; rows of count 0 hold no records and are skipped, NULL counts are refused unless
+ * `recordFields.nullCountAsZero`; when no record's small area is among the region ids, the error points
+ * at the two id fields.
  */
 VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
                         vbas::RepresentativePoint pointMode, QgsFeatureSource& records,

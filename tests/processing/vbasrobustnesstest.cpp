@@ -208,11 +208,12 @@ TEST_P(RobustnessBadCount, IsNamedWithItsRow)
     expectRejected(
         kAggregate, input.parameters(), input.folder,
         "COUNT_FIELD: feature 2 has the count '" + std::string(GetParam() ? GetParam() : "NULL") +
-            "', but counts must be whole numbers of at least 1; fix that row, or leave COUNT_FIELD "
-            "empty to count every row as one record");
+            "', but counts must be whole numbers of 0 or more (0: the row holds no records); fix that "
+            "row, or leave COUNT_FIELD empty to count every row as one record");
 }
 
-INSTANTIATE_TEST_SUITE_P(Counts, RobustnessBadCount, testing::Values("many", "0", "-2", "2.5", "", nullptr));
+// A count of 0 is a row without records and NULL has an error of its own (io/vbasrealfilestest.cpp).
+INSTANTIATE_TEST_SUITE_P(Counts, RobustnessBadCount, testing::Values("many", "-2", "2.5", ""));
 
 TEST(Robustness, KOutsideTwoToTheRecordCountIsNamed)
 {
