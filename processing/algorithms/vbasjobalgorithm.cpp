@@ -254,6 +254,15 @@ void VbasJobAlgorithm::addDataParameters()
         QObject::tr("With COUNT_FIELD: a row whose count is NULL is refused (how many records it holds is "
                     "unknown); checked, it is read as 0 and holds no records, and the log says how many rows "
                     "were. Rows of count 0 always hold no records."))));
+    addParameter(VbasCompat::advanced(withHelp(
+        new QgsProcessingParameterCrs(VbasPlanarFrame::kComputationCrs,
+                                      QObject::tr("Computation CRS (projected, in metres)"), QVariant(),
+                                      true),
+        QObject::tr("the plane distances, nearest sites and areas are computed in. Empty: the CRS of REGIONS "
+                    "when it is projected, else an azimuthal equidistant projection centred on the small "
+                    "areas. The log warns when that plane distorts areas or distances by more than 1 % over "
+                    "the data (a country or a continent in a geographic CRS): then choose a projected CRS in "
+                    "metres made for the area, an equal-area or conformal projection of it."))));
 }
 
 void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
@@ -417,8 +426,20 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     if (parameterAsEnumString(parameters, kUnknownRegions, context) == kUnknownDrop)
         options.unknownRegions = vbas::UnknownRegionPolicy::Drop;
 
-    job.frame.emplace(job.regions->sourceCrs(), job.regions->sourceExtent(), context.transformContext());
+    const QgsCoordinateReferenceSystem computationCrs =
+        parameterAsCrs(parameters, VbasPlanarFrame::kComputationCrs, context);
+    const QVariant givenCrs = parameters.value(VbasPlanarFrame::kComputationCrs);
+    if (!computationCrs.isValid() && givenCrs.isValid() && !givenCrs.isNull() &&
+        !(givenCrs.canConvert<QString>() && givenCrs.toString().trimmed().isEmpty()))
+        throw parameterError(VbasPlanarFrame::kComputationCrs,
+                             QObject::tr("'%1' is no CRS QGIS knows; give a projected CRS in metres (an "
+                                         "authority code such as EPSG:3338), or leave it empty to let VBAS "
+                                         "choose")
+                                 .arg(givenCrs.toString()));
+    job.frame.emplace(*job.regions, context.transformContext(), computationCrs);
     feedback->pushInfo(job.frame->description());
+    if (const QString warning = job.frame->distortionWarning(); !warning.isEmpty())
+        feedback->pushWarning(warning);
     job.data = runEngine(feedback,
                          [&](vbas::Feedback& engineFeedback)
                          {

@@ -124,11 +124,11 @@ QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::
     const vbas::AggregateFigures& figures = release.result.aggregates[a];
     const vbas::DissolvedAggregate& polygon = release.polygons[a];
     const QgsPointXY site = frame.toSource(figures.sitePoint);
-    QgsAttributes attributes(QVector<QVariant>{release.aggregateIds.at(int(a)), site.x(), site.y(),
-                                               int(figures.memberRegions), qlonglong(figures.recordsReleased),
-                                               qlonglong(figures.classesReleased),
-                                               qlonglong(figures.anonymityAfter), figures.meanDistance,
-                                               polygon.area, int(polygon.parts), polygon.compactness});
+    QgsAttributes attributes(
+        QVector<QVariant>{release.aggregateIds.at(int(a)), site.x(), site.y(), int(figures.memberRegions),
+                          qlonglong(figures.recordsReleased), qlonglong(figures.classesReleased),
+                          qlonglong(figures.anonymityAfter), figures.meanDistance,
+                          frame.area(polygon.wkb, polygon.area), int(polygon.parts), polygon.compactness});
     if (audience == Audience::Publication)
         return attributes;
     const vbas::Release& counts = release.result.release;
