@@ -1,5 +1,6 @@
 #include "vbasalgorithmbase.h"
 
+#include "vbaschoiceparameter.h"
 #include "vbashelppage.h"
 #include "vbasmetadata.h"
 #include "vbasoutputguard.h"
@@ -52,6 +53,17 @@ QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, Q
     return outputs.commit(results);
 }
 
+QStringList VbasAlgorithmBase::parameterAsChoiceIds(const QVariantMap& parameters, const QString& name,
+                                                    QgsProcessingContext& context) const
+{
+    const auto* definition = dynamic_cast<const VbasChoiceParameter*>(parameterDefinition(name));
+    Q_ASSERT(definition);
+    QVariant value = parameters.value(name);
+    if (value.userType() == qMetaTypeId<QgsProperty>())
+        value = value.value<QgsProperty>().valueAsString(context.expressionContext());
+    return definition->ids(value);
+}
+
 void VbasAlgorithmBase::addKParameter()
 {
     addParameter(new QgsProcessingParameterNumber(
@@ -95,9 +107,10 @@ void VbasAlgorithmBase::addDiversityParameters(const QString& parentLayerParamet
                     "share one diagnosis tells the diagnosis of each.")
             .arg(verifying ? QString() : QObject::tr(", or it is withheld and counted as suppressed")));
     addParameter(l);
-    auto* measure = new QgsProcessingParameterEnum(kParameterLMeasure, QObject::tr("Diversity measure"),
-                                                   {QStringLiteral("distinct"), QStringLiteral("entropy")},
-                                                   false, QStringLiteral("distinct"), true, true);
+    auto* measure = new VbasChoiceParameter(
+        kParameterLMeasure, QObject::tr("Diversity measure"),
+        VbasChoiceParameter::wordChoices({QStringLiteral("distinct"), QStringLiteral("entropy")}), false,
+        QStringLiteral("distinct"), true);
     measure->setHelp(
         QObject::tr("distinct: at least l different values in every group; entropy: the entropy of "
                     "the values in every group at least ln(l), which also refuses groups where one "
@@ -111,7 +124,7 @@ VbasAlgorithmBase::Diversity VbasAlgorithmBase::parameterAsDiversity(const QVari
     Diversity diversity;
     diversity.l = parameterAsInt(parameters, kParameterL, context);
     diversity.entropy =
-        parameterAsEnumString(parameters, kParameterLMeasure, context) == QLatin1String("entropy");
+        parameterAsChoiceId(parameters, kParameterLMeasure, context) == QLatin1String("entropy");
     if (diversity.l == 1 || diversity.l < 0)
         throw parameterError(kParameterL,
                              QObject::tr("l is %1, but one value is no diversity; set L to 2 or more, "

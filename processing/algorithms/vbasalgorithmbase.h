@@ -69,6 +69,19 @@ protected:
     /** Returns L and L_MEASURE; throws, naming L, when l is 1 or when l is set without SENSITIVE_FIELDS. */
     Diversity parameterAsDiversity(const QVariantMap& parameters, QgsProcessingContext& context) const;
 
+    /**
+     * Returns the ids the choice parameter `name` (a VbasChoiceParameter) names, by label or by id; its
+     * default when it is not given; an empty id for text that names no choice.
+     */
+    QStringList parameterAsChoiceIds(const QVariantMap& parameters, const QString& name,
+                                     QgsProcessingContext& context) const;
+    /** Returns the first of parameterAsChoiceIds(). */
+    QString parameterAsChoiceId(const QVariantMap& parameters, const QString& name,
+                                QgsProcessingContext& context) const
+    {
+        return parameterAsChoiceIds(parameters, name, context).value(0);
+    }
+
     /** Returns K; throws when it is below 2 (scripts and saved models bypass the widget's minimum). */
     int parameterAsK(const QVariantMap& parameters, QgsProcessingContext& context) const;
     /**

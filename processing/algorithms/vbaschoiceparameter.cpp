@@ -21,11 +21,25 @@ QString labelOf(const QVector<VbasChoiceParameter::Choice>& choices, const QStri
 
 VbasChoiceParameter::VbasChoiceParameter(const QString& name, const QString& description,
                                          const QVector<Choice>& choices, bool allowMultiple,
-                                         const QString& defaultId)
+                                         const QString& defaultId, bool optional)
     : QgsProcessingParameterEnum(name, description, labelsOf(choices), allowMultiple,
-                                 labelOf(choices, defaultId), false, true)
+                                 labelOf(choices, defaultId), optional, true)
     , mChoices(choices)
 {
+}
+
+QVector<VbasChoiceParameter::Choice> VbasChoiceParameter::wordChoices(const QStringList& ids)
+{
+    QVector<Choice> choices;
+    for (const QString& id : ids)
+    {
+        QString label = id;
+        label.replace(QLatin1Char('_'), QLatin1Char(' '));
+        if (!label.isEmpty())
+            label[0] = label[0].toUpper();
+        choices.push_back({id, label});
+    }
+    return choices;
 }
 
 QgsProcessingParameterDefinition* VbasChoiceParameter::clone() const

@@ -20,7 +20,9 @@ public:
     };
 
     VbasChoiceParameter(const QString& name, const QString& description, const QVector<Choice>& choices,
-                        bool allowMultiple, const QString& defaultId);
+                        bool allowMultiple, const QString& defaultId, bool optional = false);
+    /** Returns choices whose ids are words ("point_on_surface") shown as words ("Point on surface"). */
+    static QVector<Choice> wordChoices(const QStringList& ids);
 
     QgsProcessingParameterDefinition* clone() const override;
     bool checkValueIsAcceptable(const QVariant& input,

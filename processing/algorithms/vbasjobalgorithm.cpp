@@ -30,12 +30,14 @@ template <typename Definition> Definition* withHelp(Definition* definition, cons
     return definition;
 }
 
-QgsProcessingParameterEnum* staticEnum(const QString& name, const QString& description,
-                                       const QStringList& values, const QString& defaultValue,
-                                       const QString& help, bool optional = false)
+/** Returns a choice among words (stored and read as they are, shown as words: "point_on_surface" as
+ * "Point on surface"). */
+VbasChoiceParameter* wordChoice(const QString& name, const QString& description, const QStringList& values,
+                                const QString& defaultValue, const QString& help, bool optional = false)
 {
-    return withHelp(
-        new QgsProcessingParameterEnum(name, description, values, false, defaultValue, optional, true), help);
+    return withHelp(new VbasChoiceParameter(name, description, VbasChoiceParameter::wordChoices(values),
+                                            false, defaultValue, optional),
+                    help);
 }
 
 /**
@@ -101,7 +103,7 @@ QgsProcessingParameterDefinition* optionParameter(const vbas::OptionSpec& spec, 
     switch (spec.type)
     {
     case vbas::OptionSpec::Type::Choice:
-        definition = staticEnum(name, label, texts(spec.choices), QString::fromStdString(spec.defaultChoice),
+        definition = wordChoice(name, label, texts(spec.choices), QString::fromStdString(spec.defaultChoice),
                                 help, true);
         break;
     case vbas::OptionSpec::Type::Flag:
@@ -187,7 +189,7 @@ void VbasJobAlgorithm::readOptions(const QVariantMap& parameters, QgsProcessingC
                     switch (spec.type)
                     {
                     case vbas::OptionSpec::Type::Choice:
-                        options.set(spec.key, parameterAsEnumString(parameters, name, context).toStdString());
+                        options.set(spec.key, parameterAsChoiceId(parameters, name, context).toStdString());
                         break;
                     case vbas::OptionSpec::Type::Flag:
                         options.set(spec.key, parameterAsBoolean(parameters, name, context) ? 1.0 : 0.0);
@@ -235,13 +237,13 @@ void VbasJobAlgorithm::addDataParameters()
                                                    QObject::tr("Suppress globally rare records first"), true),
                  QObject::tr("Withholds, before merging, the records whose quasi-identifier values occur "
                              "fewer than k times in the whole table: no merge could hide them.")));
-    addParameter(VbasCompat::advanced(staticEnum(
+    addParameter(VbasCompat::advanced(wordChoice(
         kRepresentativePoint, QObject::tr("Representative point of a small area"),
         {kCentroid, kPointOnSurface}, kCentroid,
         QObject::tr(
             "centroid: the centre of mass (may fall outside concave areas); point_on_surface: a point always "
             "inside the area. Areas join the site nearest this point."))));
-    addParameter(VbasCompat::advanced(staticEnum(
+    addParameter(VbasCompat::advanced(wordChoice(
         kUnknownRegions, QObject::tr("Records naming unknown small areas"), {kUnknownFail, kUnknownDrop},
         kUnknownFail,
         QObject::tr("fail: stop and name the first unknown id; drop: leave those records out of the release "
@@ -352,12 +354,8 @@ std::unique_ptr<vbas::Pipeline> VbasJobAlgorithm::makePipeline(const QVariantMap
 QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                                      QgsProcessingContext& context) const
 {
+    const QStringList ids = parameterAsChoiceIds(parameters, name, context);
     const auto* definition = dynamic_cast<const VbasChoiceParameter*>(parameterDefinition(name));
-    Q_ASSERT(definition);
-    QVariant value = parameters.value(name);
-    if (value.userType() == qMetaTypeId<QgsProperty>())
-        value = value.value<QgsProperty>().valueAsString(context.expressionContext());
-    const QStringList ids = definition->ids(value);
     if (ids.isEmpty() || ids.contains(QString()))
         throw parameterError(name,
                              QObject::tr("no method chosen, or one that does not exist; choose at least "
@@ -419,11 +417,11 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
         job.recordFields.released = parameterAsFieldIndices(parameters, kReleaseFields, fields, context);
     checkRoles(job, parameters, context, feedback);
     const vbas::RepresentativePoint point =
-        parameterAsEnumString(parameters, kRepresentativePoint, context) == kPointOnSurface
+        parameterAsChoiceId(parameters, kRepresentativePoint, context) == kPointOnSurface
             ? vbas::RepresentativePoint::PointOnSurface
             : vbas::RepresentativePoint::Centroid;
     vbas::DatasetOptions options;
-    if (parameterAsEnumString(parameters, kUnknownRegions, context) == kUnknownDrop)
+    if (parameterAsChoiceId(parameters, kUnknownRegions, context) == kUnknownDrop)
         options.unknownRegions = vbas::UnknownRegionPolicy::Drop;
 
     const QgsCoordinateReferenceSystem computationCrs =

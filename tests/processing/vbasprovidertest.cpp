@@ -160,13 +160,12 @@ TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)
     EXPECT_EQ(choice("aggregateregions", "SITE_LOCATION")->ids(QVariant()),
               QStringList{"sitelocation.balanced_density"});
     EXPECT_EQ(choice("aggregateregions", "PARTITION")->ids(QVariant()), QStringList{"partition.voronoi"});
-    const QMap<QString, QVariant> defaults{{"K", 5},
-                                           {"GAPS_MODEL", "canada"},
-                                           {"ADC", false},
-                                           {"GLOBAL_SUPPRESSION", true},
-                                           {"REPRESENTATIVE_POINT", "centroid"},
-                                           {"SEED", 1},
-                                           {"KEEP_SUPPRESSED", false}};
+    EXPECT_EQ(choice("aggregateregions", "GAPS_MODEL")->ids(QVariant()), QStringList{"canada"});
+    EXPECT_EQ(choice("aggregateregions", "REPRESENTATIVE_POINT")->ids(QVariant()), QStringList{"centroid"});
+    EXPECT_EQ(choice("aggregateregions", "REPRESENTATIVE_POINT")->options(),
+              (QStringList{"Centroid", "Point on surface"}));
+    const QMap<QString, QVariant> defaults{
+        {"K", 5}, {"ADC", false}, {"GLOBAL_SUPPRESSION", true}, {"SEED", 1}, {"KEEP_SUPPRESSED", false}};
     for (auto it = defaults.constBegin(); it != defaults.constEnd(); ++it)
         EXPECT_EQ(parameter("aggregateregions", it.key())->defaultValue(), it.value())
             << it.key().toStdString();
@@ -199,18 +198,26 @@ int expectOptionParameters(const QString& algorithm, const std::vector<Entry>& e
             {
             case vbas::OptionSpec::Type::Choice:
             {
-                const auto* choice = dynamic_cast<const QgsProcessingParameterEnum*>(definition);
+                const auto* choice = dynamic_cast<const VbasChoiceParameter*>(definition);
                 if (!choice)
                 {
                     ADD_FAILURE() << "wrong parameter type";
                     continue;
                 }
                 EXPECT_TRUE(choice->usesStaticStrings()); // saved models store the text
-                QStringList choices;
+                // Shown as words ("weighted_mean" as "Weighted mean"), taken by their values.
                 for (const std::string& value : spec.choices)
-                    choices << QString::fromStdString(value);
-                EXPECT_EQ(choice->options(), choices);
-                EXPECT_EQ(choice->defaultValue().toString(), QString::fromStdString(spec.defaultChoice));
+                {
+                    const QString id = QString::fromStdString(value);
+                    QString shown = id;
+                    shown.replace('_', ' ');
+                    shown[0] = shown[0].toUpper();
+                    EXPECT_TRUE(choice->options().contains(shown)) << shown.toStdString();
+                    EXPECT_EQ(choice->ids(id), QStringList{id});
+                    EXPECT_EQ(choice->ids(shown), QStringList{id});
+                }
+                EXPECT_EQ(choice->options().size(), int(spec.choices.size()));
+                EXPECT_EQ(choice->ids(QVariant()), QStringList{QString::fromStdString(spec.defaultChoice)});
                 break;
             }
             case vbas::OptionSpec::Type::Flag:
@@ -269,9 +276,10 @@ TEST(Provider, EveryStrategyOptionIsAParameterWithItsDeclaredDefault)
 TEST(Provider, StrategyParametersKeepTheNamesAndDefaultsSavedModelsStore)
 {
     // Built from the registry now: renaming an option key in the engine must not rename these.
+    // Choices are shown by their words ("Canada") and keep taking the values models saved ("canada").
     const QMap<QString, QVariant> defaults{{"SITE_COUNT", 0},        {"SITE_COUNT_OFFSET", 0.0},
-                                           {"GAPS_MODEL", "canada"}, {"GAPS_C", 1588.0},
-                                           {"GAPS_B", 0.42},         {"CELL_CENTRE", "mean"},
+                                           {"GAPS_MODEL", "Canada"}, {"GAPS_C", 1588.0},
+                                           {"GAPS_B", 0.42},         {"CELL_CENTRE", "Mean"},
                                            {"ADC", false},           {"ADC_MAX_MOVES", 0},
                                            {"ADC_MAX_SECONDS", 0.0}, {"SEED", 1}};
     for (auto it = defaults.constBegin(); it != defaults.constEnd(); ++it)
@@ -283,14 +291,15 @@ TEST(Provider, StrategyParametersKeepTheNamesAndDefaultsSavedModelsStore)
             const bool advanced = definition->flags() & QgsProcessingParameterDefinition::FlagAdvanced;
             EXPECT_EQ(advanced, it.key() != "SITE_COUNT" && it.key() != "ADC") << it.key().toStdString();
         }
-    const auto* models =
-        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "GAPS_MODEL"));
+    const VbasChoiceParameter* models = choice("aggregateregions", "GAPS_MODEL");
     ASSERT_TRUE(models);
-    EXPECT_EQ(models->options(), (QStringList{"western", "central", "eastern", "canada", "custom"}));
-    const auto* centres =
-        dynamic_cast<const QgsProcessingParameterEnum*>(parameter("aggregateregions", "CELL_CENTRE"));
+    EXPECT_EQ(models->options(), (QStringList{"Western", "Central", "Eastern", "Canada", "Custom"}));
+    const VbasChoiceParameter* centres = choice("aggregateregions", "CELL_CENTRE");
     ASSERT_TRUE(centres);
-    EXPECT_EQ(centres->options(), (QStringList{"mean", "weighted_mean", "median"}));
+    EXPECT_EQ(centres->options(), (QStringList{"Mean", "Weighted mean", "Median"}));
+    for (const char* saved : {"western", "central", "eastern", "canada", "custom"})
+        EXPECT_TRUE(models->checkValueIsAcceptable(saved)) << saved;
+    EXPECT_EQ(centres->ids("weighted_mean"), QStringList{"weighted_mean"});
 }
 
 TEST(Provider, EveryMetricIsANumericOutputOfTheReleases)
