@@ -105,13 +105,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     config.options.set("cell_centre", centres[in.ConsumeIntegralInRange<int>(0, 2)]);
     config.options.set("seed", double(in.ConsumeIntegral<std::uint64_t>() >> 11)); // exact as a double
     config.options.set("adc_max_moves", 200);                                      // keep every input fast
+    std::vector<std::uint32_t> regionParent;
     if (grid)
     {
-        config.spatial = grid->spatial;
         config.repairContiguity = in.ConsumeBool();
         if (in.ConsumeBool())
             for (std::size_t r = 0; r < regions.size(); ++r)
-                config.regionParent.push_back(in.ConsumeIntegralInRange<std::uint32_t>(0, 2));
+                regionParent.push_back(in.ConsumeIntegralInRange<std::uint32_t>(0, 2));
     }
     const DatasetOptions options{in.ConsumeBool() ? UnknownRegionPolicy::Drop : UnknownRegionPolicy::Fail};
     // Sensitive fields and l come last, so that older corpus inputs keep their meaning above.
@@ -126,7 +126,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     {
         Feedback feedback;
         const Dataset dataset = Dataset::build(regions, Schema(qis), table, options, feedback);
-        const PipelineResult result = Pipeline(config).run(dataset, feedback);
+        Job job(dataset);
+        if (grid)
+            job.spatial = grid->spatial;
+        job.regionParent = std::move(regionParent);
+        const PipelineResult result = Pipeline(config).run(job, feedback);
         const std::string problem = test::checkRelease(table, dataset, result, config.k, config.diversity);
         if (!problem.empty())
         {
