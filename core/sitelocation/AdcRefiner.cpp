@@ -15,26 +15,6 @@ namespace
 {
 using Clock = std::chrono::steady_clock;
 
-/** The seeds without repeated locations, first occurrence kept. */
-std::vector<Point> distinctSites(const std::vector<Point>& seeds)
-{
-    std::set<std::pair<double, double>> seen;
-    std::vector<Point> sites;
-    for (const Point& p : seeds)
-        if (seen.emplace(p.x, p.y).second)
-            sites.push_back(p);
-    return sites;
-}
-
-Count classCountIn(const RegionSet& regions, RegionIndex region, ClassId cls)
-{
-    const HistogramTable::Range entries = regions.histograms().entries(region);
-    const ClassCount* found =
-        std::lower_bound(entries.begin(), entries.end(), cls,
-                         [](const ClassCount& entry, ClassId c) { return entry.cls < c; });
-    return found != entries.end() && found->cls == cls ? found->count : 0;
-}
-
 /**
  * The weighted mean of the region points in the neighbourhood of s that hold class `cls`
  * (thesis equations 5-6); false when none does. Neighbourhood points lie in the cells of s and of

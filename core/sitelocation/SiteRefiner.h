@@ -42,4 +42,10 @@ public:
                                       RefinementReport& report, Feedback& feedback) const = 0;
 };
 
+/** The seeds without repeated locations, first occurrence kept: a site hidden under a twin owns nothing. */
+std::vector<Point> distinctSites(const std::vector<Point>& seeds);
+
+/** Returns the records of class `cls` in region `region`. */
+Count classCountIn(const RegionSet& regions, RegionIndex region, ClassId cls);
+
 } // namespace vbas
