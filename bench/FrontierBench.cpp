@@ -375,12 +375,14 @@ void printRow(const Row& row, Count total)
                 row.dm, row.dmPenalized, row.nue, row.seconds);
 }
 
-PipelineConfig configFor(std::uint64_t sites, const std::string& locator, const std::string& refiner)
+PipelineConfig configFor(std::uint64_t sites, const std::string& locator, const std::string& refiner,
+                         bool weights = true)
 {
     PipelineConfig config;
     config.k = envNumber("VBAS_FRONTIER_K", 5);
     config.siteCounter = "sitecount.fixed";
     config.options.set("site_count", double(sites));
+    config.options.set("suppression_move_weights", weights ? 1.0 : 0.0);
     config.siteLocator = locator;
     config.siteRefiner = refiner;
     return config;
@@ -388,15 +390,15 @@ PipelineConfig configFor(std::uint64_t sites, const std::string& locator, const 
 
 /** A located (and possibly refined) run with `sites` sites; the time covers location to rating. */
 Row located(const Registry& registry, const PreparedData& data, std::uint64_t sites,
-            const std::string& method, const std::string& locator, const std::string& refiner)
+            const std::string& method, const std::string& locator, const std::string& refiner,
+            bool weights = true)
 {
-    const Pipeline pipeline(configFor(sites, locator, refiner), registry);
+    const Pipeline pipeline(configFor(sites, locator, refiner, weights), registry);
     Feedback feedback;
     const auto start = Clock::now();
     std::optional<RefinementReport> report;
-    std::vector<Point> points = pipeline.locateSites(data, sites, feedback);
-    points = pipeline.refineSites(data, std::move(points), report, feedback);
-    const PipelineResult result = pipeline.finish(data, std::move(points), feedback);
+    Sites refined = pipeline.refineSites(data, pipeline.locateSites(data, sites, feedback), report, feedback);
+    const PipelineResult result = pipeline.finish(data, std::move(refined), feedback);
     Row row = rowOf(method, sites, result, secondsSince(start));
     if (report)
         row.method +=
@@ -501,6 +503,12 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
                     rows.push_back(failed);
                 }
                 printRow(rows.back(), total);
+                if (entry.id == "refinement.suppression")
+                {
+                    rows.push_back(located(registry, data, sites, name + ", positions only",
+                                           "sitelocation.balanced_density", entry.id, false));
+                    printRow(rows.back(), total);
+                }
             }
             if (!suppressionRefiner)
             {
@@ -533,6 +541,62 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
     state.counters["areas"] = double(areas.regions.size());
     state.counters["rows_s"] = seconds;
 }
+
+/** The whole release with sitecount.suppression_budget and the refinement, at VBAS_BUDGET_PERCENT (1). */
+void budget(benchmark::State& state, const std::string& scenario, std::size_t defaultColumns)
+{
+    const std::uint64_t seedValue = seed();
+    const Microdata micro = readMicrodata(envNumber("VBAS_FRONTIER_QIS", defaultColumns));
+    std::mt19937_64 generator(seedValue);
+    const Areas areas =
+        scenario == "Germany"
+            ? germanAreas(envNumber("VBAS_FRONTIER_PERSONS_PER_RECORD", 80))
+            : easternAreas(envNumber("VBAS_FRONTIER_RECORDS", bench::eastern().records), generator);
+    const RecordTable records = drawRecords(areas, micro, generator);
+    Feedback quiet;
+    const Dataset dataset = Dataset::build(areas.regions, Schema(micro.qis), records, {}, quiet);
+    PipelineConfig config;
+    config.k = envNumber("VBAS_FRONTIER_K", 5);
+    config.siteCounter = "sitecount.suppression_budget";
+    config.siteRefiner = "refinement.suppression";
+    const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
+    config.options.set("suppression_budget", percent);
+    const Pipeline pipeline(config);
+    struct Printing : Feedback
+    {
+        void info(const std::string& message) override
+        {
+            if (message.rfind("suppression budget", 0) == 0)
+                std::printf("  %s\n", message.c_str());
+        }
+    } printing;
+    std::printf("\n== Budget %s: %s, %llu records, budget %.3g %%, k = %llu\n", scenario.c_str(),
+                areas.description.c_str(), static_cast<unsigned long long>(dataset.totalRecords()), percent,
+                static_cast<unsigned long long>(config.k));
+    for (auto _ : state)
+    {
+        const auto start = Clock::now();
+        const PipelineResult result = pipeline.run(dataset, printing);
+        const double seconds = secondsSince(start);
+        std::printf("chosen: %llu sites, %zu regions, %llu withheld (%.2f%%), engine %.2f s\n",
+                    static_cast<unsigned long long>(result.requestedSites), result.aggregation.size(),
+                    static_cast<unsigned long long>(result.release.suppressed()),
+                    100.0 * double(result.release.suppressed()) / double(dataset.totalRecords()), seconds);
+        state.counters["sites"] = double(result.requestedSites);
+        state.counters["engine_s"] = seconds;
+    }
+}
+
+void Budget_Eastern(benchmark::State& state)
+{
+    budget(state, "Eastern", 4);
+}
+void Budget_Germany(benchmark::State& state)
+{
+    budget(state, "Germany", 4);
+}
+BENCHMARK(Budget_Eastern)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(Budget_Germany)->Unit(benchmark::kSecond)->Iterations(1);
 
 void Frontier_Eastern(benchmark::State& state)
 {

@@ -207,10 +207,54 @@ const Partitioner& Pipeline::partitioner(const PreparedData& data,
     return *constrained;
 }
 
+namespace
+{
+/** A feedback that passes on cancel requests and nothing else: the budget search's trial releases are not
+ * logged. */
+class QuietFeedback : public Feedback
+{
+public:
+    explicit QuietFeedback(const Feedback& outer)
+        : mOuter(outer)
+    {
+    }
+    bool isCanceled() const override { return mOuter.isCanceled(); }
+
+private:
+    const Feedback& mOuter;
+};
+
+/** The release of this pipeline at a chosen site count (ReleaseProbe), for counters that search it. */
+class PipelineProbe : public ReleaseProbe
+{
+public:
+    PipelineProbe(const Pipeline& pipeline, const PreparedData& data)
+        : mPipeline(pipeline)
+        , mData(data)
+    {
+    }
+    Count records() const override { return mData.regions.totalRecords() + mData.globallySuppressed; }
+    Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) override
+    {
+        QuietFeedback quiet(feedback);
+        std::vector<Point> located = mPipeline.locateSites(mData, sites, quiet);
+        std::optional<RefinementReport> report;
+        Sites chosen =
+            refined ? mPipeline.refineSites(mData, std::move(located), report, quiet) : Sites(located);
+        return mPipeline.finish(mData, std::move(chosen), quiet).release.suppressed();
+    }
+
+private:
+    const Pipeline& mPipeline;
+    const PreparedData& mData;
+};
+} // namespace
+
 std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& feedback,
                                           std::uint64_t* raw) const
 {
-    const std::uint64_t estimate = mSiteCounter->estimate(data.regions, data.k, feedback);
+    PipelineProbe probe(*this, data);
+    const std::uint64_t estimate = mSiteCounter->estimateWithRelease(data.regions, data.k, probe, feedback);
     if (raw != nullptr)
         *raw = estimate;
     const std::uint64_t clamped = clampSiteCount(estimate, data.regions);
@@ -228,15 +272,15 @@ std::vector<Point> Pipeline::locateSites(const PreparedData& data, std::size_t c
     return mSiteLocator->locate(data.regions, count, feedback);
 }
 
-std::vector<Point> Pipeline::refineSites(const PreparedData& data, std::vector<Point> sites,
-                                         std::optional<RefinementReport>& report, Feedback& feedback) const
+Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
+                            std::optional<RefinementReport>& report, Feedback& feedback) const
 {
     if (!mSiteRefiner)
-        return sites;
+        return seeds;
     report.emplace();
     std::unique_ptr<Partitioner> constrained;
-    sites = mSiteRefiner->refine(data.regions, data.partitionInput(), data.k, partitioner(data, constrained),
-                                 std::move(sites), *report, feedback);
+    Sites sites = mSiteRefiner->refine(data.regions, data.partitionInput(), data.k,
+                                       partitioner(data, constrained), std::move(seeds), *report, feedback);
 
     feedback.info(mConfig.siteRefiner + ": " + std::to_string(report->movesAccepted) + " of " +
                   std::to_string(report->movesTried) + " moves kept, global anonymity " +
@@ -248,7 +292,7 @@ std::vector<Point> Pipeline::refineSites(const PreparedData& data, std::vector<P
     return sites;
 }
 
-PipelineResult Pipeline::finish(const PreparedData& data, std::vector<Point> sites, Feedback& feedback) const
+PipelineResult Pipeline::finish(const PreparedData& data, Sites sites, Feedback& feedback) const
 {
     Partition partition;
     {
@@ -322,7 +366,7 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
 PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
 {
     std::uint64_t raw = 0;
-    std::vector<Point> sites;
+    Sites sites;
     std::optional<PreparedData> data;
     std::optional<RefinementReport> refinement;
     {
@@ -336,7 +380,7 @@ PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
     }
     {
         Feedback::Stage stage(feedback, 0.2, 0.7);
-        sites = refineSites(*data, std::move(sites), refinement, feedback);
+        sites = refineSites(*data, std::move(sites.points), refinement, feedback);
     }
     Feedback::Stage stage(feedback, 0.7, 1.0);
     PipelineResult result = finish(*data, std::move(sites), feedback);
@@ -365,7 +409,8 @@ ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const Re
     if (request.cells)
     {
         Feedback::Stage stage(feedback, 0.5, 1.0);
-        whole.cells = clippedVoronoiCells(*job.geometries, whole.result.partition.sites, feedback);
+        whole.cells = clippedVoronoiCells(*job.geometries, whole.result.partition.sites,
+                                          whole.result.partition.weights, feedback);
     }
     return whole;
 }
@@ -381,10 +426,10 @@ ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, F
     return complete(job, std::move(result), request, feedback);
 }
 
-ReleaseResult Pipeline::releaseAroundSites(const Job& job, std::vector<Point> sites,
-                                           const ReleaseRequest& request, Feedback& feedback) const
+ReleaseResult Pipeline::releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,
+                                           Feedback& feedback) const
 {
-    if (sites.empty())
+    if (sites.points.empty())
         throw Error(Subject::SiteLocation, "no sites given; give at least one");
     PipelineResult result;
     {
@@ -421,7 +466,7 @@ SiteCountEstimate Pipeline::estimateSites(const Job& job, Feedback& feedback) co
     return estimate;
 }
 
-std::vector<Point> Pipeline::selectSites(const Job& job, Feedback& feedback) const
+Sites Pipeline::selectSites(const Job& job, Feedback& feedback) const
 {
     std::optional<PreparedData> data;
     {

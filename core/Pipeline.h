@@ -161,7 +161,7 @@ public:
     /** All stages, with the aggregates' polygons, the cells when asked for and every record's fate. */
     ReleaseResult release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const;
     /** The release of a partition around given sites (no site count, location or refinement). */
-    ReleaseResult releaseAroundSites(const Job& job, std::vector<Point> sites, const ReleaseRequest& request,
+    ReleaseResult releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,
                                      Feedback& feedback) const;
     /**
      * The release of an existing aggregation given as a group per region (groups 0..groups-1, none empty),
@@ -172,7 +172,7 @@ public:
     /** The site-count stage alone. */
     SiteCountEstimate estimateSites(const Job& job, Feedback& feedback) const;
     /** The site stages alone: count, location and refinement (when configured). */
-    std::vector<Point> selectSites(const Job& job, Feedback& feedback) const;
+    Sites selectSites(const Job& job, Feedback& feedback) const;
 
     /**
      * Checks k and the l-diversity rule against the data, applies global suppression (when configured)
@@ -184,10 +184,10 @@ public:
                                     std::uint64_t* raw = nullptr) const;
     std::vector<Point> locateSites(const PreparedData& data, std::size_t count, Feedback& feedback) const;
     /** Refines the sites when a refiner is configured (else returns them unchanged and no report). */
-    std::vector<Point> refineSites(const PreparedData& data, std::vector<Point> sites,
-                                   std::optional<RefinementReport>& report, Feedback& feedback) const;
+    Sites refineSites(const PreparedData& data, std::vector<Point> seeds,
+                      std::optional<RefinementReport>& report, Feedback& feedback) const;
     /** Partition with the given sites, local suppression and rating. */
-    PipelineResult finish(const PreparedData& data, std::vector<Point> sites, Feedback& feedback) const;
+    PipelineResult finish(const PreparedData& data, Sites sites, Feedback& feedback) const;
     /** Rates an existing aggregation given as a group per region (groups 0..groups-1, none empty). */
     PipelineResult rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
                               std::size_t groups, Feedback& feedback) const;

@@ -8,6 +8,7 @@
 #include "sitecount/GapsEntropyCount.h"
 #include "sitecount/GapsMaxCombsCount.h"
 #include "sitecount/NaiveAnonymityCount.h"
+#include "sitecount/SuppressionBudgetCount.h"
 #include "sitelocation/AdcRefiner.h"
 #include "sitelocation/BalancedDensitySites.h"
 #include "sitelocation/NaiveAnonymitySites.h"
@@ -35,6 +36,10 @@ Registry makeBuiltIn()
          &NaiveAnonymityCount::create, NaiveAnonymityCount::options()},
         {"sitecount.fixed", "Fixed", "the site count given as its site_count option", &FixedCount::create,
          FixedCount::options()},
+        {"sitecount.suppression_budget", "Suppression budget",
+         "the most regions whose release withholds at most the suppression_budget share of the records "
+         "(tries the whole release at several counts; the finest map for a given loss)",
+         &SuppressionBudgetCount::create, SuppressionBudgetCount::options()},
     };
     r.siteLocators = {
         {"sitelocation.balanced_density", "Balanced density",

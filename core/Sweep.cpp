@@ -49,7 +49,7 @@ std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, 
         Feedback::Stage stage(feedback, double(i) / double(counts.size()),
                               double(i + 1) / double(counts.size()));
         std::optional<RefinementReport> refinement;
-        std::vector<Point> sites =
+        Sites sites =
             pipeline.refineSites(data, pipeline.locateSites(data, counts[i], feedback), refinement, feedback);
         SweepRow row{counts[i], pipeline.finish(data, std::move(sites), feedback), false};
         row.result.estimatedSites = raw;

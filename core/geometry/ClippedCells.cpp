@@ -17,8 +17,10 @@ geos::GeometryPtr polygonOf(geos::Context& context, const std::vector<Point>& ri
 }
 } // namespace
 
-std::vector<std::vector<unsigned char>>
-clippedVoronoiCells(const RegionGeometries& regions, const std::vector<Point>& sites, Feedback& feedback)
+std::vector<std::vector<unsigned char>> clippedVoronoiCells(const RegionGeometries& regions,
+                                                            const std::vector<Point>& sites,
+                                                            const std::vector<double>& weights,
+                                                            Feedback& feedback)
 {
     geos::Context& context = regions.context();
     const GEOSContextHandle_t h = context.handle();
@@ -33,7 +35,7 @@ clippedVoronoiCells(const RegionGeometries& regions, const std::vector<Point>& s
         throw Error(Subject::Regions, "the study area cannot be formed: " + context.lastError());
     const GEOSPreparedGeometry* prepared = GEOSPrepare_r(h, area.get());
 
-    const std::vector<std::vector<Point>> rings = voronoiCells(sites);
+    const std::vector<std::vector<Point>> rings = voronoiCells(sites, weights);
     std::vector<std::vector<unsigned char>> cells(sites.size());
     for (std::size_t s = 0; s < sites.size(); ++s)
     {

@@ -13,7 +13,9 @@ namespace vbas
  * empty for sites whose cell misses the area or that share a lower site's location. Cells lying
  * wholly inside the area are kept without computing an intersection (GEOMETRY-NOTES section c).
  */
-std::vector<std::vector<unsigned char>>
-clippedVoronoiCells(const RegionGeometries& regions, const std::vector<Point>& sites, Feedback& feedback);
+std::vector<std::vector<unsigned char>> clippedVoronoiCells(const RegionGeometries& regions,
+                                                            const std::vector<Point>& sites,
+                                                            const std::vector<double>& weights,
+                                                            Feedback& feedback);
 
 } // namespace vbas

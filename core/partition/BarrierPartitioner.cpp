@@ -203,19 +203,18 @@ std::unique_ptr<Partitioner> BarrierPartitioner::create(const StrategyOptions&)
     return std::make_unique<BarrierPartitioner>();
 }
 
-Partition BarrierPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+Partition BarrierPartitioner::assignRegions(const PartitionInput& input, Sites sites,
                                             Feedback& feedback) const
 {
     feedback.checkCanceled();
-    const BarrierPartition state(input, std::move(sites));
-    return {state.sites(), state.regionSite()};
+    const BarrierPartition state(input, std::move(sites.points));
+    return {state.sites(), state.regionSite(), {}};
 }
 
 std::unique_ptr<IncrementalPartition>
-BarrierPartitioner::assignRegionsIncrementally(const PartitionInput& input, std::vector<Point> sites,
-                                               Feedback&) const
+BarrierPartitioner::assignRegionsIncrementally(const PartitionInput& input, Sites sites, Feedback&) const
 {
-    return std::make_unique<BarrierPartition>(input, std::move(sites));
+    return std::make_unique<BarrierPartition>(input, std::move(sites.points));
 }
 
 } // namespace vbas

@@ -24,10 +24,8 @@ public:
     static std::unique_ptr<Partitioner> create(const StrategyOptions& options);
 
 private:
-    Partition assignRegions(const PartitionInput& input, std::vector<Point> sites,
-                            Feedback& feedback) const override;
-    std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input,
-                                                                     std::vector<Point> sites,
+    Partition assignRegions(const PartitionInput& input, Sites sites, Feedback& feedback) const override;
+    std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input, Sites sites,
                                                                      Feedback& feedback) const override;
 };
 

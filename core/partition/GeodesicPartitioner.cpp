@@ -282,18 +282,18 @@ std::unique_ptr<Partitioner> GeodesicPartitioner::create(const StrategyOptions&)
     return std::make_unique<GeodesicPartitioner>();
 }
 
-Partition GeodesicPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+Partition GeodesicPartitioner::assignRegions(const PartitionInput& input, Sites sites,
                                              Feedback& feedback) const
 {
-    const GeodesicPartition state(input, sites, feedback);
-    return {std::move(sites), state.regionSite()};
+    const GeodesicPartition state(input, sites.points, feedback);
+    return {std::move(sites.points), state.regionSite(), {}};
 }
 
 std::unique_ptr<IncrementalPartition>
-GeodesicPartitioner::assignRegionsIncrementally(const PartitionInput& input, std::vector<Point> sites,
+GeodesicPartitioner::assignRegionsIncrementally(const PartitionInput& input, Sites sites,
                                                 Feedback& feedback) const
 {
-    return std::make_unique<GeodesicPartition>(input, std::move(sites), feedback);
+    return std::make_unique<GeodesicPartition>(input, std::move(sites.points), feedback);
 }
 
 } // namespace vbas

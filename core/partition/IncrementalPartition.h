@@ -28,6 +28,8 @@ public:
     virtual ~IncrementalPartition() = default;
 
     virtual const std::vector<Point>& sites() const = 0;
+    /** The sites' power weights (SPEC section 11); empty when the partition is unweighted. */
+    virtual const std::vector<double>& weights() const;
     virtual const std::vector<SiteIndex>& regionSite() const = 0;
     /** The regions of site s, in no particular order. */
     virtual const std::vector<RegionIndex>& members(SiteIndex s) const = 0;
@@ -39,6 +41,13 @@ public:
     virtual bool move(SiteIndex s, const Point& p, std::vector<Change>& changes) = 0;
     /** Reverts the last successful move of s from `previous`, given the changes it reported. */
     virtual void undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes) = 0;
+    /**
+     * Gives site s the power weight w, appending every region that changed site to `changes`.
+     * Throws Error(Partition) unless the partition is weighted.
+     */
+    virtual bool reweigh(SiteIndex s, double w, std::vector<Change>& changes);
+    /** Reverts the last reweigh() of s from weight `previous`, given the changes it reported. */
+    virtual void undoReweigh(SiteIndex s, double previous, const std::vector<Change>& changes);
 
     /** The sites adjacent to s (whose regions a move of s can take or give). */
     virtual void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const = 0;

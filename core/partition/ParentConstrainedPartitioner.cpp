@@ -17,15 +17,16 @@ struct Group
     std::vector<SiteIndex> sites;     // local -> global
     std::vector<Point> points;
     std::vector<Count> weights;
-    std::vector<Point> sitePoints;
+    /** The group's sites with their power weights (empty when the sites are unweighted). */
+    Sites localSites;
     SpatialContext spatial;
 
     PartitionInput input() const { return {points, weights, spatial}; }
 };
 
-/** Splits regions and sites by parent; parents without a site get one (appended to `sites`). */
+/** Splits regions and sites by parent; parents without a site get one (appended to `sites`, weight 0). */
 std::vector<Group> splitByParent(const PartitionInput& input, const std::vector<std::uint32_t>& regionParent,
-                                 std::vector<Point>& sites)
+                                 Sites& all)
 {
     if (regionParent.size() != input.points.size())
         throw Error(Subject::Partition, "the parent field must give a value for every region");
@@ -45,6 +46,7 @@ std::vector<Group> splitByParent(const PartitionInput& input, const std::vector<
         g.points.push_back(input.points[r]);
         g.weights.push_back(input.weights[r]);
     }
+    std::vector<Point>& sites = all.points;
     const VisiblePointFinder nearestRegion(input.points, nullptr);
     for (SiteIndex s = 0; s < sites.size(); ++s)
         groups[groupOf[regionParent[nearestRegion.find(sites[s])]]].sites.push_back(s);
@@ -55,10 +57,16 @@ std::vector<Group> splitByParent(const PartitionInput& input, const std::vector<
                 std::size_t(std::max_element(g.weights.begin(), g.weights.end()) - g.weights.begin());
             g.sites.push_back(SiteIndex(sites.size()));
             sites.push_back(g.points[heaviest]);
+            if (!all.weights.empty())
+                all.weights.push_back(0.0);
         }
     for (Group& g : groups)
         for (SiteIndex s : g.sites)
-            g.sitePoints.push_back(sites[s]);
+        {
+            g.localSites.points.push_back(sites[s]);
+            if (!all.weights.empty())
+                g.localSites.weights.push_back(all.weights[s]);
+        }
     // The adjacency graph cut at parent boundaries.
     if (input.spatial.adjacency)
     {
@@ -76,7 +84,10 @@ std::vector<Group> splitByParent(const PartitionInput& input, const std::vector<
     return groups;
 }
 
-/** Gives global numbers to sites the inner partition of `group` added (e.g. for a cut-off bank). */
+/**
+ * Gives global numbers to sites the inner partition of `group` added (e.g. for a cut-off bank);
+ * only unweighted partitions add sites.
+ */
 void adoptAddedSites(Group& group, const std::vector<Point>& innerSites, std::vector<Point>& sites)
 {
     for (std::size_t i = group.sites.size(); i < innerSites.size(); ++i)
@@ -91,7 +102,7 @@ class ParentConstrainedPartition : public IncrementalPartition
 {
 public:
     ParentConstrainedPartition(const Partitioner& inner, const PartitionInput& input,
-                               const std::vector<std::uint32_t>& regionParent, std::vector<Point> sites,
+                               const std::vector<std::uint32_t>& regionParent, Sites sites,
                                Feedback& feedback)
         : mSites(std::move(sites))
         , mGroups(splitByParent(input, regionParent, mSites))
@@ -101,12 +112,12 @@ public:
     {
         for (std::size_t g = 0; g < mGroups.size(); ++g)
         {
-            mInner.push_back(inner.incremental(mGroups[g].input(), mGroups[g].sitePoints, feedback));
-            adoptAddedSites(mGroups[g], mInner[g]->sites(), mSites);
+            mInner.push_back(inner.incremental(mGroups[g].input(), mGroups[g].localSites, feedback));
+            adoptAddedSites(mGroups[g], mInner[g]->sites(), mSites.points);
         }
-        mMembers.resize(mSites.size());
-        mSiteGroup.resize(mSites.size());
-        mLocalSite.resize(mSites.size());
+        mMembers.resize(mSites.points.size());
+        mSiteGroup.resize(mSites.points.size());
+        mLocalSite.resize(mSites.points.size());
         for (std::size_t g = 0; g < mGroups.size(); ++g)
         {
             for (std::size_t i = 0; i < mGroups[g].sites.size(); ++i)
@@ -128,7 +139,8 @@ public:
                 mPosition[list[i]] = i;
     }
 
-    const std::vector<Point>& sites() const override { return mSites; }
+    const std::vector<Point>& sites() const override { return mSites.points; }
+    const std::vector<double>& weights() const override { return mSites.weights; }
     const std::vector<SiteIndex>& regionSite() const override { return mRegionSite; }
     const std::vector<RegionIndex>& members(SiteIndex s) const override { return mMembers[s]; }
 
@@ -141,30 +153,33 @@ public:
         std::vector<Change> local;
         if (!mInner[g]->move(mLocalSite[s], p, local))
             return false;
-        mSites[s] = p;
-        for (const Change& c : local)
-        {
-            const Change global{mGroups[g].regions[c.region], mGroups[g].sites[c.from],
-                                mGroups[g].sites[c.to]};
-            moveMember(mMembers, mPosition, global.region, global.from, global.to);
-            mRegionSite[global.region] = global.to;
-            changes.push_back(global);
-        }
+        mSites.points[s] = p;
+        adopt(g, local, changes);
         return true;
     }
 
     void undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes) override
     {
         const std::uint32_t g = mSiteGroup[s];
+        mInner[g]->undo(mLocalSite[s], previous, restore(g, changes));
+        mSites.points[s] = previous;
+    }
+
+    bool reweigh(SiteIndex s, double w, std::vector<Change>& changes) override
+    {
+        const std::uint32_t g = mSiteGroup[s];
         std::vector<Change> local;
-        for (const Change& c : changes)
-        {
-            local.push_back({localRegion(g, c.region), mLocalSite[c.from], mLocalSite[c.to]});
-            moveMember(mMembers, mPosition, c.region, c.to, c.from);
-            mRegionSite[c.region] = c.from;
-        }
-        mInner[g]->undo(mLocalSite[s], previous, local);
-        mSites[s] = previous;
+        mInner[g]->reweigh(mLocalSite[s], w, local);
+        mSites.weights.at(s) = w;
+        adopt(g, local, changes);
+        return true;
+    }
+
+    void undoReweigh(SiteIndex s, double previous, const std::vector<Change>& changes) override
+    {
+        const std::uint32_t g = mSiteGroup[s];
+        mInner[g]->undoReweigh(mLocalSite[s], previous, restore(g, changes));
+        mSites.weights[s] = previous;
     }
 
     void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const override
@@ -185,13 +200,39 @@ public:
     }
 
 private:
+    /** Applies the inner changes of group g in global numbers and appends them to `changes`. */
+    void adopt(std::uint32_t g, const std::vector<Change>& local, std::vector<Change>& changes)
+    {
+        for (const Change& c : local)
+        {
+            const Change global{mGroups[g].regions[c.region], mGroups[g].sites[c.from],
+                                mGroups[g].sites[c.to]};
+            moveMember(mMembers, mPosition, global.region, global.from, global.to);
+            mRegionSite[global.region] = global.to;
+            changes.push_back(global);
+        }
+    }
+
+    /** Reverts global `changes` of group g; returns them in the group's numbers. */
+    std::vector<Change> restore(std::uint32_t g, const std::vector<Change>& changes)
+    {
+        std::vector<Change> local;
+        for (const Change& c : changes)
+        {
+            local.push_back({localRegion(g, c.region), mLocalSite[c.from], mLocalSite[c.to]});
+            moveMember(mMembers, mPosition, c.region, c.to, c.from);
+            mRegionSite[c.region] = c.from;
+        }
+        return local;
+    }
+
     RegionIndex localRegion(std::uint32_t g, RegionIndex global) const
     {
         const auto& regions = mGroups[g].regions;
         return RegionIndex(std::lower_bound(regions.begin(), regions.end(), global) - regions.begin());
     }
 
-    std::vector<Point> mSites;
+    Sites mSites;
     std::vector<Group> mGroups;
     const std::vector<std::uint32_t>& mRegionParent;
     VisiblePointFinder mNearestRegion;
@@ -214,16 +255,17 @@ ParentConstrainedPartitioner::ParentConstrainedPartitioner(const Partitioner& in
 
 ParentConstrainedPartitioner::~ParentConstrainedPartitioner() = default;
 
-Partition ParentConstrainedPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+Partition ParentConstrainedPartitioner::assignRegions(const PartitionInput& input, Sites sites,
                                                       Feedback& feedback) const
 {
     std::vector<Group> groups = splitByParent(input, mRegionParent, sites);
-    Partition result{std::move(sites), std::vector<SiteIndex>(input.points.size(), kNoSite)};
+    Partition result{std::move(sites.points), std::vector<SiteIndex>(input.points.size(), kNoSite),
+                     std::move(sites.weights)};
     for (std::size_t g = 0; g < groups.size(); ++g)
     {
         Feedback::Stage stage(feedback, double(g) / double(groups.size()),
                               double(g + 1) / double(groups.size()));
-        const Partition local = mInner.partition(groups[g].input(), groups[g].sitePoints, feedback);
+        const Partition local = mInner.partition(groups[g].input(), groups[g].localSites, feedback);
         adoptAddedSites(groups[g], local.sites, result.sites);
         for (RegionIndex r = 0; r < local.regionSite.size(); ++r)
             result.regionSite[groups[g].regions[r]] = groups[g].sites[local.regionSite[r]];
@@ -232,8 +274,8 @@ Partition ParentConstrainedPartitioner::assignRegions(const PartitionInput& inpu
 }
 
 std::unique_ptr<IncrementalPartition>
-ParentConstrainedPartitioner::assignRegionsIncrementally(const PartitionInput& input,
-                                                         std::vector<Point> sites, Feedback& feedback) const
+ParentConstrainedPartitioner::assignRegionsIncrementally(const PartitionInput& input, Sites sites,
+                                                         Feedback& feedback) const
 {
     return std::make_unique<ParentConstrainedPartition>(mInner, input, mRegionParent, std::move(sites),
                                                         feedback);

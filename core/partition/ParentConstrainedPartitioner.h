@@ -22,12 +22,11 @@ public:
     /** Constrains `inner`, which must outlive this, to the parents of `regionParent` (a code per region). */
     ParentConstrainedPartitioner(const Partitioner& inner, std::vector<std::uint32_t> regionParent);
     ~ParentConstrainedPartitioner() override;
+    bool supportsWeights() const override { return mInner.supportsWeights(); }
 
 private:
-    Partition assignRegions(const PartitionInput& input, std::vector<Point> sites,
-                            Feedback& feedback) const override;
-    std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input,
-                                                                     std::vector<Point> sites,
+    Partition assignRegions(const PartitionInput& input, Sites sites, Feedback& feedback) const override;
+    std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input, Sites sites,
                                                                      Feedback& feedback) const override;
 
     const Partitioner& mInner;

@@ -3,6 +3,7 @@
 #include "Error.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace vbas
@@ -16,21 +17,64 @@ void requireSites(const std::vector<Point>& sites)
         throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
 }
 
+/** Checks the weights and drops them when the strategy has no use for them (all 0). */
+void checkWeights(Sites& sites, bool supported)
+{
+    if (sites.weights.empty())
+        return;
+    if (sites.weights.size() != sites.points.size())
+        throw Error(Subject::Partition, "every site needs a weight (" + std::to_string(sites.points.size()) +
+                                            " sites, " + std::to_string(sites.weights.size()) + " weights)");
+    for (double w : sites.weights)
+        if (!std::isfinite(w))
+            throw Error(Subject::Partition, "site weights must be finite numbers");
+    if (supported)
+        return;
+    if (sites.weighted())
+        throw Error(Subject::Partition, "this partition method has no weighted (power) form: give sites "
+                                        "without weights, or use partition.voronoi");
+    sites.weights.clear();
+}
+
 } // namespace
 
-Partition Partitioner::partition(const PartitionInput& input, std::vector<Point> sites,
-                                 Feedback& feedback) const
+bool Sites::weighted() const
 {
-    requireSites(sites);
+    return std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; });
+}
+
+const std::vector<double>& IncrementalPartition::weights() const
+{
+    static const std::vector<double> none;
+    return none;
+}
+
+bool IncrementalPartition::reweigh(SiteIndex, double, std::vector<Change>&)
+{
+    throw Error(Subject::Partition, "this partition has no site weights");
+}
+
+void IncrementalPartition::undoReweigh(SiteIndex, double, const std::vector<Change>&)
+{
+    throw Error(Subject::Partition, "this partition has no site weights");
+}
+
+Partition Partitioner::partition(const PartitionInput& input, Sites sites, Feedback& feedback) const
+{
+    requireSites(sites.points);
+    checkWeights(sites, supportsWeights());
+    if (!sites.weighted())
+        sites.weights.clear();
     return assignRegions(input, std::move(sites), feedback);
 }
 
-std::unique_ptr<IncrementalPartition>
-Partitioner::incremental(const PartitionInput& input, std::vector<Point> sites, Feedback& feedback) const
+std::unique_ptr<IncrementalPartition> Partitioner::incremental(const PartitionInput& input, Sites sites,
+                                                               Feedback& feedback) const
 {
-    requireSites(sites);
+    requireSites(sites.points);
+    checkWeights(sites, supportsWeights());
     std::vector<std::pair<double, double>> locations;
-    for (const Point& p : sites)
+    for (const Point& p : sites.points)
         locations.emplace_back(p.x, p.y);
     std::sort(locations.begin(), locations.end());
     if (std::adjacent_find(locations.begin(), locations.end()) != locations.end())

@@ -11,12 +11,34 @@
 namespace vbas
 {
 
+/**
+ * Site locations with their power weights (SPEC section 11): region r goes to the site j with the
+ * least ‖p_r − s_j‖² − w_j. No weights means every weight is 0: the Voronoi partition.
+ */
+struct Sites
+{
+    // Implicit: a list of locations is a set of unweighted sites.
+    Sites(std::vector<Point> locations = {}, std::vector<double> powerWeights = {})
+        : points(std::move(locations))
+        , weights(std::move(powerWeights))
+    {
+    }
+    std::vector<Point> points;
+    /** One per site, or empty (all 0). */
+    std::vector<double> weights;
+
+    /** Whether some weight is not 0. */
+    bool weighted() const;
+};
+
 /** Sites and the site each initial region is assigned to. */
 struct Partition
 {
     std::vector<Point> sites;
     /** Per initial region: the index of its site. */
     std::vector<SiteIndex> regionSite;
+    /** The sites' power weights; empty when every weight is 0. */
+    std::vector<double> weights;
 };
 
 /**
@@ -31,24 +53,31 @@ class Partitioner
 {
 public:
     virtual ~Partitioner() = default;
-    /** Throws Error(SiteLocation) when there are no sites. */
-    Partition partition(const PartitionInput& input, std::vector<Point> sites, Feedback& feedback) const;
     /**
-     * The same partition, ready to follow single site moves. Throws Error(SiteLocation) unless there
-     * are sites, each at a location of its own.
+     * Throws Error(SiteLocation) when there are no sites, Error(Partition) when the sites are
+     * weighted and the strategy has no power form (supportsWeights()).
      */
-    std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, std::vector<Point> sites,
+    Partition partition(const PartitionInput& input, Sites sites, Feedback& feedback) const;
+    /**
+     * The same partition, ready to follow single site moves; with weights (zeros included) also
+     * single weight changes. Throws Error(SiteLocation) unless there are sites, each at a location
+     * of its own.
+     */
+    std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, Sites sites,
                                                       Feedback& feedback) const;
+    /** Whether the strategy assigns by power distance when the sites carry weights. */
+    virtual bool supportsWeights() const { return false; }
 
 private:
     // The checks above live in the base, once for every strategy; a strategy sees only valid sites.
-    /** partition() with at least one site. */
-    virtual Partition assignRegions(const PartitionInput& input, std::vector<Point> sites,
-                                    Feedback& feedback) const = 0;
-    /** incremental() with at least one site, every site at a location of its own. */
-    virtual std::unique_ptr<IncrementalPartition> assignRegionsIncrementally(const PartitionInput& input,
-                                                                             std::vector<Point> sites,
-                                                                             Feedback& feedback) const = 0;
+    /** partition() with at least one site; weights only when supportsWeights(). */
+    virtual Partition assignRegions(const PartitionInput& input, Sites sites, Feedback& feedback) const = 0;
+    /**
+     * incremental() with at least one site, every site at a location of its own; weights (one per
+     * site) only when supportsWeights().
+     */
+    virtual std::unique_ptr<IncrementalPartition>
+    assignRegionsIncrementally(const PartitionInput& input, Sites sites, Feedback& feedback) const = 0;
 };
 
 } // namespace vbas

@@ -1,5 +1,7 @@
 #include "VoronoiPartitioner.h"
 
+#include "PowerIncremental.h"
+#include "PowerTriangulation.h"
 #include "SiteTriangulation.h"
 #include "VoronoiIncremental.h"
 
@@ -11,18 +13,28 @@ std::unique_ptr<Partitioner> VoronoiPartitioner::create(const StrategyOptions&)
     return std::make_unique<VoronoiPartitioner>();
 }
 
-Partition VoronoiPartitioner::assignRegions(const PartitionInput& input, std::vector<Point> sites,
+Partition VoronoiPartitioner::assignRegions(const PartitionInput& input, Sites sites,
                                             Feedback& feedback) const
 {
-    std::vector<SiteIndex> regionSite = SiteTriangulation(sites).nearestSites(input.points, feedback);
-    return {std::move(sites), std::move(regionSite)};
+    if (sites.weights.empty())
+    {
+        std::vector<SiteIndex> regionSite =
+            SiteTriangulation(sites.points).nearestSites(input.points, feedback);
+        return {std::move(sites.points), std::move(regionSite), {}};
+    }
+    std::vector<SiteIndex> regionSite =
+        PowerTriangulation(sites.points, sites.weights).nearestSites(input.points, feedback);
+    return {std::move(sites.points), std::move(regionSite), std::move(sites.weights)};
 }
 
 std::unique_ptr<IncrementalPartition>
-VoronoiPartitioner::assignRegionsIncrementally(const PartitionInput& input, std::vector<Point> sites,
+VoronoiPartitioner::assignRegionsIncrementally(const PartitionInput& input, Sites sites,
                                                Feedback& feedback) const
 {
-    return std::make_unique<VoronoiIncremental>(input.points, std::move(sites), feedback);
+    if (sites.weights.empty())
+        return std::make_unique<VoronoiIncremental>(input.points, std::move(sites.points), feedback);
+    return std::make_unique<PowerIncremental>(input.points, std::move(sites.points), std::move(sites.weights),
+                                              feedback);
 }
 
 } // namespace vbas

@@ -18,11 +18,37 @@ namespace vbas
  *    [1, non-empty regions] with clampSiteCount() and says so;
  *  - deterministic; throws Error(SiteCount) on unusable parameters.
  */
+/**
+ * The whole release at a chosen site count, for counters that search it (SPEC section 11: the
+ * suppression budget). The pipeline provides it: located, refined, partitioned and suppressed
+ * exactly as the release would be.
+ */
+class ReleaseProbe
+{
+public:
+    virtual ~ReleaseProbe() = default;
+    /** Records of the data set, withheld ones included (the N of a budget's share). */
+    virtual Count records() const = 0;
+    /**
+     * Records the release with `sites` sites withholds: global, local and l-diversity suppression;
+     * `refined`: after the configured refinement (false: the located sites as they are; the
+     * refinement never withholds more).
+     */
+    virtual Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) = 0;
+};
+
 class SiteCounter
 {
 public:
     virtual ~SiteCounter() = default;
     virtual std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const = 0;
+    /** The estimate when the release can be probed; counters that do not search it keep estimate(). */
+    virtual std::uint64_t estimateWithRelease(const RegionSet& regions, Count k, ReleaseProbe& probe,
+                                              Feedback& feedback) const
+    {
+        (void)probe;
+        return estimate(regions, k, feedback);
+    }
 };
 
 /** Clamps an estimate to [1, regions that hold records] (at least 1 even with none). */

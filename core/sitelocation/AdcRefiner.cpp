@@ -88,9 +88,9 @@ std::unique_ptr<SiteRefiner> AdcRefiner::create(const StrategyOptions& options)
     return std::make_unique<AdcRefiner>(options.count(maxMovesOption()), seconds);
 }
 
-std::vector<Point> AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
-                                      const Partitioner& partitioner, std::vector<Point> seeds,
-                                      RefinementReport& report, Feedback& feedback) const
+Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                         const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
+                         Feedback& feedback) const
 {
     const Clock::time_point start = Clock::now();
     std::vector<Point> sites = distinctSites(seeds);

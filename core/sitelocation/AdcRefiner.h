@@ -31,9 +31,9 @@ public:
     static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
     /** "adc_max_moves" and "adc_max_seconds" (0: no limit). */
     static std::vector<OptionSpec> options();
-    std::vector<Point> refine(const RegionSet& regions, const PartitionInput& input, Count k,
-                              const Partitioner& partitioner, std::vector<Point> seeds,
-                              RefinementReport& report, Feedback& feedback) const override;
+    Sites refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                 const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
+                 Feedback& feedback) const override;
 
 private:
     std::uint64_t mMaxMoves;

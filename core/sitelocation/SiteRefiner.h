@@ -2,15 +2,13 @@
 
 #include "Feedback.h"
 #include "data/RegionSet.h"
+#include "partition/Partitioner.h"
 
 #include <string>
 #include <vector>
 
 namespace vbas
 {
-
-class Partitioner;
-struct PartitionInput;
 
 /** What a refinement run did (ADC: SPEC section 6). */
 struct RefinementReport
@@ -31,15 +29,16 @@ struct RefinementReport
  * Improves the sites of any site locator (the seed) for a given partitioner and k.
  *
  * Contract: returns at most as many sites as it was given, at distinct locations inside the
- * bounding box of the region points; deterministic; stops promptly on cancel; fills `report`.
+ * bounding box of the region points, with power weights only when the partitioner supports them;
+ * deterministic; stops promptly on cancel; fills `report`.
  */
 class SiteRefiner
 {
 public:
     virtual ~SiteRefiner() = default;
-    virtual std::vector<Point> refine(const RegionSet& regions, const PartitionInput& input, Count k,
-                                      const Partitioner& partitioner, std::vector<Point> seeds,
-                                      RefinementReport& report, Feedback& feedback) const = 0;
+    virtual Sites refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                         const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
+                         Feedback& feedback) const = 0;
 };
 
 /** The seeds without repeated locations, first occurrence kept: a site hidden under a twin owns nothing. */

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <set>
 
 namespace vbas
@@ -166,6 +167,27 @@ const OptionSpec& maxMovesOption()
     return spec;
 }
 
+const OptionSpec& moveWeightsOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::flag("suppression_move_weights", "Suppression refinement: also change site weights", true,
+                         "Lets the suppression-aware refinement give sites power weights (a weighted Voronoi "
+                         "diagram) where the partition method has a weighted form (partition.voronoi); off: "
+                         "it only moves sites.")
+            .asAdvanced();
+    return spec;
+}
+
+/** Squared distance from site s to its nearest neighbour site: the unit of its weight steps. */
+double weightUnit(const IncrementalPartition& partition, SiteIndex s,
+                  const std::vector<SiteIndex>& neighbours)
+{
+    double nearest = std::numeric_limits<double>::infinity();
+    for (SiteIndex t : neighbours)
+        nearest = std::min(nearest, squaredDistance(partition.sites()[s], partition.sites()[t]));
+    return std::isfinite(nearest) ? nearest : 0.0;
+}
+
 const OptionSpec& maxSecondsOption()
 {
     static const OptionSpec spec =
@@ -179,9 +201,10 @@ const OptionSpec& maxSecondsOption()
 }
 } // namespace
 
-SuppressionRefiner::SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds)
+SuppressionRefiner::SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds, bool moveWeights)
     : mMaxMoves(maxMoves)
     , mMaxSeconds(maxSeconds)
+    , mMoveWeights(moveWeights)
 {
     if (!(maxSeconds >= 0.0))
         throw Error(Subject::SiteLocation,
@@ -190,7 +213,7 @@ SuppressionRefiner::SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds
 
 std::vector<OptionSpec> SuppressionRefiner::options()
 {
-    return {maxMovesOption(), maxSecondsOption()};
+    return {maxMovesOption(), maxSecondsOption(), moveWeightsOption()};
 }
 
 std::unique_ptr<SiteRefiner> SuppressionRefiner::create(const StrategyOptions& options)
@@ -198,12 +221,13 @@ std::unique_ptr<SiteRefiner> SuppressionRefiner::create(const StrategyOptions& o
     const double seconds = options.number(maxSecondsOption());
     if (!(seconds >= 0.0))
         throw optionError("suppression_max_seconds", "the time limit must be 0 (none) or positive seconds");
-    return std::make_unique<SuppressionRefiner>(options.count(maxMovesOption()), seconds);
+    return std::make_unique<SuppressionRefiner>(options.count(maxMovesOption()), seconds,
+                                                options.flag(moveWeightsOption()));
 }
 
-std::vector<Point> SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
-                                              const Partitioner& partitioner, std::vector<Point> seeds,
-                                              RefinementReport& report, Feedback& feedback) const
+Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                                 const Partitioner& partitioner, std::vector<Point> seeds,
+                                 RefinementReport& report, Feedback& feedback) const
 {
     const Clock::time_point start = Clock::now();
     std::vector<Point> sites = distinctSites(seeds);
@@ -212,8 +236,10 @@ std::vector<Point> SuppressionRefiner::refine(const RegionSet& regions, const Pa
     if (sites.empty())
         return sites;
     const BoundingBox box = boundingBox(regions.points());
+    const bool weighted = mMoveWeights && partitioner.supportsWeights();
+    std::vector<double> zeros(weighted ? sites.size() : 0, 0.0);
     const std::unique_ptr<IncrementalPartition> partition =
-        partitioner.incremental(input, std::move(sites), feedback);
+        partitioner.incremental(input, Sites(std::move(sites), std::move(zeros)), feedback);
     SuppressionLedger ledger(regions, *partition, k);
     Targets targets(regions, *partition, ledger, k);
     const Count withheldBefore = ledger.withheld();
@@ -263,7 +289,12 @@ std::vector<Point> SuppressionRefiner::refine(const RegionSet& regions, const Pa
             const std::vector<Point>& toward = targets.of(s);
             before = targets.neighbours();
             bool keptHere = false;
-            for (const Point& target : toward)
+            // Candidate moves in order: the weight up and down (weighted partitions), then the
+            // position toward each target.
+            const std::size_t weightMoves = weighted ? 2 : 0;
+            const double weightStep = weighted ? step * weightUnit(*partition, s, before) : 0.0;
+            const double previousWeight = weighted ? partition->weights()[s] : 0.0;
+            for (std::size_t move = 0; move < weightMoves + toward.size(); ++move)
             {
                 if ((mMaxMoves > 0 && report.movesTried >= mMaxMoves) ||
                     (mMaxSeconds > 0 && elapsed() >= mMaxSeconds))
@@ -273,15 +304,26 @@ std::vector<Point> SuppressionRefiner::refine(const RegionSet& regions, const Pa
                 }
                 if (report.movesTried % 64 == 0)
                     feedback.checkCanceled();
-                const Point candidate = clamped({previous.x + step * (target.x - previous.x),
-                                                 previous.y + step * (target.y - previous.y)},
-                                                box);
-                if (candidate == previous)
-                    continue;
-                ++report.movesTried;
                 changes.clear();
-                if (!partition->move(s, candidate, changes))
-                    continue;
+                if (move < weightMoves)
+                {
+                    if (weightStep == 0.0)
+                        continue;
+                    ++report.movesTried;
+                    partition->reweigh(s, previousWeight + (move == 0 ? weightStep : -weightStep), changes);
+                }
+                else
+                {
+                    const Point& target = toward[move - weightMoves];
+                    const Point candidate = clamped({previous.x + step * (target.x - previous.x),
+                                                     previous.y + step * (target.y - previous.y)},
+                                                    box);
+                    if (candidate == previous)
+                        continue;
+                    ++report.movesTried;
+                    if (!partition->move(s, candidate, changes))
+                        continue;
+                }
                 const Count withheld = ledger.withheld();
                 ledger.apply(changes);
                 if (ledger.withheld() < withheld && ledger.formed() >= formed &&
@@ -292,7 +334,10 @@ std::vector<Point> SuppressionRefiner::refine(const RegionSet& regions, const Pa
                     break;
                 }
                 ledger.revert(changes);
-                partition->undo(s, previous, changes);
+                if (move < weightMoves)
+                    partition->undoReweigh(s, previousWeight, changes);
+                else
+                    partition->undo(s, previous, changes);
             }
             if (limited)
                 break;
@@ -332,7 +377,10 @@ std::vector<Point> SuppressionRefiner::refine(const RegionSet& regions, const Pa
     report.seconds = elapsed();
     feedback.info("refinement.suppression: local suppression withholds " + std::to_string(ledger.withheld()) +
                   " records, " + std::to_string(withheldBefore) + " before the refinement");
-    return partition->sites();
+    Sites refined(partition->sites(), partition->weights());
+    if (!refined.weighted())
+        refined.weights.clear();
+    return refined;
 }
 
 } // namespace vbas

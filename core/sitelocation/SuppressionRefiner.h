@@ -11,13 +11,15 @@ struct OptionSpec;
 class StrategyOptions;
 
 /**
- * refinement.suppression: moves sites one at a time and keeps a move only when it lowers the
- * records that local suppression withholds (SPEC section 11, positions only: weights wait for the
- * power diagram), no aggregate formed before is lost and no aggregate releasing records before
- * ends up withholding all of them (so the released regions do not fall).
+ * refinement.suppression: changes sites one at a time and keeps a change only when it lowers the
+ * records that local suppression withholds (SPEC section 11), no aggregate formed before is lost
+ * and no aggregate releasing records before ends up withholding all of them (so the released
+ * regions do not fall). Where the partitioner has a weighted form, a change is first the site's
+ * power weight, up or down by the step times the squared distance to its nearest neighbour site,
+ * then its position.
  *
  * A pass visits the sites whose aggregates withhold records, most withheld first (ties: site
- * index). For a site it tries a step towards, in this order: the neighbouring regions whose
+ * index). For a site it tries its weight, then a step towards, in this order: the neighbouring regions whose
  * withheld records this aggregate would release (their weighted mean, then the region with most),
  * the neighbouring records of its three withheld classes closest to k, the point mirroring its
  * own withheld records (to hand them to neighbours), and the two neighbour sites withholding
@@ -34,18 +36,19 @@ class StrategyOptions;
 class SuppressionRefiner : public SiteRefiner
 {
 public:
-    SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds);
+    SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds, bool moveWeights = true);
     static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
-    /** "suppression_max_moves" and "suppression_max_seconds" (0: no limit). */
+    /** "suppression_max_moves", "suppression_max_seconds" (0: no limit) and "suppression_move_weights". */
     static std::vector<OptionSpec> options();
     /** report.objectiveBefore/After: records withheld by local suppression. */
-    std::vector<Point> refine(const RegionSet& regions, const PartitionInput& input, Count k,
-                              const Partitioner& partitioner, std::vector<Point> seeds,
-                              RefinementReport& report, Feedback& feedback) const override;
+    Sites refine(const RegionSet& regions, const PartitionInput& input, Count k,
+                 const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
+                 Feedback& feedback) const override;
 
 private:
     std::uint64_t mMaxMoves;
     double mMaxSeconds;
+    bool mMoveWeights;
 };
 
 } // namespace vbas

@@ -10,6 +10,14 @@ void VbasAlgorithmPartition::initAlgorithm(const QVariantMap&)
     sites->setHelp(QObject::tr("One point per aggregated region, in any CRS. Every small area joins the site "
                                "nearest its representative point."));
     addParameter(sites);
+    auto* weight = new QgsProcessingParameterField(kSiteWeightField, QObject::tr("Site weight field"),
+                                                   QVariant(), kSites, VbasCompat::FieldNumeric, false, true);
+    weight->setHelp(
+        QObject::tr("Optional: the power weight of each site (the 'weight' field of 'Select Voronoi "
+                    "sites', square metres of the computation plane). A small area joins the site "
+                    "with the least squared distance minus weight: a heavier site reaches further. "
+                    "Empty: every weight 0, the plain Voronoi partition. Needs the Voronoi partition."));
+    addParameter(weight);
     addPartitionParameters();
     addReleaseOutputs(true);
 }
@@ -79,10 +87,11 @@ VbasRelease VbasAlgorithmPartition::computeRelease(const vbas::Pipeline& pipelin
 {
     const std::unique_ptr<QgsProcessingFeatureSource> sitesSource(
         parameterAsSource(parameters, kSites, context));
-    std::vector<vbas::Point> sites =
+    const QString weightField = parameterAsString(parameters, kSiteWeightField, context);
+    vbas::Sites sites =
         runEngine(feedback, [&](vbas::Feedback& engineFeedback)
-                  { return loadPoints(*sitesSource, kSites, *job.frame, engineFeedback); });
-    if (sites.empty())
+                  { return loadSites(*sitesSource, kSites, weightField, *job.frame, engineFeedback); });
+    if (sites.points.empty())
         throw parameterError(kSites, QObject::tr("the layer holds no points; give at least one site"));
     return runEngine(feedback,
                      [&](vbas::Feedback& engineFeedback)

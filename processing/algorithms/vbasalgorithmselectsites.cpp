@@ -78,9 +78,8 @@ QVariantMap VbasAlgorithmSelectSites::processGuarded(const QVariantMap& paramete
     VbasSteps steps(3, feedback);
     const Job job = loadJob(parameters, context, &steps);
     steps.next();
-    const std::vector<vbas::Point> sites =
-        runEngine(&steps, [&](vbas::Feedback& engineFeedback)
-                  { return pipeline->selectSites(job.engineJob(), engineFeedback); });
+    const vbas::Sites sites = runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                                        { return pipeline->selectSites(job.engineJob(), engineFeedback); });
     steps.next();
     QString destination;
     const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,
@@ -90,5 +89,5 @@ QVariantMap VbasAlgorithmSelectSites::processGuarded(const QVariantMap& paramete
         throw QgsProcessingException(invalidSinkError(parameters, kOutput));
     VbasSink out(*sink, kOutput, steps);
     VbasOutputs::writeSites(out, sites, *job.frame, nullptr);
-    return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.size())}};
+    return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.points.size())}};
 }

@@ -188,7 +188,10 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
           [&](VbasSink& sink) { VbasOutputs::writeRecords(sink, *job.records, layout, job.data, release); });
     write(kOutputSites, VbasStyling::Role::Sites, VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
           [&](VbasSink& sink)
-          { VbasOutputs::writeSites(sink, release.result.partition.sites, frame, &release); });
+          {
+              VbasOutputs::writeSites(
+                  sink, {release.result.partition.sites, release.result.partition.weights}, frame, &release);
+          });
     write(kOutputCells, VbasStyling::Role::Cells, VbasOutputs::cellFields(release),
           VbasCompat::WkbMultiPolygon,
           [&](VbasSink& sink) { VbasOutputs::writeCells(sink, release, frame); });

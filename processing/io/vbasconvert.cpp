@@ -1064,14 +1064,23 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     return data;
 }
 
-std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const QString& parameter,
-                                    const VbasPlanarFrame& frame, vbas::Feedback& feedback)
+vbas::Sites loadSites(QgsFeatureSource& source, const QString& parameter, const QString& weightField,
+                      const VbasPlanarFrame& frame, vbas::Feedback& feedback)
 {
     const VbasPlanarReader reader(frame, source, parameter);
-    std::vector<vbas::Point> points;
+    const int weightIndex = weightField.isEmpty() ? -1 : source.fields().lookupField(weightField);
+    if (!weightField.isEmpty() && weightIndex < 0)
+        throw QgsProcessingException(
+            QObject::tr("%1: the weight field '%2' is not in the layer").arg(parameter, weightField));
+    vbas::Sites sites;
     std::size_t withoutPoint = 0;
     FeatureLoop loop(source, feedback);
-    QgsFeatureIterator features = source.getFeatures(QgsFeatureRequest().setNoAttributes());
+    QgsFeatureRequest request;
+    if (weightIndex < 0)
+        request.setNoAttributes();
+    else
+        request.setSubsetOfAttributes(QgsAttributeList{weightIndex});
+    QgsFeatureIterator features = source.getFeatures(request);
     QgsFeature feature;
     while (features.nextFeature(feature))
     {
@@ -1082,12 +1091,31 @@ std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const QString& par
             ++withoutPoint;
             continue;
         }
+        double weight = 0.0;
+        if (weightIndex >= 0)
+        {
+            const QVariant value = feature.attribute(weightIndex);
+            bool ok = false;
+            weight = value.toDouble(&ok);
+            if (VbasCompat::isNull(value) || !ok || !std::isfinite(weight))
+                throw QgsProcessingException(
+                    QObject::tr(
+                        "%1: site %2 has no number in its weight field '%3' (value: %4); give every site "
+                        "a weight, 0 for none")
+                        .arg(parameter)
+                        .arg(feature.id())
+                        .arg(weightField, value.toString()));
+        }
         const QgsMultiPointXY parts =
             geometry.isMultipart() ? geometry.asMultiPoint() : QgsMultiPointXY{geometry.asPoint()};
         for (const QgsPointXY& point : parts)
-            points.push_back({point.x(), point.y()});
+        {
+            sites.points.push_back({point.x(), point.y()});
+            if (weightIndex >= 0)
+                sites.weights.push_back(weight);
+        }
     }
     if (withoutPoint > 0)
         feedback.warning(std::to_string(withoutPoint) + " features without a point were skipped");
-    return points;
+    return sites;
 }

@@ -3,6 +3,7 @@
 #include "Feedback.h"
 #include "data/Dataset.h"
 #include "geometry/RegionGeometries.h"
+#include "partition/Partitioner.h"
 
 #include <qgscoordinatereferencesystem.h>
 #include <qgscoordinatetransform.h>
@@ -225,7 +226,10 @@ QString vbasKeyText(const QVariant& value);
 /** Returns vbasKeyText() of a value, or a mark of its own for NULL: values compared with NULL apart. */
 QString vbasValueKey(const QVariant& value);
 
-/** Returns the points of `source` (every part of multipoints), the layer of `parameter`, in the planar frame.
+/**
+ * Returns the sites of `source` (every part of multipoints), the layer of `parameter`, in the planar
+ * frame, with their power weights from `weightField` (empty: unweighted; a weight in the planar
+ * frame's square metres, as 'Select Voronoi sites' writes it).
  */
-std::vector<vbas::Point> loadPoints(QgsFeatureSource& source, const QString& parameter,
-                                    const VbasPlanarFrame& frame, vbas::Feedback& feedback);
+vbas::Sites loadSites(QgsFeatureSource& source, const QString& parameter, const QString& weightField,
+                      const VbasPlanarFrame& frame, vbas::Feedback& feedback);

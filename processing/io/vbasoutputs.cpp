@@ -292,6 +292,7 @@ QgsFields VbasOutputs::siteFields(const VbasRelease* release)
 {
     QgsFields fields;
     fields.append(field(QStringLiteral("site_id"), VbasCompat::FieldTypeInt));
+    fields.append(field(QStringLiteral("weight"), VbasCompat::FieldTypeDouble));
     if (release)
     {
         fields.append(release->aggregateIdField);
@@ -300,14 +301,14 @@ QgsFields VbasOutputs::siteFields(const VbasRelease* release)
     return fields;
 }
 
-void VbasOutputs::writeSites(VbasSink& sink, const std::vector<vbas::Point>& sites,
-                             const VbasPlanarFrame& frame, const VbasRelease* release)
+void VbasOutputs::writeSites(VbasSink& sink, const vbas::Sites& sites, const VbasPlanarFrame& frame,
+                             const VbasRelease* release)
 {
     const QgsFields fields = siteFields(release);
-    for (std::size_t s = 0; s < sites.size(); ++s)
+    for (std::size_t s = 0; s < sites.points.size(); ++s)
     {
         QgsAttributes attributes;
-        attributes << int(s + 1);
+        attributes << int(s + 1) << (sites.weights.empty() ? 0.0 : sites.weights[s]);
         if (release)
         {
             const int aggregate = release->siteAggregate(s);
@@ -318,7 +319,7 @@ void VbasOutputs::writeSites(VbasSink& sink, const std::vector<vbas::Point>& sit
         }
         QgsFeature feature(fields);
         feature.setAttributes(attributes);
-        feature.setGeometry(QgsGeometry::fromPointXY(frame.toSource(sites[s])));
+        feature.setGeometry(QgsGeometry::fromPointXY(frame.toSource(sites.points[s])));
         sink.add(feature);
     }
 }

@@ -107,11 +107,12 @@ void writeRecords(VbasSink& sink, QgsFeatureSource& records, const RecordLayout&
                   const VbasJobData& data, const VbasRelease& release);
 
 /**
- * Sites as points: site_id, and with a release also aggregate_id (NULL for a site that got no
+ * Sites as points: site_id, weight (the power weight in square metres of the computation plane, 0
+ * for a plain Voronoi site), and with a release also aggregate_id (NULL for a site that got no
  * region) and regions (the number of small areas it got).
  */
 QgsFields siteFields(const VbasRelease* release);
-void writeSites(VbasSink& sink, const std::vector<vbas::Point>& sites, const VbasPlanarFrame& frame,
+void writeSites(VbasSink& sink, const vbas::Sites& sites, const VbasPlanarFrame& frame,
                 const VbasRelease* release);
 
 /** Voronoi cells clipped to the study area: site_id and aggregate_id. */

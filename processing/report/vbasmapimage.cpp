@@ -66,11 +66,14 @@ VbasMapImage::VbasMapImage(const VbasJob& job, const VbasRelease& release, bool 
     VbasStyling::styleMapping(*mMapping);
     if (withSites)
     {
-        mSites =
-            memoryLayer(QStringLiteral("sites"), VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
-                        frame.sourceCrs(), feedback,
-                        [&](VbasSink& sink)
-                        { VbasOutputs::writeSites(sink, release.result.partition.sites, frame, &release); });
+        mSites = memoryLayer(QStringLiteral("sites"), VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
+                             frame.sourceCrs(), feedback,
+                             [&](VbasSink& sink)
+                             {
+                                 VbasOutputs::writeSites(
+                                     sink, {release.result.partition.sites, release.result.partition.weights},
+                                     frame, &release);
+                             });
         VbasStyling::styleSites(*mSites);
     }
 }

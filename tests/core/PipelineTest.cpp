@@ -363,7 +363,7 @@ TEST(Pipeline, SingleStagesAreThoseOfTheRelease)
     }
     EXPECT_EQ(estimate.regionsWithRecords, holding);
 
-    const std::vector<Point> sites = pipeline.selectSites(grid.job(), feedback);
+    const std::vector<Point> sites = pipeline.selectSites(grid.job(), feedback).points;
     ASSERT_EQ(sites.size(), whole.result.partition.sites.size());
     for (std::size_t s = 0; s < sites.size(); ++s)
     {

@@ -386,18 +386,19 @@ TEST(RegistryContract, SiteCountersGiveAtLeastOneSiteOnceClampedAndRepeat)
         for (const auto& entry : registry().siteCounters)
         {
             SCOPED_TRACE(entry.id);
-            const auto counter = entry.make(usableOptions(entry));
             Feedback feedback;
-            const std::uint64_t raw = counter->estimate(data.regions, data.k, feedback);
-            EXPECT_EQ(counter->estimate(data.regions, data.k, feedback), raw);
-            const std::uint64_t clamped = clampSiteCount(raw, data.regions);
-            EXPECT_GE(clamped, 1u);
-            EXPECT_LE(clamped, data.regions.nonEmptyCount());
+            // Through a pipeline, which lets counters that search the release probe it.
             PipelineConfig config;
             config.siteCounter = entry.id;
             config.options = usableOptions(entry);
             const Pipeline pipeline(config);
-            EXPECT_GE(pipeline.estimateSiteCount(data, feedback), 1u);
+            std::uint64_t raw = 0, again = 0;
+            const std::uint64_t clamped = pipeline.estimateSiteCount(data, feedback, &raw);
+            EXPECT_EQ(pipeline.estimateSiteCount(data, feedback, &again), clamped);
+            EXPECT_EQ(again, raw);
+            EXPECT_EQ(clampSiteCount(raw, data.regions), clamped);
+            EXPECT_GE(clamped, 1u);
+            EXPECT_LE(clamped, data.regions.nonEmptyCount());
         }
     }
 }
@@ -443,8 +444,12 @@ TEST(RegistryContract, RefinersKeepDistinctSitesInsideTheBoxForEveryPartitioner)
                 const auto refiner = refinerEntry.make(usableOptions(refinerEntry));
                 const auto partitioner = partitionerEntry.make(usableOptions(partitionerEntry));
                 RefinementReport report;
-                const std::vector<Point> sites = refiner->refine(data.regions, data.partitionInput(), data.k,
-                                                                 *partitioner, seeds, report, feedback);
+                const Sites refined = refiner->refine(data.regions, data.partitionInput(), data.k,
+                                                      *partitioner, seeds, report, feedback);
+                const std::vector<Point>& sites = refined.points;
+                EXPECT_TRUE(refined.weights.empty() ||
+                            (partitioner->supportsWeights() && refined.weights.size() == sites.size()))
+                    << "weights only for a partitioner with a power form, one per site";
                 EXPECT_EQ(sites.size(), seeds.size()) << "distinct seeds keep their number";
                 expectInside(sites, box);
                 std::set<std::pair<double, double>> distinct;
@@ -454,8 +459,10 @@ TEST(RegistryContract, RefinersKeepDistinctSitesInsideTheBoxForEveryPartitioner)
                 EXPECT_LE(report.movesAccepted, report.movesTried);
                 EXPECT_FALSE(report.stopReason.empty());
                 RefinementReport again;
-                const std::vector<Point> repeated = refiner->refine(
-                    data.regions, data.partitionInput(), data.k, *partitioner, seeds, again, feedback);
+                const Sites repeatedSites = refiner->refine(data.regions, data.partitionInput(), data.k,
+                                                            *partitioner, seeds, again, feedback);
+                const std::vector<Point>& repeated = repeatedSites.points;
+                EXPECT_EQ(repeatedSites.weights, refined.weights) << "not deterministic";
                 ASSERT_EQ(repeated.size(), sites.size());
                 for (std::size_t i = 0; i < sites.size(); ++i)
                     EXPECT_TRUE(repeated[i].x == sites[i].x && repeated[i].y == sites[i].y)
@@ -499,7 +506,8 @@ TEST(RegistryContract, PartitionersThatNeedAdjacencyDeclareIt)
         Feedback feedback;
         try
         {
-            entry.make(usableOptions(entry))->partition(input, {scene.points[0], scene.points[5]}, feedback);
+            entry.make(usableOptions(entry))
+                ->partition(input, std::vector<Point>{scene.points[0], scene.points[5]}, feedback);
         }
         catch (const Error&)
         {

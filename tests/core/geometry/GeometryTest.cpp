@@ -159,7 +159,7 @@ TEST(ClippedCells, PartitionTheStudyArea)
     for (std::size_t i = 0; i < districts.size(); i += 9)
         sites.push_back(geometries.representativePoint(i, RepresentativePoint::PointOnSurface));
     Feedback feedback;
-    const auto cells = clippedVoronoiCells(geometries, sites, feedback);
+    const auto cells = clippedVoronoiCells(geometries, sites, {}, feedback);
     double sum = 0;
     for (const auto& wkb : cells)
     {

@@ -70,11 +70,13 @@ struct Variant
 {
     std::string partitioner;
     bool parents;
+    /** Sites with power weights, whose changes join the moves (partitioners with a power form). */
+    bool weighted;
 };
 
 void PrintTo(const Variant& v, std::ostream* out)
 {
-    *out << v.partitioner << (v.parents ? " + parents" : "");
+    *out << v.partitioner << (v.parents ? " + parents" : "") << (v.weighted ? " + weights" : "");
 }
 
 /** The partitioner of a variant, owning the registered one that a parent constraint wraps. */
@@ -152,9 +154,20 @@ TEST_P(IncrementalPartitionContract, ThousandsOfMovesAndUndosEqualAFullRecompute
     std::vector<Point> sites;
     for (int s = 0; s < 30; ++s)
         sites.push_back({double(generator() % 100000) / 100.0, double(generator() % 100000) / 100.0});
+    // Weights up to (130 m)², about the spacing of 30 sites over 1 km: some sites are hidden.
+    const auto randomWeight = [&]
+    {
+        return double(int(generator() % 33801) - 16900);
+    };
+    std::vector<double> weights;
+    if (GetParam().weighted)
+        for (std::size_t s = 0; s < sites.size(); ++s)
+            weights.push_back(randomWeight());
     Feedback feedback;
     const PartitionInput input = scene.input();
-    const std::unique_ptr<IncrementalPartition> partition = partitioner->incremental(input, sites, feedback);
+    const std::unique_ptr<IncrementalPartition> partition =
+        partitioner->incremental(input, Sites(sites, weights), feedback);
+    ASSERT_EQ(partition->weights(), weights);
     AdcLedger ledger(regions, *partition);
     std::vector<IncrementalPartition::Change> changes;
     int accepted = 0, rejected = 0;
@@ -174,7 +187,11 @@ TEST_P(IncrementalPartitionContract, ThousandsOfMovesAndUndosEqualAFullRecompute
             target = scene.points[generator() % scene.points.size()];
         const Point previous = partition->sites()[s];
         changes.clear();
-        if (!partition->move(s, target, changes))
+        const bool reweigh = GetParam().weighted && generator() % 3 == 0;
+        const double previousWeight = reweigh ? partition->weights()[s] : 0.0;
+        if (reweigh)
+            partition->reweigh(s, randomWeight(), changes);
+        else if (!partition->move(s, target, changes))
             continue;
         ledger.apply(changes);
         if (generator() % 2 == 0)
@@ -182,12 +199,16 @@ TEST_P(IncrementalPartitionContract, ThousandsOfMovesAndUndosEqualAFullRecompute
         else
         {
             ledger.revert(changes);
-            partition->undo(s, previous, changes);
+            if (reweigh)
+                partition->undoReweigh(s, previousWeight, changes);
+            else
+                partition->undo(s, previous, changes);
             ++rejected;
         }
         if ((accepted + rejected) % 300 == 0)
         {
-            const Partition full = partitioner->partition(input, partition->sites(), feedback);
+            const Partition full =
+                partitioner->partition(input, Sites(partition->sites(), partition->weights()), feedback);
             ASSERT_EQ(full.sites.size(), partition->sites().size());
             ASSERT_EQ(partition->regionSite(), full.regionSite) << "after step " << step;
             std::map<SiteIndex, std::map<ClassId, Count>> perSite;
@@ -223,14 +244,20 @@ std::vector<Variant> allVariants()
     std::vector<Variant> variants;
     for (const auto& entry : Registry::builtIn().partitioners)
         for (bool parents : {false, true})
-            variants.push_back({entry.id, parents});
+        {
+            variants.push_back({entry.id, parents, false});
+            if (entry.create({})->supportsWeights())
+                variants.push_back({entry.id, parents, true});
+        }
     return variants;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllRegistered, IncrementalPartitionContract, ::testing::ValuesIn(allVariants()),
-                         [](const auto& testInfo) {
+                         [](const auto& testInfo)
+                         {
                              return vbas::test::testName(testInfo.param.partitioner +
-                                                         (testInfo.param.parents ? "_parents" : ""));
+                                                         (testInfo.param.parents ? "_parents" : "") +
+                                                         (testInfo.param.weighted ? "_weighted" : ""));
                          });
 
 TEST(IncrementalPartition, MovesOntoAnotherSiteAreRefused)
@@ -238,11 +265,13 @@ TEST(IncrementalPartition, MovesOntoAnotherSiteAreRefused)
     const GridScene scene(10, 10, 10.0, 1);
     const auto partitioner = Registry::builtIn().partitioners.front().create(StrategyOptions{});
     Feedback feedback;
-    const auto partition = partitioner->incremental(scene.input(), {{1, 1}, {50, 50}, {90, 10}}, feedback);
+    const auto partition =
+        partitioner->incremental(scene.input(), std::vector<Point>{{1, 1}, {50, 50}, {90, 10}}, feedback);
     const std::vector<SiteIndex> before = partition->regionSite();
     std::vector<IncrementalPartition::Change> changes;
     EXPECT_FALSE(partition->move(0, {50, 50}, changes));
     EXPECT_TRUE(changes.empty());
     EXPECT_EQ(partition->regionSite(), before);
-    EXPECT_THROW(partitioner->incremental(scene.input(), {{1, 1}, {1, 1}}, feedback), Error);
+    EXPECT_THROW(partitioner->incremental(scene.input(), std::vector<Point>{{1, 1}, {1, 1}}, feedback),
+                 Error);
 }

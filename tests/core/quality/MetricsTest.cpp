@@ -35,7 +35,7 @@ struct HandCase : ::testing::Test
         const Pipeline pipeline(config);
         Feedback feedback;
         const PreparedData data = pipeline.prepare(dataset, feedback);
-        return pipeline.finish(data, {{-1, 0}, {10, 0}}, feedback);
+        return pipeline.finish(data, std::vector<Point>{{-1, 0}, {10, 0}}, feedback);
     }();
 };
 } // namespace

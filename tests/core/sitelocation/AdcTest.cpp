@@ -114,8 +114,10 @@ TEST(Adc, ObjectiveNeverDecreasesAcrossAcceptedMoves)
     for (std::uint64_t limit = 1; limit <= full.movesTried; ++limit)
     {
         RefinementReport report;
-        const std::vector<Point> sites = AdcRefiner(limit, 0).refine(data.regions, data.partitionInput(), 5,
-                                                                     voronoi, seeds, report, feedback);
+        const std::vector<Point> sites =
+            AdcRefiner(limit, 0)
+                .refine(data.regions, data.partitionInput(), 5, voronoi, seeds, report, feedback)
+                .points;
         const double value = objectiveOfSites(data, sites);
         EXPECT_GE(value, previous) << "after " << limit << " moves";
         EXPECT_DOUBLE_EQ(value, report.objectiveAfter);
@@ -196,8 +198,10 @@ TEST(Adc, DuplicateSeedsAreDroppedAndLimitsStopIt)
     std::vector<Point> seeds = pipeline.locateSites(data, 40, feedback);
     seeds.push_back(seeds[3]);
     RefinementReport report;
-    const auto sites = AdcRefiner(5, 0).refine(data.regions, data.partitionInput(), 5, VoronoiPartitioner(),
-                                               seeds, report, feedback);
+    const auto sites =
+        AdcRefiner(5, 0)
+            .refine(data.regions, data.partitionInput(), 5, VoronoiPartitioner(), seeds, report, feedback)
+            .points;
     EXPECT_EQ(report.duplicateSitesDropped, 1u);
     EXPECT_EQ(sites.size(), seeds.size() - 1);
     EXPECT_EQ(report.movesTried, 5u);

@@ -34,7 +34,7 @@ DatasetBuilder randomScene(std::uint64_t seed, std::size_t regions)
     return builder;
 }
 
-PipelineConfig configFor(Count k, const std::string& locator, const std::string& refiner)
+PipelineConfig configFor(Count k, const std::string& locator, const std::string& refiner, bool weights = true)
 {
     PipelineConfig config;
     config.k = k;
@@ -42,6 +42,7 @@ PipelineConfig configFor(Count k, const std::string& locator, const std::string&
     config.siteLocator = locator;
     config.siteRefiner = refiner;
     config.options.set("seed", 3.0).set("site_count", 1.0); // sites are asked of the locator directly
+    config.options.set("suppression_move_weights", weights ? 1.0 : 0.0);
     return config;
 }
 
@@ -68,34 +69,37 @@ TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
         for (const Count k : {Count(3), Count(5)})
             for (const std::string locator : {"sitelocation.balanced_density", "sitelocation.random"})
                 for (const std::size_t sites : {std::size_t(4), std::size_t(10), std::size_t(25)})
-                {
-                    SCOPED_TRACE("seed " + std::to_string(seed) + " k " + std::to_string(k) + " " + locator +
-                                 " s " + std::to_string(sites));
-                    const Pipeline plain(configFor(k, locator, ""));
-                    const Pipeline refined(configFor(k, locator, "refinement.suppression"));
-                    Feedback feedback;
-                    const PreparedData data = plain.prepare(dataset, feedback);
-                    const std::vector<Point> seeds = plain.locateSites(data, sites, feedback);
-                    const PipelineResult before = plain.finish(data, seeds, feedback);
-                    std::optional<RefinementReport> report;
-                    const std::vector<Point> moved = refined.refineSites(data, seeds, report, feedback);
-                    ASSERT_TRUE(report);
-                    const PipelineResult after = refined.finish(data, moved, feedback);
-
-                    EXPECT_LE(after.release.suppressed(), before.release.suppressed());
-                    EXPECT_GE(after.aggregation.size(), before.aggregation.size())
-                        << "an aggregate was emptied";
-                    EXPECT_GE(releasingAggregates(after), releasingAggregates(before));
-                    EXPECT_EQ(report->objectiveBefore, double(before.release.locallySuppressed));
-                    EXPECT_EQ(report->objectiveAfter, double(after.release.locallySuppressed));
-                    if (report->movesAccepted > 0)
+                    for (const bool weights : {false, true})
                     {
-                        EXPECT_LT(after.release.suppressed(), before.release.suppressed())
-                            << "a kept move must lower the withheld records strictly";
+                        SCOPED_TRACE("seed " + std::to_string(seed) + " k " + std::to_string(k) + " " +
+                                     locator + " s " + std::to_string(sites) +
+                                     (weights ? " weights" : " positions"));
+                        const Pipeline plain(configFor(k, locator, ""));
+                        const Pipeline refined(configFor(k, locator, "refinement.suppression", weights));
+                        Feedback feedback;
+                        const PreparedData data = plain.prepare(dataset, feedback);
+                        const std::vector<Point> seeds = plain.locateSites(data, sites, feedback);
+                        const PipelineResult before = plain.finish(data, seeds, feedback);
+                        std::optional<RefinementReport> report;
+                        const Sites moved = refined.refineSites(data, seeds, report, feedback);
+                        ASSERT_TRUE(report);
+                        EXPECT_TRUE(weights || moved.weights.empty());
+                        const PipelineResult after = refined.finish(data, moved, feedback);
+
+                        EXPECT_LE(after.release.suppressed(), before.release.suppressed());
+                        EXPECT_GE(after.aggregation.size(), before.aggregation.size())
+                            << "an aggregate was emptied";
+                        EXPECT_GE(releasingAggregates(after), releasingAggregates(before));
+                        EXPECT_EQ(report->objectiveBefore, double(before.release.locallySuppressed));
+                        EXPECT_EQ(report->objectiveAfter, double(after.release.locallySuppressed));
+                        if (report->movesAccepted > 0)
+                        {
+                            EXPECT_LT(after.release.suppressed(), before.release.suppressed())
+                                << "a kept move must lower the withheld records strictly";
+                        }
+                        improved += after.release.suppressed() < before.release.suppressed();
+                        ++runs;
                     }
-                    improved += after.release.suppressed() < before.release.suppressed();
-                    ++runs;
-                }
     }
     EXPECT_GT(improved, runs / 2) << "the scenes should give the refinement work";
 }
@@ -108,11 +112,12 @@ TEST(SuppressionRefiner, IsDeterministic)
     const PreparedData data = pipeline.prepare(dataset, feedback);
     const std::vector<Point> seeds = pipeline.locateSites(data, 50, feedback);
     std::optional<RefinementReport> first, second;
-    const std::vector<Point> a = pipeline.refineSites(data, seeds, first, feedback);
-    const std::vector<Point> b = pipeline.refineSites(data, seeds, second, feedback);
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        EXPECT_TRUE(a[i] == b[i]) << "site " << i;
+    const Sites a = pipeline.refineSites(data, seeds, first, feedback);
+    const Sites b = pipeline.refineSites(data, seeds, second, feedback);
+    ASSERT_EQ(a.points.size(), b.points.size());
+    for (std::size_t i = 0; i < a.points.size(); ++i)
+        EXPECT_TRUE(a.points[i] == b.points[i]) << "site " << i;
+    EXPECT_EQ(a.weights, b.weights);
     EXPECT_GT(first->movesAccepted, 0u) << "the scene should give the refinement work";
     EXPECT_EQ(first->movesTried, second->movesTried);
     EXPECT_EQ(first->movesAccepted, second->movesAccepted);
@@ -135,7 +140,7 @@ TEST(SuppressionRefiner, JoinsTwoSmallClassesThatOneBoundaryMoveBringsTogether)
     EXPECT_EQ(pipeline.finish(data, seeds, feedback).release.suppressed(), 2u);
 
     std::optional<RefinementReport> report;
-    const std::vector<Point> sites = pipeline.refineSites(data, seeds, report, feedback);
+    const Sites sites = pipeline.refineSites(data, seeds, report, feedback);
     const PipelineResult result = pipeline.finish(data, sites, feedback);
     EXPECT_EQ(result.release.suppressed(), 0u);
     EXPECT_EQ(result.aggregation.size(), 2u);

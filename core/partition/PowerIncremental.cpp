@@ -1,0 +1,103 @@
+#include "PowerIncremental.h"
+
+#include "GraphSupport.h"
+
+#include <algorithm>
+
+namespace vbas
+{
+
+PowerIncremental::PowerIncremental(const std::vector<Point>& regionPoints, std::vector<Point> sites,
+                                   std::vector<double> weights, Feedback& feedback)
+    : mPoints(regionPoints)
+    , mSites(std::move(sites))
+    , mWeights(std::move(weights))
+    , mTriangulation(mSites, mWeights)
+{
+    mRegionSite = mTriangulation.nearestSites(mPoints, feedback);
+    mMembers.resize(mSites.size());
+    mPositionInMembers.resize(mPoints.size());
+    for (RegionIndex r = 0; r < mPoints.size(); ++r)
+    {
+        mPositionInMembers[r] = std::uint32_t(mMembers[mRegionSite[r]].size());
+        mMembers[mRegionSite[r]].push_back(r);
+    }
+}
+
+void PowerIncremental::reassign(RegionIndex region, SiteIndex to)
+{
+    moveMember(mMembers, mPositionInMembers, region, mRegionSite[region], to);
+    mRegionSite[region] = to;
+}
+
+void PowerIncremental::follow(SiteIndex s, std::vector<Change>& changes)
+{
+    const std::size_t first = changes.size();
+    for (RegionIndex r : mMembers[s])
+    {
+        const SiteIndex best = nearestPowerAmongAll(mPoints[r], mSites, mWeights);
+        if (best != s)
+            changes.push_back({r, s, best});
+    }
+    for (RegionIndex r = 0; r < mPoints.size(); ++r)
+    {
+        const SiteIndex owner = mRegionSite[r];
+        if (owner == s)
+            continue;
+        const int order = comparePower(mPoints[r], mSites[s], mWeights[s], mSites[owner], mWeights[owner]);
+        if (order < 0 || (order == 0 && s < owner))
+            changes.push_back({r, owner, s});
+    }
+    for (std::size_t i = first; i < changes.size(); ++i)
+        reassign(changes[i].region, changes[i].to);
+}
+
+void PowerIncremental::revert(const std::vector<Change>& changes)
+{
+    for (auto change = changes.rbegin(); change != changes.rend(); ++change)
+        reassign(change->region, change->from);
+}
+
+bool PowerIncremental::move(SiteIndex s, const Point& p, std::vector<Change>& changes)
+{
+    if (std::find(mSites.begin(), mSites.end(), p) != mSites.end())
+        return false;
+    mSites[s] = p;
+    mTriangulation.update(s, p, mWeights[s]);
+    follow(s, changes);
+    return true;
+}
+
+void PowerIncremental::undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes)
+{
+    mSites[s] = previous;
+    mTriangulation.update(s, previous, mWeights[s]);
+    revert(changes);
+}
+
+bool PowerIncremental::reweigh(SiteIndex s, double weight, std::vector<Change>& changes)
+{
+    mWeights[s] = weight;
+    mTriangulation.update(s, mSites[s], weight);
+    follow(s, changes);
+    return true;
+}
+
+void PowerIncremental::undoReweigh(SiteIndex s, double previous, const std::vector<Change>& changes)
+{
+    mWeights[s] = previous;
+    mTriangulation.update(s, mSites[s], previous);
+    revert(changes);
+}
+
+void PowerIncremental::neighbours(SiteIndex s, std::vector<SiteIndex>& out) const
+{
+    mTriangulation.neighbours(s, out);
+}
+
+bool PowerIncremental::inNeighbourhood(SiteIndex s, const Point& p, SiteIndex owner) const
+{
+    return owner == s || mTriangulation.inStar(s, p);
+}
+
+} // namespace vbas

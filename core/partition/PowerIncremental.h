@@ -1,0 +1,54 @@
+#pragma once
+
+#include "IncrementalPartition.h"
+#include "PowerTriangulation.h"
+
+#include <vector>
+
+namespace vbas
+{
+
+class Feedback;
+
+/**
+ * The power partition (SPEC section 11) under single changes of a site's location or weight.
+ * Only the power distance to the changed site s changes, so a region of another site either
+ * stays or goes to s, and a region of s goes to the nearest of all sites: each change costs one
+ * exact comparison per region plus one per site for each region of s, which also covers sites
+ * that a heavier s hides entirely or that a lighter s uncovers.
+ */
+class PowerIncremental : public IncrementalPartition
+{
+public:
+    /** Sites must have distinct locations; `weights` one per site. */
+    PowerIncremental(const std::vector<Point>& regionPoints, std::vector<Point> sites,
+                     std::vector<double> weights, Feedback& feedback);
+
+    const std::vector<Point>& sites() const override { return mSites; }
+    const std::vector<double>& weights() const override { return mWeights; }
+    const std::vector<SiteIndex>& regionSite() const override { return mRegionSite; }
+    const std::vector<RegionIndex>& members(SiteIndex s) const override { return mMembers[s]; }
+    bool move(SiteIndex s, const Point& p, std::vector<Change>& changes) override;
+    void undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes) override;
+    bool reweigh(SiteIndex s, double weight, std::vector<Change>& changes) override;
+    void undoReweigh(SiteIndex s, double previous, const std::vector<Change>& changes) override;
+    /** The power neighbours of s (none while s is hidden). */
+    void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const override;
+    bool inNeighbourhood(SiteIndex s, const Point& p, SiteIndex owner) const override;
+
+private:
+    /** Re-assigns the regions after site s changed, appending the changes. */
+    void follow(SiteIndex s, std::vector<Change>& changes);
+    void revert(const std::vector<Change>& changes);
+    void reassign(RegionIndex region, SiteIndex to);
+
+    const std::vector<Point>& mPoints;
+    std::vector<Point> mSites;
+    std::vector<double> mWeights;
+    PowerTriangulation mTriangulation;
+    std::vector<SiteIndex> mRegionSite;
+    std::vector<std::vector<RegionIndex>> mMembers;
+    std::vector<std::uint32_t> mPositionInMembers;
+};
+
+} // namespace vbas

@@ -1,0 +1,241 @@
+#include "PowerTriangulation.h"
+
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Regular_triangulation_2.h>
+#include <CGAL/Spatial_sort_traits_adapter_2.h>
+#include <CGAL/Triangulation_vertex_base_with_info_2.h>
+#include <CGAL/property_map.h>
+#include <CGAL/spatial_sort.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace vbas
+{
+namespace
+{
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using VertexBase =
+    CGAL::Triangulation_vertex_base_with_info_2<SiteIndex, Kernel,
+                                                CGAL::Regular_triangulation_vertex_base_2<Kernel>>;
+using FaceBase = CGAL::Regular_triangulation_face_base_2<Kernel>;
+using DataStructure = CGAL::Triangulation_data_structure_2<VertexBase, FaceBase>;
+using Regular = CGAL::Regular_triangulation_2<Kernel, DataStructure>;
+using CgalPoint = Kernel::Point_2;
+using WeightedPoint = Kernel::Weighted_point_2;
+using VertexHandle = Regular::Vertex_handle;
+
+CgalPoint toCgal(const Point& p)
+{
+    return CgalPoint(p.x, p.y);
+}
+
+WeightedPoint weighted(const Point& p, double w)
+{
+    return WeightedPoint(toCgal(p), w);
+}
+} // namespace
+
+int comparePower(const Point& q, const Point& a, double wa, const Point& b, double wb)
+{
+    return int(CGAL::compare_power_distance(toCgal(q), weighted(a, wa), weighted(b, wb)));
+}
+
+SiteIndex nearestPowerAmongAll(const Point& q, const std::vector<Point>& sites,
+                               const std::vector<double>& weights)
+{
+    SiteIndex best = 0;
+    for (SiteIndex s = 1; s < sites.size(); ++s)
+        if (comparePower(q, sites[s], weights[s], sites[best], weights[best]) < 0)
+            best = s;
+    return best;
+}
+
+struct PowerTriangulation::Impl
+{
+    Regular triangulation;
+    std::vector<VertexHandle> siteVertex;
+
+    /** The visible vertex of least power distance to q: a greedy walk from `start` (CGAL's, with a hint). */
+    VertexHandle nearest(const CgalPoint& q, VertexHandle start) const
+    {
+        if (triangulation.dimension() < 1)
+            return triangulation.finite_vertex();
+        VertexHandle best = start;
+        bool improved = true;
+        while (improved)
+        {
+            improved = false;
+            auto circulator = triangulation.incident_vertices(best);
+            const auto first = circulator;
+            do
+            {
+                if (!triangulation.is_infinite(circulator) &&
+                    CGAL::compare_power_distance(q, circulator->point(), best->point()) == CGAL::SMALLER)
+                {
+                    best = circulator;
+                    improved = true;
+                    break;
+                }
+            } while (++circulator != first);
+        }
+        return best;
+    }
+
+    /**
+     * Among the sites exactly as near to q as `nearest`, the lowest index: equally near visible
+     * sites are joined by edges of equally near ones, and a hidden site can tie only where it sits
+     * in a face at one of them.
+     */
+    SiteIndex lowestEqual(VertexHandle nearest, const CgalPoint& q) const
+    {
+        SiteIndex best = nearest->info();
+        std::vector<VertexHandle> frontier{nearest};
+        std::vector<VertexHandle> seen{nearest};
+        const auto consider = [&](VertexHandle w, bool walk)
+        {
+            if (std::find(seen.begin(), seen.end(), w) != seen.end())
+                return;
+            if (CGAL::compare_power_distance(q, w->point(), nearest->point()) != CGAL::EQUAL)
+                return;
+            seen.push_back(w);
+            if (walk)
+                frontier.push_back(w);
+            best = std::min(best, w->info());
+        };
+        while (!frontier.empty() && triangulation.dimension() >= 1)
+        {
+            const VertexHandle v = frontier.back();
+            frontier.pop_back();
+            auto circulator = triangulation.incident_vertices(v);
+            const auto first = circulator;
+            do
+                if (!triangulation.is_infinite(circulator))
+                    consider(circulator, true);
+            while (++circulator != first);
+            if (triangulation.dimension() < 2)
+                continue;
+            auto face = triangulation.incident_faces(v);
+            const auto firstFace = face;
+            do
+                for (VertexHandle hidden : face->vertex_list())
+                    consider(hidden, false);
+            while (++face != firstFace);
+        }
+        return best;
+    }
+};
+
+PowerTriangulation::PowerTriangulation(const std::vector<Point>& sites, const std::vector<double>& weights)
+    : mImpl(std::make_unique<Impl>())
+{
+    if (weights.size() != sites.size())
+        throw Error(Subject::Partition, "every site needs a weight");
+    // In index order: a site at the location and weight of an earlier one joins that one's vertex.
+    mImpl->siteVertex.resize(sites.size());
+    Regular& triangulation = mImpl->triangulation;
+    VertexHandle hint;
+    for (SiteIndex s = 0; s < sites.size(); ++s)
+    {
+        const std::size_t before =
+            triangulation.number_of_vertices() + triangulation.number_of_hidden_vertices();
+        const VertexHandle v = hint == VertexHandle()
+                                   ? triangulation.insert(weighted(sites[s], weights[s]))
+                                   : triangulation.insert(weighted(sites[s], weights[s]), hint->face());
+        if (triangulation.number_of_vertices() + triangulation.number_of_hidden_vertices() > before)
+            v->info() = s; // else an earlier site with this location and weight keeps the vertex
+        mImpl->siteVertex[s] = v;
+        if (!v->is_hidden())
+            hint = v;
+    }
+}
+
+PowerTriangulation::~PowerTriangulation() = default;
+
+std::vector<SiteIndex> PowerTriangulation::nearestSites(const std::vector<Point>& queries,
+                                                        Feedback& feedback) const
+{
+    std::vector<CgalPoint> points;
+    points.reserve(queries.size());
+    for (const Point& query : queries)
+        points.push_back(toCgal(query));
+    std::vector<std::size_t> order(queries.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    using Traits = CGAL::Spatial_sort_traits_adapter_2<Kernel, CGAL::Pointer_property_map<CgalPoint>::type>;
+    CGAL::spatial_sort(order.begin(), order.end(), Traits(CGAL::make_property_map(points)));
+
+    std::vector<SiteIndex> nearest(queries.size(), kNoSite);
+    VertexHandle hint = mImpl->triangulation.finite_vertex();
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        if (i % 65536 == 0)
+        {
+            feedback.checkCanceled();
+            feedback.setProgress(double(i) / double(order.size()));
+        }
+        const CgalPoint& q = points[order[i]];
+        hint = mImpl->nearest(q, hint);
+        nearest[order[i]] = mImpl->lowestEqual(hint, q);
+    }
+    return nearest;
+}
+
+void PowerTriangulation::update(SiteIndex s, const Point& p, double w)
+{
+    Regular& triangulation = mImpl->triangulation;
+    VertexHandle& vertex = mImpl->siteVertex[s];
+    const VertexHandle near = vertex->is_hidden() ? VertexHandle() : vertex;
+    VertexHandle hint;
+    if (near != VertexHandle() && triangulation.dimension() >= 1)
+    {
+        auto circulator = triangulation.incident_vertices(near);
+        const auto first = circulator;
+        do
+            if (!triangulation.is_infinite(circulator))
+                hint = circulator;
+        while (hint == VertexHandle() && ++circulator != first);
+    }
+    triangulation.remove(vertex);
+    vertex = hint == VertexHandle() ? triangulation.insert(weighted(p, w))
+                                    : triangulation.insert(weighted(p, w), hint->face());
+    vertex->info() = s;
+}
+
+void PowerTriangulation::neighbours(SiteIndex s, std::vector<SiteIndex>& out) const
+{
+    const Regular& triangulation = mImpl->triangulation;
+    const VertexHandle v = mImpl->siteVertex[s];
+    if (v->is_hidden() || triangulation.dimension() < 1 || v->info() != s)
+        return;
+    auto circulator = triangulation.incident_vertices(v);
+    const auto first = circulator;
+    do
+        if (!triangulation.is_infinite(circulator))
+            out.push_back(circulator->info());
+    while (++circulator != first);
+}
+
+bool PowerTriangulation::inStar(SiteIndex s, const Point& p) const
+{
+    const Regular& triangulation = mImpl->triangulation;
+    const VertexHandle v = mImpl->siteVertex[s];
+    if (v->is_hidden() || triangulation.dimension() < 2 || v->info() != s)
+        return false;
+    const CgalPoint q = toCgal(p);
+    auto face = triangulation.incident_faces(v);
+    const auto first = face;
+    do
+    {
+        if (triangulation.is_infinite(face))
+            continue;
+        const CgalPoint a = face->vertex(0)->point().point();
+        const CgalPoint b = face->vertex(1)->point().point();
+        const CgalPoint c = face->vertex(2)->point().point();
+        if (CGAL::orientation(a, b, q) != CGAL::RIGHT_TURN &&
+            CGAL::orientation(b, c, q) != CGAL::RIGHT_TURN && CGAL::orientation(c, a, q) != CGAL::RIGHT_TURN)
+            return true;
+    } while (++face != first);
+    return false;
+}
+
+} // namespace vbas

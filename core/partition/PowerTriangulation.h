@@ -1,0 +1,54 @@
+#pragma once
+
+#include "Feedback.h"
+#include "Types.h"
+
+#include <memory>
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * Compares the power distances ‖q − a‖² − wa and ‖q − b‖² − wb exactly: negative when a is nearer,
+ * 0 on a tie, positive when b is nearer.
+ */
+int comparePower(const Point& q, const Point& a, double wa, const Point& b, double wb);
+
+/** The site of least power distance to q among all sites, exact, ties to the lowest index. */
+SiteIndex nearestPowerAmongAll(const Point& q, const std::vector<Point>& sites,
+                               const std::vector<double>& weights);
+
+/**
+ * Weighted sites in one CGAL regular triangulation (SPEC section 11): the power diagram's nearest
+ * site queries and neighbours, and single site changes.
+ *
+ * A site whose power cell is empty is hidden: it owns nothing and has no neighbours. Sites at one
+ * location keep the heaviest (the lowest index among equals). Ties go to the lowest site index,
+ * decided with exact predicates among the equally near visible sites and the hidden sites of
+ * their faces.
+ */
+class PowerTriangulation
+{
+public:
+    PowerTriangulation(const std::vector<Point>& sites, const std::vector<double>& weights);
+    ~PowerTriangulation();
+    PowerTriangulation(const PowerTriangulation&) = delete;
+    PowerTriangulation& operator=(const PowerTriangulation&) = delete;
+
+    /** Site of least power distance for each query; queries are spatially sorted and located with hints. */
+    std::vector<SiteIndex> nearestSites(const std::vector<Point>& queries, Feedback& feedback) const;
+
+    /** Gives site s location p and weight w. Needs sites at distinct locations (the caller checks). */
+    void update(SiteIndex s, const Point& p, double w);
+    /** The power neighbours of site s, appended to `out` (none when s is hidden). */
+    void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const;
+    /** Whether p lies in a triangle at s (its star), boundary included; false when s is hidden. */
+    bool inStar(SiteIndex s, const Point& p) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> mImpl;
+};
+
+} // namespace vbas

@@ -1,0 +1,174 @@
+#include "SuppressionBudgetCount.h"
+
+#include "StrategyOptions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace vbas
+{
+namespace
+{
+/** Counts above the boundary confirmed with a refined release, as withholding is not strictly monotone. */
+constexpr std::uint64_t kConfirmations = 2;
+
+const OptionSpec& budgetOption()
+{
+    static const OptionSpec spec = OptionSpec::number(
+        "suppression_budget", "Suppression budget (% of records)", 1.0, 0.0, 100.0,
+        "sitecount.suppression_budget: the share of all records, in percent, that the release may withhold "
+        "(global, local and l-diversity suppression together). The most regions within it are released.");
+    return spec;
+}
+
+std::string percentText(double value)
+{
+    std::ostringstream text;
+    text.precision(3);
+    text << value;
+    return text.str();
+}
+
+/** The withheld records of every count tried, logged once each. */
+class Trials
+{
+public:
+    Trials(ReleaseProbe& probe, Feedback& feedback)
+        : mProbe(probe)
+        , mFeedback(feedback)
+    {
+    }
+
+    Count withheld(std::uint64_t sites, bool refined)
+    {
+        auto& memo = refined ? mRefined : mLocated;
+        const auto known = memo.find(sites);
+        if (known != memo.end())
+            return known->second;
+        const Count value = mProbe.withheld(sites, refined, mFeedback);
+        memo.emplace(sites, value);
+        mFeedback.info("suppression budget: " + std::to_string(sites) + " sites withhold " +
+                       std::to_string(value) + " records (" +
+                       percentText(100.0 * double(value) / double(mProbe.records())) + " %)" +
+                       (refined ? ", refined" : ", before refinement"));
+        mFeedback.setProgress(double(mRefined.size() + mLocated.size() / 4) / 16.0);
+        return value;
+    }
+
+private:
+    ReleaseProbe& mProbe;
+    Feedback& mFeedback;
+    std::map<std::uint64_t, Count> mLocated;
+    std::map<std::uint64_t, Count> mRefined;
+};
+
+/**
+ * The largest s in (lo, hi) with withheld(s) <= budget, given withheld(lo) <= budget < withheld(hi):
+ * interpolation, falling back to bisection when it stalls at an end.
+ */
+template <typename Withheld>
+std::uint64_t boundary(std::uint64_t lo, Count atLo, std::uint64_t hi, Count atHi, Count budget,
+                       Withheld withheld)
+{
+    while (hi - lo > 1)
+    {
+        const double share = double(budget - atLo) / double(atHi - atLo);
+        std::uint64_t mid = lo + std::uint64_t(share * double(hi - lo));
+        if (mid <= lo || mid >= hi)
+            mid = lo + (hi - lo) / 2;
+        const Count at = withheld(mid);
+        if (at <= budget)
+            lo = mid, atLo = at;
+        else
+            hi = mid, atHi = at;
+    }
+    return lo;
+}
+} // namespace
+
+SuppressionBudgetCount::SuppressionBudgetCount(double percent)
+    : mPercent(percent)
+{
+    if (!(percent > 0.0 && percent <= 100.0))
+        throw optionError("suppression_budget",
+                          "the suppression budget must be a percentage above 0 and at most 100");
+}
+
+std::unique_ptr<SiteCounter> SuppressionBudgetCount::create(const StrategyOptions& options)
+{
+    return std::make_unique<SuppressionBudgetCount>(options.number(budgetOption()));
+}
+
+std::vector<OptionSpec> SuppressionBudgetCount::options()
+{
+    return {budgetOption()};
+}
+
+std::uint64_t SuppressionBudgetCount::estimate(const RegionSet&, Count, Feedback&) const
+{
+    throw Error(Subject::SiteCount, "sitecount.suppression_budget searches the release itself and runs only "
+                                    "within a whole release");
+}
+
+std::uint64_t SuppressionBudgetCount::estimateWithRelease(const RegionSet& regions, Count,
+                                                          ReleaseProbe& probe, Feedback& feedback) const
+{
+    const std::uint64_t most = std::max<std::uint64_t>(1, regions.nonEmptyCount());
+    const Count budget = Count(floorDecimal(static_cast<long double>(probe.records()) * mPercent / 100.0L));
+    feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
+                  std::to_string(probe.records()) + " records (" + percentText(mPercent) + " %)");
+    Trials trials(probe, feedback);
+    const auto located = [&](std::uint64_t s)
+    {
+        return trials.withheld(s, false);
+    };
+    const auto refined = [&](std::uint64_t s)
+    {
+        return trials.withheld(s, true);
+    };
+
+    if (refined(1) > budget)
+    {
+        feedback.warning("even one region withholds more than the suppression budget of " +
+                         percentText(mPercent) +
+                         " %: global suppression or l-diversity withholds too much; generalize the "
+                         "quasi-identifiers or raise the budget");
+        return 1;
+    }
+    if (located(most) <= budget)
+        return most;
+    // The boundary without refinement: a lower bound of the refined one.
+    std::uint64_t lo =
+        located(1) <= budget ? boundary(1, located(1), most, located(most), budget, located) : 1;
+    Count atLo = refined(lo);
+    if (atLo > budget)
+        lo = 1, atLo = refined(1); // the refinement raised withholding; the built-in one never does
+    while (true)
+    {
+        // Bracket upward: withholding grows about in proportion to the sites, so aim just past the budget.
+        std::uint64_t hi = lo;
+        Count atHi = atLo;
+        while (atHi <= budget && hi < most)
+        {
+            lo = hi, atLo = atHi;
+            const double aim =
+                atLo > 0 ? double(lo) * double(budget) / double(atLo) * 1.05 : double(lo) * 2.0;
+            hi = std::min<std::uint64_t>(most, std::max<std::uint64_t>(lo + 1, std::uint64_t(aim)));
+            atHi = refined(hi);
+        }
+        if (atHi <= budget)
+            return hi;
+        lo = boundary(lo, atLo, hi, atHi, budget, refined);
+        std::uint64_t next = 0;
+        for (std::uint64_t s = lo + 2; s <= lo + 1 + kConfirmations && s <= most && next == 0; ++s)
+            if (refined(s) <= budget)
+                next = s;
+        if (next == 0)
+            return lo;
+        lo = next, atLo = refined(next);
+    }
+}
+
+} // namespace vbas

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "SiteCounter.h"
+
+#include <memory>
+
+namespace vbas
+{
+
+class StrategyOptions;
+
+/**
+ * sitecount.suppression_budget (SPEC section 11): the most sites whose release withholds at most
+ * the budget, a share of all records (option "suppression_budget", percent, default 1).
+ *
+ * Withheld records grow with the site count, though not strictly. The search first brackets the
+ * boundary of the releases without refinement (cheap; the refinement only lowers withholding, so
+ * the refined boundary lies at or above it), then searches the refined releases upward from there
+ * by interpolation with bisection as a safeguard, and finally confirms the next two counts above
+ * the boundary, continuing when one of them is within the budget. Every count tried is logged
+ * with its withheld records.
+ */
+class SuppressionBudgetCount : public SiteCounter
+{
+public:
+    explicit SuppressionBudgetCount(double percent);
+    static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
+    /** "suppression_budget": percent of the records that may be withheld, in (0, 100]. */
+    static std::vector<OptionSpec> options();
+    /** Throws Error(SiteCount): the budget is a property of the whole release, which must be probed. */
+    std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
+    std::uint64_t estimateWithRelease(const RegionSet& regions, Count k, ReleaseProbe& probe,
+                                      Feedback& feedback) const override;
+
+private:
+    double mPercent;
+};
+
+} // namespace vbas

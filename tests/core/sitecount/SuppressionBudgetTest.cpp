@@ -1,0 +1,141 @@
+// sitecount.suppression_budget: its search against a probe with known withholding, and in a
+// pipeline against releases recounted from scratch (Pipeline::finish) at the chosen count and the
+// counts just above it.
+
+#include "Pipeline.h"
+#include "TestSupport.h"
+#include "sitecount/SuppressionBudgetCount.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+#include <set>
+
+using namespace vbas;
+using vbas::test::DatasetBuilder;
+using vbas::test::qi;
+
+namespace
+{
+/** Withholding given as a function of the site count; remembers what was asked. */
+class FunctionProbe : public ReleaseProbe
+{
+public:
+    FunctionProbe(Count records, std::function<Count(std::uint64_t, bool)> withheld)
+        : mRecords(records)
+        , mWithheld(std::move(withheld))
+    {
+    }
+    Count records() const override { return mRecords; }
+    Count withheld(std::uint64_t sites, bool refined, Feedback&) override
+    {
+        (refined ? refinedAsked : locatedAsked).insert(sites);
+        return mWithheld(sites, refined);
+    }
+    std::set<std::uint64_t> refinedAsked, locatedAsked;
+
+private:
+    Count mRecords;
+    std::function<Count(std::uint64_t, bool)> mWithheld;
+};
+
+/** A region set of `regions` regions holding records (the counter only reads the count). */
+Dataset regionsOnly(std::size_t regions)
+{
+    DatasetBuilder builder({qi("a", 1)});
+    for (std::size_t r = 0; r < regions; ++r)
+        builder.region(std::to_string(r), double(r), 0.0).records(std::to_string(r), {0});
+    return builder.build();
+}
+
+std::uint64_t search(double percent, FunctionProbe& probe, std::size_t regions = 1000)
+{
+    const Dataset dataset = regionsOnly(regions);
+    const RegionSet set(dataset, dataset.regionHistograms());
+    Feedback feedback;
+    return SuppressionBudgetCount(percent).estimateWithRelease(set, 5, probe, feedback);
+}
+} // namespace
+
+TEST(SuppressionBudget, FindsTheLastCountWithinTheBudgetByHand)
+{
+    // 100,000 records, budget 1 % = 1,000. Unrefined: 10 per site; refined: 7 per site.
+    // Refined boundary: 7 s <= 1,000 up to s = 142 (994), 143 gives 1,001.
+    FunctionProbe probe(100000, [](std::uint64_t s, bool refined) { return Count(s * (refined ? 7 : 10)); });
+    EXPECT_EQ(search(1.0, probe), 142u);
+    EXPECT_TRUE(probe.refinedAsked.count(143)) << "the count above must have been tried";
+    EXPECT_LT(probe.refinedAsked.size(), 14u) << "interpolation should need few refined releases";
+    // Half a percent: 500 / 7 = 71.4.
+    FunctionProbe half(100000, [](std::uint64_t s, bool refined) { return Count(s * (refined ? 7 : 10)); });
+    EXPECT_EQ(search(0.5, half), 71u);
+}
+
+TEST(SuppressionBudget, ConfirmsAboveTheBoundaryAndContinuesPastADip)
+{
+    // Withholding 8 s, budget 1,000, except a bump at 125 (1,200) and a dip at 126-130 (990):
+    // 124 is the first boundary, 126 lies within the two counts confirmed above it, and from
+    // there the boundary is 130 (131 gives 1,048).
+    const auto withheld = [](std::uint64_t s, bool) -> Count
+    {
+        if (s == 125)
+            return 1200;
+        if (s >= 126 && s <= 130)
+            return 990;
+        return Count(s * 8);
+    };
+    FunctionProbe probe(100000, withheld);
+    EXPECT_EQ(search(1.0, probe), 130u);
+}
+
+TEST(SuppressionBudget, AllRegionsOrOneAtTheEnds)
+{
+    FunctionProbe none(1000, [](std::uint64_t, bool) { return Count(0); });
+    EXPECT_EQ(search(1.0, none, 50), 50u) << "nothing withheld: every region its own";
+    FunctionProbe tooMuch(1000, [](std::uint64_t, bool) { return Count(11); });
+    EXPECT_EQ(search(1.0, tooMuch, 50), 1u) << "over the budget even as one region";
+    EXPECT_THROW(SuppressionBudgetCount(0.0), Error);
+    EXPECT_THROW(SuppressionBudgetCount(101.0), Error);
+}
+
+TEST(SuppressionBudget, ChosenReleaseIsWithinTheBudgetAndTheNextCountsAreNot)
+{
+    std::mt19937_64 generator(21);
+    std::discrete_distribution<std::uint32_t> age({6, 5, 4, 3, 2, 1});
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    for (std::size_t r = 0; r < 300; ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, double(generator() % 1000), double(generator() % 1000));
+        const std::size_t records = 5 + generator() % 40;
+        for (std::size_t i = 0; i < records; ++i)
+            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
+    }
+    const Dataset dataset = builder.build();
+    for (const double percent : {1.0, 3.0})
+    {
+        PipelineConfig config;
+        config.k = 5;
+        config.siteCounter = "sitecount.suppression_budget";
+        config.siteRefiner = "refinement.suppression";
+        config.options.set("suppression_budget", percent);
+        const Pipeline pipeline(config);
+        Feedback feedback;
+        const PipelineResult result = pipeline.run(dataset, feedback);
+        const std::uint64_t chosen = result.requestedSites;
+        const Count budget = Count(double(dataset.totalRecords()) * percent / 100.0);
+        SCOPED_TRACE("budget " + std::to_string(percent) + " %: " + std::to_string(chosen) + " sites");
+        EXPECT_LE(result.release.suppressed(), budget);
+        EXPECT_EQ(result.release.released + result.release.suppressed(), dataset.totalRecords());
+        // The counts just above, released from scratch, exceed the budget.
+        const PreparedData data = pipeline.prepare(dataset, feedback);
+        for (std::uint64_t s = chosen + 1; s <= chosen + 3 && s <= data.regions.nonEmptyCount(); ++s)
+        {
+            std::optional<RefinementReport> report;
+            const Sites sites =
+                pipeline.refineSites(data, pipeline.locateSites(data, s, feedback), report, feedback);
+            EXPECT_GT(pipeline.finish(data, sites, feedback).release.suppressed(), budget) << s << " sites";
+        }
+        EXPECT_GT(chosen, 5u) << "the scene should allow several regions";
+    }
+}
