@@ -484,6 +484,14 @@ Sites Pipeline::selectSites(const Job& job, Feedback& feedback) const
     return refineSites(*data, std::move(sites), refinement, feedback);
 }
 
+PipelineConfig recommendedConfig()
+{
+    PipelineConfig config;
+    config.siteCounter = "sitecount.suppression_budget";
+    config.siteRefiner = "refinement.suppression";
+    return config;
+}
+
 std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult& result)
 {
     const Aggregation& aggregation = result.aggregation;

@@ -48,6 +48,13 @@ struct PipelineConfig
     DiversityRule diversity;
 };
 
+/**
+ * The release a new user gets (SPEC section 11): the most regions whose refined release withholds at
+ * most 1 % of the records (sitecount.suppression_budget with refinement.suppression). PipelineConfig{}
+ * stays the thesis's method (GAPS MaxCombs, balanced density, no refinement).
+ */
+PipelineConfig recommendedConfig();
+
 /** The data set ready for the stages: k checked, global suppression applied (SPEC steps 1-2). */
 struct PreparedData
 {

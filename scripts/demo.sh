@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README's main command: on a fresh Debian 12 machine (as root) installs what VBAS needs, builds it,
 # and runs vbas:aggregateregions on the embedded Olinda demo (18,897 synthetic patients on 470 census
-# tracts; k = 5 over age band, sex and marital status, l = 2 over education). Writes what may be
+# tracts; k = 5 over age band, sex and marital status, l = 2 over education) with its defaults: the most
+# regions whose refined release withholds at most 1 % of the records. Writes what may be
 # published into demo-output/publish/ and what is for the custodian's review only into demo-output/review/
 # (docs/publishing.md):
 #   publish/olinda-release.gpkg   layers aggregates (the released regions with their figures), tracts
@@ -29,7 +30,7 @@ start=$(date +%s%N)
     RECORDS=data/demo/olinda_patients.csv RECORD_REGION_FIELD=tract \
     QUASI_IDENTIFIERS=age_band QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 \
-    SITE_COUNT_METHOD=sitecount.naive_anonymity \
+    SUPPRESSION_BUDGET=1 \
     "OUTPUT=ogr:dbname='$gpkg' table=\"aggregates\" (geom)" \
     "OUTPUT_MAPPING=ogr:dbname='$gpkg' table=\"tracts\" (geom)" \
     "OUTPUT_SITES=ogr:dbname='$gpkg' table=\"sites\" (geom)" \

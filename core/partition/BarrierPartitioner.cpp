@@ -143,13 +143,21 @@ private:
         for (std::uint32_t c = 0; c < mComponentNodes.size(); ++c)
             if (!reached[c] && !mIsland[c])
             {
-                const RegionIndex heaviest = *std::max_element(
-                    mComponentNodes[c].begin(), mComponentNodes[c].end(),
-                    [&](RegionIndex a, RegionIndex b)
-                    { return weights[a] < weights[b] || (weights[a] == weights[b] && a > b); });
-                mSites.push_back(mPoints[heaviest]);
+                // The heaviest region where no site stands already (a site exactly on an obstacle
+                // through a region point attaches elsewhere): sites stay distinct, so they can move.
+                std::vector<RegionIndex> nodes = mComponentNodes[c];
+                std::sort(nodes.begin(), nodes.end(),
+                          [&](RegionIndex a, RegionIndex b)
+                          { return weights[a] > weights[b] || (weights[a] == weights[b] && a < b); });
+                const auto free = std::find_if(
+                    nodes.begin(), nodes.end(),
+                    [&](RegionIndex r)
+                    { return std::find(mSites.begin(), mSites.end(), mPoints[r]) == mSites.end(); });
+                if (free == nodes.end())
+                    continue; // settleIslands() gives it to the nearest site
+                mSites.push_back(mPoints[*free]);
                 mSiteIndex = SiteTriangulation(mSites);
-                attachments.push_back({{heaviest, 0.0}});
+                attachments.push_back({{*free, 0.0}});
             }
         return attachments;
     }

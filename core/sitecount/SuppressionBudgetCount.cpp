@@ -49,7 +49,7 @@ public:
             return known->second;
         const Count value = mProbe.withheld(sites, refined, mFeedback);
         memo.emplace(sites, value);
-        mFeedback.info("suppression budget: " + std::to_string(sites) + " sites withhold " +
+        mFeedback.info("suppression budget: site count " + std::to_string(sites) + " withholds " +
                        std::to_string(value) + " records (" +
                        percentText(100.0 * double(value) / double(mProbe.records())) + " %)" +
                        (refined ? ", refined" : ", before refinement"));
@@ -66,20 +66,26 @@ private:
 
 /**
  * The largest s in (lo, hi) with withheld(s) <= budget, given withheld(lo) <= budget < withheld(hi):
- * interpolation, falling back to bisection when it stalls at an end.
+ * interpolation, and bisection when it stalls at an end or moved the same end twice running
+ * (withholding is convex in s, so interpolation alone creeps up from below).
  */
 template <typename Withheld>
 std::uint64_t boundary(std::uint64_t lo, Count atLo, std::uint64_t hi, Count atHi, Count budget,
                        Withheld withheld)
 {
+    int sameEnd = 0;
+    bool lastLow = false;
     while (hi - lo > 1)
     {
         const double share = double(budget - atLo) / double(atHi - atLo);
         std::uint64_t mid = lo + std::uint64_t(share * double(hi - lo));
-        if (mid <= lo || mid >= hi)
+        if (mid <= lo || mid >= hi || sameEnd >= 2)
             mid = lo + (hi - lo) / 2;
         const Count at = withheld(mid);
-        if (at <= budget)
+        const bool low = at <= budget;
+        sameEnd = low == lastLow ? sameEnd + 1 : 1;
+        lastLow = low;
+        if (low)
             lo = mid, atLo = at;
         else
             hi = mid, atHi = at;
@@ -139,16 +145,19 @@ std::uint64_t SuppressionBudgetCount::estimateWithRelease(const RegionSet& regio
     }
     if (located(most) <= budget)
         return most;
-    // The boundary without refinement: a lower bound of the refined one.
-    std::uint64_t lo =
-        located(1) <= budget ? boundary(1, located(1), most, located(most), budget, located) : 1;
+    // The boundary without refinement, a lower bound of the refined one: double from one site until
+    // over the budget (withholding is strongly convex in s), then narrow.
+    std::uint64_t lo = 1, hi = std::min<std::uint64_t>(2, most);
+    while (hi < most && located(hi) <= budget)
+        lo = hi, hi = std::min(most, 2 * hi);
+    lo = located(lo) <= budget ? boundary(lo, located(lo), hi, located(hi), budget, located) : 1;
     Count atLo = refined(lo);
     if (atLo > budget)
         lo = 1, atLo = refined(1); // the refinement raised withholding; the built-in one never does
     while (true)
     {
         // Bracket upward: withholding grows about in proportion to the sites, so aim just past the budget.
-        std::uint64_t hi = lo;
+        hi = lo;
         Count atHi = atLo;
         while (atHi <= budget && hi < most)
         {

@@ -13,9 +13,10 @@ class StrategyOptions;
  * sitecount.suppression_budget (SPEC section 11): the most sites whose release withholds at most
  * the budget, a share of all records (option "suppression_budget", percent, default 1).
  *
- * Withheld records grow with the site count, though not strictly. The search first brackets the
- * boundary of the releases without refinement (cheap; the refinement only lowers withholding, so
- * the refined boundary lies at or above it), then searches the refined releases upward from there
+ * Withheld records grow with the site count, though not strictly. The search first doubles the
+ * count from one until the release without refinement exceeds the budget and narrows that boundary
+ * (cheap; the refinement only lowers withholding, so the refined boundary lies at or above it),
+ * then searches the refined releases upward from there
  * by interpolation with bisection as a safeguard, and finally confirms the next two counts above
  * the boundary, continuing when one of them is within the budget. Every count tried is logged
  * with its withheld records.

@@ -15,7 +15,9 @@ const QString kMaxCombs = QStringLiteral("MAX_COMBS");
 void VbasAlgorithmEstimateSiteCount::initAlgorithm(const QVariantMap&)
 {
     addDataParameters();
-    addSiteCountParameters();
+    // The thesis's estimate by default: the suppression budget searches whole releases, whose site
+    // location, refinement and partition this stage does not take.
+    addSiteCountParameters(StrategyChoice::One, vbas::PipelineConfig{});
     addOutput(new QgsProcessingOutputNumber(kEstimatedSites, QObject::tr("Site count")));
     addOutput(new QgsProcessingOutputNumber(kUnclampedEstimate, QObject::tr("Estimate before clamping")));
     addOutput(

@@ -267,14 +267,15 @@ void VbasJobAlgorithm::addDataParameters()
                     "metres made for the area, an equal-area or conformal projection of it."))));
 }
 
-void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice)
+void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice, const vbas::PipelineConfig& defaults)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
     const bool several = choice == StrategyChoice::Several;
-    addParameter(strategyChoice(kSiteCountMethod,
-                                several ? QObject::tr("Site-count methods to compare")
-                                        : QObject::tr("Site-count method (how many merged regions)"),
-                                registry.siteCounters, vbas::PipelineConfig{}.siteCounter, several));
+    addParameter(strategyChoice(
+        kSiteCountMethod,
+        several ? QObject::tr("Site-count methods to compare")
+                : QObject::tr("Site-count method (how many merged regions)"),
+        registry.siteCounters, several ? vbas::PipelineConfig{}.siteCounter : defaults.siteCounter, several));
     addOptionParameters(registry.siteCounters);
 }
 
@@ -296,7 +297,7 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
                 several ? QObject::tr("Also try every combination refined with %1")
                               .arg(QString::fromStdString(refiner.name))
                         : QObject::tr("Refine sites with %1").arg(QString::fromStdString(refiner.name)),
-                false, true),
+                !several && refiner.id == vbas::recommendedConfig().siteRefiner, true),
             withParameterNames(refiner.help)));
     }
     addOptionParameters(registry.siteRefiners);
@@ -367,14 +368,19 @@ QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& paramete
 QStringList VbasJobAlgorithm::parameterAsRefinerIds(const QVariantMap& parameters,
                                                     QgsProcessingContext& context) const
 {
-    QStringList ids;
+    QStringList ids, given;
     for (const auto& refiner : vbas::Registry::builtIn().siteRefiners)
     {
         const QString name = optionParameterName(refiner.switchKey);
-        if (parameterDefinition(name) != nullptr && parameterAsBoolean(parameters, name, context))
-            ids << QString::fromStdString(refiner.id);
+        if (parameterDefinition(name) == nullptr || !parameterAsBoolean(parameters, name, context))
+            continue;
+        ids << QString::fromStdString(refiner.id);
+        if (parameters.contains(name))
+            given << QString::fromStdString(refiner.id);
     }
-    return ids;
+    // A switch turned on by a script or model wins over one that is on only by default (ADC=true
+    // alone replaces the default refinement); two turned on explicitly stay an error.
+    return ids.size() > 1 && !given.isEmpty() ? given : ids;
 }
 
 void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const QString& parameter,

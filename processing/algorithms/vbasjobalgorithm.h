@@ -74,13 +74,16 @@ protected:
     /**
      * Adds SITE_COUNT_METHOD and a parameter for every option the registered site counters declare
      * (SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL...); with StrategyChoice::Several,
-     * SITE_COUNT_METHOD takes several methods.
+     * SITE_COUNT_METHOD takes several methods. `defaults` gives the method chosen by default (the
+     * engine's recommended release, or the thesis's method).
      */
-    void addSiteCountParameters(StrategyChoice choice = StrategyChoice::One);
+    void addSiteCountParameters(StrategyChoice choice = StrategyChoice::One,
+                                const vbas::PipelineConfig& defaults = vbas::recommendedConfig());
     /**
      * Adds SITE_LOCATION, the options of the registered site locators (CELL_CENTRE, SEED...), a switch
      * for every registered refinement (ADC) and their options (ADC_MAX_MOVES...); with
      * StrategyChoice::Several, SITE_LOCATION takes several methods and a switch means "also refined".
+     * With one method, the switch of the engine's recommended refinement is on by default.
      */
     void addSiteLocationParameters(StrategyChoice choice = StrategyChoice::One);
     /**
@@ -117,7 +120,10 @@ protected:
     /** Returns the registry ids chosen in the strategy parameter `name` (at least one, else it throws). */
     QStringList parameterAsStrategyIds(const QVariantMap& parameters, const QString& name,
                                        QgsProcessingContext& context) const;
-    /** Returns the ids of the refinements whose switch (ADC...) is on, in registry order. */
+    /**
+     * Returns the ids of the refinements whose switch (ADC...) is on, in registry order; when several are,
+     * those given in `parameters` (a switch on only by default gives way).
+     */
     QStringList parameterAsRefinerIds(const QVariantMap& parameters, QgsProcessingContext& context) const;
     /**
      * Returns the configuration the strategy parameters describe (the first method where several were

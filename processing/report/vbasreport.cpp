@@ -49,12 +49,11 @@ QString refinement(const VbasRelease& release)
         return QString();
     const vbas::RefinementReport& report = *release.result.refinement;
     return QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
-        .arg(QObject::tr("Site refinement (ADC)"),
-             QObject::tr(
-                 "%1 of %2 moves kept in %3 s; global anonymity before suppression %4 → %5; stopped: %6.")
+        .arg(QObject::tr("Site refinement"),
+             // No time: the same input gives the same report (the log has the time).
+             QObject::tr("%1 of %2 moves kept; global anonymity before suppression %3 → %4; stopped: %5.")
                  .arg(report.movesAccepted)
                  .arg(report.movesTried)
-                 .arg(report.seconds, 0, 'f', 2)
                  .arg(report.anonymityBefore)
                  .arg(report.anonymityAfter)
                  .arg(QString::fromStdString(report.stopReason).toHtmlEscaped()));

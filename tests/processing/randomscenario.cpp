@@ -208,8 +208,12 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
                               ? 0.0
                               : std::uniform_real_distribution<double>(0.05, 1.0)(mRandom));
         parameters.insert("SITE_LOCATION", combination.siteLocation);
-        if (!combination.refinerSwitch.isEmpty())
-            parameters.insert(combination.refinerSwitch, true);
+        // Every switch given: the recommended refinement is on by default.
+        for (const auto& refiner : registry.siteRefiners)
+        {
+            const QString name = QString::fromStdString(refiner.switchKey).toUpper();
+            parameters.insert(name, name == combination.refinerSwitch);
+        }
         parameters.insert("ADC_MAX_MOVES", std::uniform_int_distribution<int>(0, 1)(mRandom) * 25);
         parameters.insert("SEED", std::uniform_int_distribution<int>(0, 1000)(mRandom));
     }

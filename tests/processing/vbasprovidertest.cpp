@@ -1,6 +1,7 @@
 // The provider as QGIS sees it, and its registration as the plugin and the shim perform it.
 
 #include "vbasprovider.h"
+#include "Pipeline.h"
 #include "Registry.h"
 #include "vbaschoiceparameter.h"
 #include "vbasproviderregistration.h"
@@ -155,8 +156,16 @@ TEST(Provider, StrategyChoicesShowNamesAndTakeIds)
 
 TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)
 {
+    // The recommended release: the most regions within a 1 % suppression budget, refined.
     EXPECT_EQ(choice("aggregateregions", "SITE_COUNT_METHOD")->ids(QVariant()),
+              QStringList{"sitecount.suppression_budget"});
+    EXPECT_EQ(choice("selectsites", "SITE_COUNT_METHOD")->ids(QVariant()),
+              QStringList{"sitecount.suppression_budget"});
+    EXPECT_EQ(choice("estimatesitecount", "SITE_COUNT_METHOD")->ids(QVariant()),
               QStringList{"sitecount.gaps_maxcombs"});
+    EXPECT_EQ(parameter("aggregateregions", "SUPPRESSION_BUDGET")->defaultValue(), QVariant(1.0));
+    EXPECT_EQ(parameter("aggregateregions", "REFINE_SUPPRESSION")->defaultValue(), QVariant(true));
+    EXPECT_EQ(parameter("compareapproaches", "REFINE_SUPPRESSION")->defaultValue(), QVariant(false));
     EXPECT_EQ(choice("aggregateregions", "SITE_LOCATION")->ids(QVariant()),
               QStringList{"sitelocation.balanced_density"});
     EXPECT_EQ(choice("aggregateregions", "PARTITION")->ids(QVariant()), QStringList{"partition.voronoi"});
@@ -266,7 +275,8 @@ TEST(Provider, EveryStrategyOptionIsAParameterWithItsDeclaredDefault)
         const auto* toggle = dynamic_cast<const QgsProcessingParameterBoolean*>(
             parameter("aggregateregions", QString::fromStdString(refiner.switchKey).toUpper()));
         ASSERT_TRUE(toggle) << refiner.id;
-        EXPECT_FALSE(toggle->defaultValue().toBool());
+        EXPECT_EQ(toggle->defaultValue().toBool(), refiner.id == vbas::recommendedConfig().siteRefiner)
+            << refiner.id;
     }
     // The same parameters where several strategies are compared.
     expectOptionParameters("compareapproaches", registry.siteCounters);

@@ -103,7 +103,7 @@ TEST(SelectSites, FixedCountGivesThatManyPointsOverTheTractsInTheirCrs)
     QgsVectorLayer* sites = outputLayer(run, "OUTPUT");
     EXPECT_EQ(sites->crs().authid(), "EPSG:4674");
     EXPECT_EQ(sites->featureCount(), 12);
-    EXPECT_EQ(sites->fields().names(), QStringList{"site_id"});
+    EXPECT_EQ(sites->fields().names(), (QStringList{"site_id", "weight"}));
     EXPECT_TRUE(olinda.tracts->extent().contains(sites->extent()));
 }
 
