@@ -91,7 +91,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         registry.siteCounters[in.ConsumeIntegralInRange<std::size_t>(0, registry.siteCounters.size() - 1)].id;
     config.siteLocator =
         registry.siteLocators[in.ConsumeIntegralInRange<std::size_t>(0, registry.siteLocators.size() - 1)].id;
-    config.siteRefiner = in.ConsumeBool() ? "refinement.adc" : "";
+    config.siteRefiner =
+        in.ConsumeBool()
+            ? registry.siteRefiners[in.ConsumeIntegralInRange<std::size_t>(0, registry.siteRefiners.size() - 1)].id
+            : "";
     config.partitioner =
         registry.partitioners[in.ConsumeIntegralInRange<std::size_t>(0, registry.partitioners.size() - 1)].id;
     config.options.set("site_count", double(in.ConsumeIntegralInRange<std::uint64_t>(0, 60)));
