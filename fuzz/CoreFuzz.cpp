@@ -93,7 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         registry.siteLocators[in.ConsumeIntegralInRange<std::size_t>(0, registry.siteLocators.size() - 1)].id;
     config.siteRefiner =
         in.ConsumeBool()
-            ? registry.siteRefiners[in.ConsumeIntegralInRange<std::size_t>(0, registry.siteRefiners.size() - 1)].id
+            ? registry
+                  .siteRefiners[in.ConsumeIntegralInRange<std::size_t>(0, registry.siteRefiners.size() - 1)]
+                  .id
             : "";
     config.partitioner =
         registry.partitioners[in.ConsumeIntegralInRange<std::size_t>(0, registry.partitioners.size() - 1)].id;

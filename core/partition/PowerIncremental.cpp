@@ -3,6 +3,8 @@
 #include "GraphSupport.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace vbas
 {
@@ -30,12 +32,44 @@ void PowerIncremental::reassign(RegionIndex region, SiteIndex to)
     mRegionSite[region] = to;
 }
 
+PowerIncremental::Power PowerIncremental::power(RegionIndex r, SiteIndex s) const
+{
+    const double dx = mPoints[r].x - mSites[s].x, dy = mPoints[r].y - mSites[s].y;
+    const double squared = dx * dx + dy * dy;
+    // A bound on the rounding of the three operations: values further apart than their bounds
+    // compare the same exactly, so only near ties need the exact predicate.
+    return {squared - mWeights[s],
+            8.0 * std::numeric_limits<double>::epsilon() * (squared + std::abs(mWeights[s]))};
+}
+
+SiteIndex PowerIncremental::nearest(RegionIndex r) const
+{
+    Power best = power(r, 0);
+    for (SiteIndex t = 1; t < mSites.size(); ++t)
+    {
+        const Power p = power(r, t);
+        if (p.value + p.error < best.value - best.error)
+            best = p;
+    }
+    SiteIndex winner = kNoSite;
+    for (SiteIndex t = 0; t < mSites.size(); ++t)
+    {
+        const Power p = power(r, t);
+        if (p.value - p.error > best.value + best.error)
+            continue; // certainly farther than the best approximate one
+        if (winner == kNoSite ||
+            comparePower(mPoints[r], mSites[t], mWeights[t], mSites[winner], mWeights[winner]) < 0)
+            winner = t;
+    }
+    return winner;
+}
+
 void PowerIncremental::follow(SiteIndex s, std::vector<Change>& changes)
 {
     const std::size_t first = changes.size();
     for (RegionIndex r : mMembers[s])
     {
-        const SiteIndex best = nearestPowerAmongAll(mPoints[r], mSites, mWeights);
+        const SiteIndex best = nearest(r);
         if (best != s)
             changes.push_back({r, s, best});
     }
@@ -44,6 +78,10 @@ void PowerIncremental::follow(SiteIndex s, std::vector<Change>& changes)
         const SiteIndex owner = mRegionSite[r];
         if (owner == s)
             continue;
+        const Power toS = power(r, s);
+        const Power toOwner = power(r, owner);
+        if (toS.value - toS.error > toOwner.value + toOwner.error)
+            continue; // certainly stays
         const int order = comparePower(mPoints[r], mSites[s], mWeights[s], mSites[owner], mWeights[owner]);
         if (order < 0 || (order == 0 && s < owner))
             changes.push_back({r, owner, s});

@@ -14,8 +14,9 @@ class Feedback;
  * The power partition (SPEC section 11) under single changes of a site's location or weight.
  * Only the power distance to the changed site s changes, so a region of another site either
  * stays or goes to s, and a region of s goes to the nearest of all sites: each change costs one
- * exact comparison per region plus one per site for each region of s, which also covers sites
- * that a heavier s hides entirely or that a lighter s uncovers.
+ * comparison per region plus one per site for each region of s, which also covers sites that a
+ * heavier s hides entirely or that a lighter s uncovers. Comparisons run in doubles with a bound
+ * on their rounding; only near ties go to the exact predicate.
  */
 class PowerIncremental : public IncrementalPartition
 {
@@ -37,6 +38,15 @@ public:
     bool inNeighbourhood(SiteIndex s, const Point& p, SiteIndex owner) const override;
 
 private:
+    /** A power distance in doubles with a bound on its rounding error. */
+    struct Power
+    {
+        double value;
+        double error;
+    };
+    Power power(RegionIndex r, SiteIndex s) const;
+    /** The site of least power distance to region r, exact, ties to the lowest index. */
+    SiteIndex nearest(RegionIndex r) const;
     /** Re-assigns the regions after site s changed, appending the changes. */
     void follow(SiteIndex s, std::vector<Change>& changes);
     void revert(const std::vector<Change>& changes);

@@ -41,16 +41,6 @@ int comparePower(const Point& q, const Point& a, double wa, const Point& b, doub
     return int(CGAL::compare_power_distance(toCgal(q), weighted(a, wa), weighted(b, wb)));
 }
 
-SiteIndex nearestPowerAmongAll(const Point& q, const std::vector<Point>& sites,
-                               const std::vector<double>& weights)
-{
-    SiteIndex best = 0;
-    for (SiteIndex s = 1; s < sites.size(); ++s)
-        if (comparePower(q, sites[s], weights[s], sites[best], weights[best]) < 0)
-            best = s;
-    return best;
-}
-
 struct PowerTriangulation::Impl
 {
     Regular triangulation;

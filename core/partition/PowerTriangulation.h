@@ -15,10 +15,6 @@ namespace vbas
  */
 int comparePower(const Point& q, const Point& a, double wa, const Point& b, double wb);
 
-/** The site of least power distance to q among all sites, exact, ties to the lowest index. */
-SiteIndex nearestPowerAmongAll(const Point& q, const std::vector<Point>& sites,
-                               const std::vector<double>& weights);
-
 /**
  * Weighted sites in one CGAL regular triangulation (SPEC section 11): the power diagram's nearest
  * site queries and neighbours, and single site changes.

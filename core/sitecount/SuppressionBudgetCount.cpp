@@ -145,26 +145,35 @@ std::uint64_t SuppressionBudgetCount::estimateWithRelease(const RegionSet& regio
     }
     if (located(most) <= budget)
         return most;
-    // The boundary without refinement, a lower bound of the refined one: double from one site until
-    // over the budget (withholding is strongly convex in s), then narrow.
-    std::uint64_t lo = 1, hi = std::min<std::uint64_t>(2, most);
-    while (hi < most && located(hi) <= budget)
-        lo = hi, hi = std::min(most, 2 * hi);
-    lo = located(lo) <= budget ? boundary(lo, located(lo), hi, located(hi), budget, located) : 1;
+    // The largest count from `from` on whose release without refinement withholds at most `limit`:
+    // double until over (withholding is strongly convex in s), then narrow. Such releases are cheap.
+    const auto locatedBoundary = [&](std::uint64_t from, Count limit)
+    {
+        std::uint64_t low = from, high = std::min(most, std::max<std::uint64_t>(from + 1, 2 * from));
+        if (located(low) > limit)
+            return low;
+        while (high < most && located(high) <= limit)
+            low = high, high = std::min(most, 2 * high);
+        return located(high) <= limit ? high
+                                      : boundary(low, located(low), high, located(high), limit, located);
+    };
+    // The boundary without refinement is a lower bound of the refined one.
+    std::uint64_t lo = located(1) <= budget ? locatedBoundary(1, budget) : 1;
     Count atLo = refined(lo);
     if (atLo > budget)
         lo = 1, atLo = refined(1); // the refinement raised withholding; the built-in one never does
     while (true)
     {
-        // Bracket upward: withholding grows about in proportion to the sites, so aim just past the budget.
-        hi = lo;
+        // Bracket upward. Near the boundary the refinement withholds about the same share of what the
+        // located sites withhold, so aim just past where the located releases reach the budget
+        // scaled by that share: refined releases, the costly ones, are then few.
+        std::uint64_t hi = lo;
         Count atHi = atLo;
         while (atHi <= budget && hi < most)
         {
             lo = hi, atLo = atHi;
-            const double aim =
-                atLo > 0 ? double(lo) * double(budget) / double(atLo) * 1.05 : double(lo) * 2.0;
-            hi = std::min<std::uint64_t>(most, std::max<std::uint64_t>(lo + 1, std::uint64_t(aim)));
+            const double share = atLo > 0 ? std::min(4.0, double(located(lo)) / double(atLo)) : 4.0;
+            hi = std::min(most, std::max(lo + 1, locatedBoundary(lo, Count(double(budget) * share)) + 1));
             atHi = refined(hi);
         }
         if (atHi <= budget)

@@ -16,8 +16,9 @@ class StrategyOptions;
  * Withheld records grow with the site count, though not strictly. The search first doubles the
  * count from one until the release without refinement exceeds the budget and narrows that boundary
  * (cheap; the refinement only lowers withholding, so the refined boundary lies at or above it),
- * then searches the refined releases upward from there
- * by interpolation with bisection as a safeguard, and finally confirms the next two counts above
+ * then searches the refined releases upward from there, aiming where the releases without
+ * refinement reach the budget scaled by the share the refinement saved at the last count tried,
+ * narrowing by interpolation with bisection as a safeguard, and finally confirms the next two counts above
  * the boundary, continuing when one of them is within the budget. Every count tried is logged
  * with its withheld records.
  */
