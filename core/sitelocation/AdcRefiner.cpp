@@ -2,11 +2,13 @@
 
 #include "AdcLedger.h"
 #include "StrategyOptions.h"
+#include "SuppressionLedger.h"
 #include "partition/Partitioner.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace vbas
@@ -43,9 +45,10 @@ bool candidateSite(const RegionSet& regions, const IncrementalPartition& partiti
 }
 } // namespace
 
-AdcRefiner::AdcRefiner(std::uint64_t maxMoves, double maxSeconds)
+AdcRefiner::AdcRefiner(std::uint64_t maxMoves, double maxSeconds, bool keepWithheld)
     : mMaxMoves(maxMoves)
     , mMaxSeconds(maxSeconds)
+    , mKeepWithheld(keepWithheld)
 {
     if (!(maxSeconds >= 0.0))
         throw Error(Subject::SiteLocation, "the ADC time limit must be zero (none) or positive seconds");
@@ -73,11 +76,20 @@ const OptionSpec& maxSecondsOption()
             .asAdvanced();
     return spec;
 }
+const OptionSpec& keepWithheldOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::flag("adc_keep_withheld", "ADC: keep a move only if no more records are withheld", false,
+                         "Besides raising ADC's objective, a kept move must not raise the records local "
+                         "suppression withholds (SPEC section 11). Off: the thesis's ADC.")
+            .asAdvanced();
+    return spec;
+}
 } // namespace
 
 std::vector<OptionSpec> AdcRefiner::options()
 {
-    return {maxMovesOption(), maxSecondsOption()};
+    return {maxMovesOption(), maxSecondsOption(), keepWithheldOption()};
 }
 
 std::unique_ptr<SiteRefiner> AdcRefiner::create(const StrategyOptions& options)
@@ -85,7 +97,8 @@ std::unique_ptr<SiteRefiner> AdcRefiner::create(const StrategyOptions& options)
     const double seconds = options.number(maxSecondsOption());
     if (!(seconds >= 0.0))
         throw optionError("adc_max_seconds", "the time limit must be 0 (none) or positive seconds");
-    return std::make_unique<AdcRefiner>(options.count(maxMovesOption()), seconds);
+    return std::make_unique<AdcRefiner>(options.count(maxMovesOption()), seconds,
+                                        options.flag(keepWithheldOption()));
 }
 
 Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
@@ -101,6 +114,10 @@ Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, 
     const std::unique_ptr<IncrementalPartition> partition =
         partitioner.incremental(input, std::move(sites), feedback);
     AdcLedger ledger(regions, *partition);
+    // Kept only with adc_keep_withheld: the records local suppression withholds.
+    std::optional<SuppressionLedger> withheld;
+    if (mKeepWithheld)
+        withheld.emplace(regions, *partition, k);
     AdcLedger::Objective value = ledger.objective();
     report.objectiveBefore = double(value);
     report.anonymityBefore = ledger.globalAnonymity();
@@ -162,7 +179,10 @@ Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, 
                     continue;
                 ledger.apply(changes);
                 const AdcLedger::Objective moved = ledger.objective();
-                if (moved > value)
+                const Count withheldBefore = withheld ? withheld->withheld() : 0;
+                if (withheld)
+                    withheld->apply(changes);
+                if (moved > value && (!withheld || withheld->withheld() <= withheldBefore))
                 {
                     value = moved;
                     ++report.movesAccepted;
@@ -176,6 +196,8 @@ Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, 
                 else
                 {
                     ledger.revert(changes);
+                    if (withheld)
+                        withheld->revert(changes);
                     partition->undo(s, previous, changes);
                 }
             }

@@ -22,14 +22,15 @@ class StrategyOptions;
  * aggregate's anonymity rises the search restarts from the lowest aggregate. It stops when
  * alpha >= k, when a whole pass keeps no move (a local maximum), or at the move or time limit.
  * Moves are evaluated incrementally (IncrementalPartition, AdcLedger) and undone cheaply.
- * Seed sites sharing a location are reduced to one (a hidden twin owns nothing).
+ * Seed sites sharing a location are reduced to one (a hidden twin owns nothing). With
+ * adc_keep_withheld a kept move must also not raise the records local suppression withholds.
  */
 class AdcRefiner : public SiteRefiner
 {
 public:
-    AdcRefiner(std::uint64_t maxMoves, double maxSeconds);
+    AdcRefiner(std::uint64_t maxMoves, double maxSeconds, bool keepWithheld = false);
     static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
-    /** "adc_max_moves" and "adc_max_seconds" (0: no limit). */
+    /** "adc_max_moves", "adc_max_seconds" (0: no limit) and "adc_keep_withheld". */
     static std::vector<OptionSpec> options();
     Sites refine(const RegionSet& regions, const PartitionInput& input, Count k,
                  const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
@@ -38,6 +39,7 @@ public:
 private:
     std::uint64_t mMaxMoves;
     double mMaxSeconds;
+    bool mKeepWithheld;
 };
 
 } // namespace vbas

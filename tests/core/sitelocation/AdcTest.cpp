@@ -207,3 +207,45 @@ TEST(Adc, DuplicateSeedsAreDroppedAndLimitsStopIt)
     EXPECT_EQ(report.movesTried, 5u);
     EXPECT_EQ(report.stopReason, "move limit");
 }
+
+TEST(Adc, KeepWithheldNeverRaisesTheWithheldRecords)
+{
+    // adc_keep_withheld: every prefix of the run (move limits 1..n) withholds no more than the one
+    // before, recounted by a full partition and local suppression.
+    DatasetBuilder builder({qi("a"), qi("b")});
+    std::mt19937_64 generator(9);
+    for (int r = 0; r < 150; ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, double(generator() % 1000), double(generator() % 1000));
+        for (int i = 0, n = 3 + int(generator() % 20); i < n; ++i)
+            builder.records(id, {std::uint32_t(generator() % 4), std::uint32_t(generator() % 3)});
+    }
+    const Dataset dataset = builder.build();
+    PipelineConfig config;
+    config.siteCounter = "sitecount.fixed";
+    config.options.set("site_count", 30.0);
+    const Pipeline pipeline(config);
+    Feedback feedback;
+    const PreparedData data = pipeline.prepare(dataset, feedback);
+    const std::vector<Point> seeds = pipeline.locateSites(data, 30, feedback);
+    const VoronoiPartitioner voronoi;
+    const auto withheldWith = [&](const std::vector<Point>& sites)
+    {
+        return pipeline.finish(data, sites, feedback).release.locallySuppressed;
+    };
+    RefinementReport full;
+    AdcRefiner(0, 0, true).refine(data.regions, data.partitionInput(), 5, voronoi, seeds, full, feedback);
+    ASSERT_GT(full.movesTried, 10u);
+    Count previous = withheldWith(seeds);
+    for (std::uint64_t limit = 1; limit <= std::min<std::uint64_t>(full.movesTried, 400); ++limit)
+    {
+        RefinementReport report;
+        const Count now =
+            withheldWith(AdcRefiner(limit, 0, true)
+                             .refine(data.regions, data.partitionInput(), 5, voronoi, seeds, report, feedback)
+                             .points);
+        EXPECT_LE(now, previous) << "after " << limit << " moves";
+        previous = now;
+    }
+}
