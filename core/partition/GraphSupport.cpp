@@ -59,6 +59,18 @@ connectedComponents(std::size_t nodes, const std::vector<std::pair<std::uint32_t
     return component;
 }
 
+void buildMembers(const std::vector<SiteIndex>& regionSite, std::size_t sites,
+                  std::vector<std::vector<RegionIndex>>& members, std::vector<std::uint32_t>& position)
+{
+    members.assign(sites, {});
+    position.resize(regionSite.size());
+    for (RegionIndex r = 0; r < regionSite.size(); ++r)
+    {
+        position[r] = std::uint32_t(members[regionSite[r]].size());
+        members[regionSite[r]].push_back(r);
+    }
+}
+
 void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std::uint32_t>& position,
                 RegionIndex region, SiteIndex from, SiteIndex to)
 {
@@ -94,14 +106,9 @@ void PositionalPartition::assignAll(std::size_t regions, std::size_t sites,
                                     const std::function<SiteIndex(RegionIndex)>& siteOf)
 {
     mRegionSite.resize(regions);
-    mMembers.assign(sites, {});
-    mPosition.resize(regions);
     for (RegionIndex r = 0; r < regions; ++r)
-    {
         mRegionSite[r] = siteOf(r);
-        mPosition[r] = std::uint32_t(mMembers[mRegionSite[r]].size());
-        mMembers[mRegionSite[r]].push_back(r);
-    }
+    buildMembers(mRegionSite, sites, mMembers, mPosition);
 }
 
 void PositionalPartition::reassign(std::vector<RegionIndex> regions,

@@ -30,6 +30,10 @@ private:
 std::vector<std::uint32_t>
 connectedComponents(std::size_t nodes, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& edges);
 
+/** Per-site member lists of an assignment, with each region's position in its list (for moveMember()). */
+void buildMembers(const std::vector<SiteIndex>& regionSite, std::size_t sites,
+                  std::vector<std::vector<RegionIndex>>& members, std::vector<std::uint32_t>& position);
+
 /** Moves `region` from site `from` to site `to` in per-site member lists (swap-remove). */
 void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std::uint32_t>& position,
                 RegionIndex region, SiteIndex from, SiteIndex to);

@@ -17,13 +17,7 @@ PowerIncremental::PowerIncremental(const std::vector<Point>& regionPoints, std::
     , mTriangulation(mSites, mWeights)
 {
     mRegionSite = mTriangulation.nearestSites(mPoints, feedback);
-    mMembers.resize(mSites.size());
-    mPositionInMembers.resize(mPoints.size());
-    for (RegionIndex r = 0; r < mPoints.size(); ++r)
-    {
-        mPositionInMembers[r] = std::uint32_t(mMembers[mRegionSite[r]].size());
-        mMembers[mRegionSite[r]].push_back(r);
-    }
+    buildMembers(mRegionSite, mSites.size(), mMembers, mPositionInMembers);
 }
 
 void PowerIncremental::reassign(RegionIndex region, SiteIndex to)

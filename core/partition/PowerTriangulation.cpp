@@ -1,11 +1,10 @@
 #include "PowerTriangulation.h"
 
+#include "SpatialOrder.h"
+
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Regular_triangulation_2.h>
-#include <CGAL/Spatial_sort_traits_adapter_2.h>
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
-#include <CGAL/property_map.h>
-#include <CGAL/spatial_sort.h>
 
 #include <algorithm>
 #include <numeric>
@@ -145,14 +144,7 @@ PowerTriangulation::~PowerTriangulation() = default;
 std::vector<SiteIndex> PowerTriangulation::nearestSites(const std::vector<Point>& queries,
                                                         Feedback& feedback) const
 {
-    std::vector<CgalPoint> points;
-    points.reserve(queries.size());
-    for (const Point& query : queries)
-        points.push_back(toCgal(query));
-    std::vector<std::size_t> order(queries.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    using Traits = CGAL::Spatial_sort_traits_adapter_2<Kernel, CGAL::Pointer_property_map<CgalPoint>::type>;
-    CGAL::spatial_sort(order.begin(), order.end(), Traits(CGAL::make_property_map(points)));
+    const std::vector<std::size_t> order = spatialOrder(queries);
 
     std::vector<SiteIndex> nearest(queries.size(), kNoSite);
     VertexHandle hint = mImpl->triangulation.finite_vertex();
@@ -163,7 +155,7 @@ std::vector<SiteIndex> PowerTriangulation::nearestSites(const std::vector<Point>
             feedback.checkCanceled();
             feedback.setProgress(double(i) / double(order.size()));
         }
-        const CgalPoint& q = points[order[i]];
+        const CgalPoint q = toCgal(queries[order[i]]);
         hint = mImpl->nearest(q, hint);
         nearest[order[i]] = mImpl->lowestEqual(hint, q);
     }

@@ -1,11 +1,10 @@
 #include "SiteTriangulation.h"
 
+#include "SpatialOrder.h"
+
 #include <CGAL/Delaunay_triangulation_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
-#include <CGAL/Spatial_sort_traits_adapter_2.h>
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
-#include <CGAL/property_map.h>
-#include <CGAL/spatial_sort.h>
 
 #include <algorithm>
 #include <numeric>
@@ -265,14 +264,7 @@ SiteIndex SiteTriangulation::nearestAmong(const Point& q, const std::vector<Poin
 std::vector<SiteIndex> SiteTriangulation::nearestSites(const std::vector<Point>& queries,
                                                        Feedback& feedback) const
 {
-    std::vector<CgalPoint> points;
-    points.reserve(queries.size());
-    for (const Point& query : queries)
-        points.push_back(toCgal(query));
-    std::vector<std::size_t> order(queries.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    using Traits = CGAL::Spatial_sort_traits_adapter_2<Kernel, CGAL::Pointer_property_map<CgalPoint>::type>;
-    CGAL::spatial_sort(order.begin(), order.end(), Traits(CGAL::make_property_map(points)));
+    const std::vector<std::size_t> order = spatialOrder(queries);
 
     std::vector<SiteIndex> nearest(queries.size(), kNoSite);
     FaceHandle hint;
@@ -283,7 +275,7 @@ std::vector<SiteIndex> SiteTriangulation::nearestSites(const std::vector<Point>&
             feedback.checkCanceled();
             feedback.setProgress(double(i) / double(order.size()));
         }
-        const CgalPoint& q = points[order[i]];
+        const CgalPoint q = toCgal(queries[order[i]]);
         const VertexHandle v = mImpl->triangulation.nearest_vertex(q, hint);
         hint = v->face();
         nearest[order[i]] = mImpl->lowestEquidistant(v, q);
