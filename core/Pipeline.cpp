@@ -241,7 +241,7 @@ public:
         std::optional<RefinementReport> report;
         Sites chosen =
             refined ? mPipeline.refineSites(mData, std::move(located), report, quiet) : Sites(located);
-        return mPipeline.finish(mData, std::move(chosen), quiet).release.suppressed();
+        return mPipeline.withheld(mData, std::move(chosen), quiet);
     }
 
 private:
@@ -254,7 +254,7 @@ std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& fe
                                           std::uint64_t* raw) const
 {
     PipelineProbe probe(*this, data);
-    const std::uint64_t estimate = mSiteCounter->estimateWithRelease(data.regions, data.k, probe, feedback);
+    const std::uint64_t estimate = mSiteCounter->estimate(data.regions, data.k, probe, feedback);
     if (raw != nullptr)
         *raw = estimate;
     const std::uint64_t clamped = clampSiteCount(estimate, data.regions);
@@ -292,35 +292,51 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
     return sites;
 }
 
-PipelineResult Pipeline::finish(const PreparedData& data, Sites sites, Feedback& feedback) const
+Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites sites,
+                                               Feedback& feedback) const
 {
-    Partition partition;
+    Partitioned out;
     {
         Feedback::Stage stage(feedback, 0.0, 0.6);
         std::unique_ptr<Partitioner> constrained;
-        partition =
+        out.partition =
             partitioner(data, constrained).partition(data.partitionInput(), std::move(sites), feedback);
     }
-    std::optional<ContiguityReport> contiguity;
     if (mConfig.repairContiguity)
     {
-        contiguity = repairContiguity(*data.spatial.adjacency, data.regionWeights, data.regionParent,
-                                      partition.regionSite);
-        feedback.info("contiguity: " + std::to_string(contiguity->strandedPieces) + " stranded pieces, " +
-                      std::to_string(contiguity->regionsMoved) + " regions moved to an adjacent aggregate, " +
-                      std::to_string(contiguity->islandPieces) +
+        out.contiguity = repairContiguity(*data.spatial.adjacency, data.regionWeights, data.regionParent,
+                                          out.partition.regionSite);
+        feedback.info("contiguity: " + std::to_string(out.contiguity->strandedPieces) + " stranded pieces, " +
+                      std::to_string(out.contiguity->regionsMoved) +
+                      " regions moved to an adjacent aggregate, " +
+                      std::to_string(out.contiguity->islandPieces) +
                       " island pieces kept with their nearest aggregate");
     }
-    Aggregation aggregation = Aggregation::build(data.regions, partition);
-    if (aggregation.emptySites > 0)
-        feedback.info(std::to_string(aggregation.emptySites) + " of " +
-                      std::to_string(partition.sites.size()) +
+    out.aggregation = Aggregation::build(data.regions, out.partition);
+    if (out.aggregation.emptySites > 0)
+        feedback.info(std::to_string(out.aggregation.emptySites) + " of " +
+                      std::to_string(out.partition.sites.size()) +
                       " sites received no region and form no aggregate");
-    const std::size_t requested = partition.sites.size();
-    PipelineResult result = rate(data, std::move(partition), std::move(aggregation), feedback);
+    return out;
+}
+
+PipelineResult Pipeline::finish(const PreparedData& data, Sites sites, Feedback& feedback) const
+{
+    Partitioned partitioned = partitionSites(data, std::move(sites), feedback);
+    const std::size_t requested = partitioned.partition.sites.size();
+    PipelineResult result =
+        rate(data, std::move(partitioned.partition), std::move(partitioned.aggregation), feedback);
     result.requestedSites = requested;
-    result.contiguity = contiguity;
+    result.contiguity = partitioned.contiguity;
     return result;
+}
+
+Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedback) const
+{
+    const Partitioned partitioned = partitionSites(data, std::move(sites), feedback);
+    return Release::apply(data.regions, partitioned.aggregation, *mSuppressor, data.k, mConfig.diversity,
+                          data.globallySuppressed, feedback)
+        .suppressed();
 }
 
 PipelineResult Pipeline::rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,

@@ -195,6 +195,8 @@ public:
                       std::optional<RefinementReport>& report, Feedback& feedback) const;
     /** Partition with the given sites, local suppression and rating. */
     PipelineResult finish(const PreparedData& data, Sites sites, Feedback& feedback) const;
+    /** The records finish() would withhold (global, local, l-diversity), without rating the release. */
+    Count withheld(const PreparedData& data, Sites sites, Feedback& feedback) const;
     /** Rates an existing aggregation given as a group per region (groups 0..groups-1, none empty). */
     PipelineResult rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
                               std::size_t groups, Feedback& feedback) const;
@@ -202,6 +204,14 @@ public:
     PipelineResult run(const Job& job, Feedback& feedback) const;
 
 private:
+    /** A partition around sites, repaired when contiguity is asked for, and its aggregation. */
+    struct Partitioned
+    {
+        Partition partition;
+        Aggregation aggregation;
+        std::optional<ContiguityReport> contiguity;
+    };
+    Partitioned partitionSites(const PreparedData& data, Sites sites, Feedback& feedback) const;
     PipelineResult rate(const PreparedData& data, Partition partition, Aggregation aggregation,
                         Feedback& feedback) const;
     /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */

@@ -38,19 +38,18 @@ PowerIncremental::Power PowerIncremental::power(RegionIndex r, SiteIndex s) cons
 
 SiteIndex PowerIncremental::nearest(RegionIndex r) const
 {
-    Power best = power(r, 0);
-    for (SiteIndex t = 1; t < mSites.size(); ++t)
+    mPowers.clear();
+    double bestUpper = std::numeric_limits<double>::infinity();
+    for (SiteIndex t = 0; t < mSites.size(); ++t)
     {
-        const Power p = power(r, t);
-        if (p.value + p.error < best.value - best.error)
-            best = p;
+        mPowers.push_back(power(r, t));
+        bestUpper = std::min(bestUpper, mPowers.back().value + mPowers.back().error);
     }
     SiteIndex winner = kNoSite;
     for (SiteIndex t = 0; t < mSites.size(); ++t)
     {
-        const Power p = power(r, t);
-        if (p.value - p.error > best.value + best.error)
-            continue; // certainly farther than the best approximate one
+        if (mPowers[t].value - mPowers[t].error > bestUpper)
+            continue; // certainly farther than some site
         if (winner == kNoSite ||
             comparePower(mPoints[r], mSites[t], mWeights[t], mSites[winner], mWeights[winner]) < 0)
             winner = t;

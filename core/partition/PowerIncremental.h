@@ -59,6 +59,7 @@ private:
     std::vector<SiteIndex> mRegionSite;
     std::vector<std::vector<RegionIndex>> mMembers;
     std::vector<std::uint32_t> mPositionInMembers;
+    mutable std::vector<Power> mPowers; // scratch of nearest()
 };
 
 } // namespace vbas

@@ -35,7 +35,7 @@ std::unique_ptr<SiteCounter> FixedCount::create(const StrategyOptions& options)
     return std::make_unique<FixedCount>(count);
 }
 
-std::uint64_t FixedCount::estimate(const RegionSet&, Count, Feedback&) const
+std::uint64_t FixedCount::estimate(const RegionSet&, Count, ReleaseProbe&, Feedback&) const
 {
     return mCount;
 }

@@ -17,7 +17,8 @@ public:
     static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
     /** "site_count": the number of sites, 1 or more (0, the default, is refused). */
     static std::vector<OptionSpec> options();
-    std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
+    std::uint64_t estimate(const RegionSet& regions, Count k, ReleaseProbe& release,
+                           Feedback& feedback) const override;
 
 private:
     std::uint64_t mCount;

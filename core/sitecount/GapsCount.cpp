@@ -95,7 +95,7 @@ double GapsCount::cutoff(GapsModel model, double x, double customC, double custo
     return 0.0;
 }
 
-std::uint64_t GapsCount::estimate(const RegionSet& regions, Count, Feedback&) const
+std::uint64_t GapsCount::estimate(const RegionSet& regions, Count, ReleaseProbe&, Feedback&) const
 {
     const double populationCutoff = cutoff(mModel, modelInput(regions), mCustomC, mCustomB);
     if (!(populationCutoff > 0.0) || !std::isfinite(populationCutoff))

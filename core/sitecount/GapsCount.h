@@ -30,7 +30,8 @@ public:
      * here), "gaps_c" and "gaps_b" (the custom model's c > 0 and finite b).
      */
     static std::vector<OptionSpec> options();
-    std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
+    std::uint64_t estimate(const RegionSet& regions, Count k, ReleaseProbe& release,
+                           Feedback& feedback) const override;
 
     /** Cutoff of `model` at input x; Canada is the largest of Western, Central and Eastern. */
     static double cutoff(GapsModel model, double x, double customC, double customB);

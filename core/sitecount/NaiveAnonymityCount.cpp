@@ -22,7 +22,7 @@ std::vector<OptionSpec> NaiveAnonymityCount::options()
     return {siteCountOffsetOption()};
 }
 
-std::uint64_t NaiveAnonymityCount::estimate(const RegionSet& regions, Count k, Feedback&) const
+std::uint64_t NaiveAnonymityCount::estimate(const RegionSet& regions, Count k, ReleaseProbe&, Feedback&) const
 {
     const long double n = static_cast<long double>(regions.totalRecords());
     if (n <= 0)

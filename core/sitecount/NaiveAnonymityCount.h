@@ -21,7 +21,8 @@ public:
     static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
     /** "site_count_offset". */
     static std::vector<OptionSpec> options();
-    std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
+    std::uint64_t estimate(const RegionSet& regions, Count k, ReleaseProbe& release,
+                           Feedback& feedback) const override;
 
 private:
     double mOffset;

@@ -10,15 +10,6 @@ namespace vbas
 {
 
 /**
- * Estimates how many Voronoi sites (aggregates) a release needs (thesis section 3.2.1, SPEC
- * section 3).
- *
- * Contract, checked for every registered counter by one parameterised test:
- *  - returns the raw estimate, which may be 0 or exceed the regions; the pipeline clamps it to
- *    [1, non-empty regions] with clampSiteCount() and says so;
- *  - deterministic; throws Error(SiteCount) on unusable parameters.
- */
-/**
  * The whole release at a chosen site count, for counters that search it (SPEC section 11: the
  * suppression budget). The pipeline provides it: located, refined, partitioned and suppressed
  * exactly as the release would be.
@@ -37,18 +28,22 @@ public:
     virtual Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) = 0;
 };
 
+/**
+ * Estimates how many Voronoi sites (aggregates) a release needs (thesis section 3.2.1, SPEC
+ * section 3).
+ *
+ * Contract, checked for every registered counter by one parameterised test:
+ *  - returns the raw estimate, which may be 0 or exceed the regions; the pipeline clamps it to
+ *    [1, non-empty regions] with clampSiteCount() and says so;
+ *  - deterministic; throws Error(SiteCount) on unusable parameters.
+ */
 class SiteCounter
 {
 public:
     virtual ~SiteCounter() = default;
-    virtual std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const = 0;
-    /** The estimate when the release can be probed; counters that do not search it keep estimate(). */
-    virtual std::uint64_t estimateWithRelease(const RegionSet& regions, Count k, ReleaseProbe& probe,
-                                              Feedback& feedback) const
-    {
-        (void)probe;
-        return estimate(regions, k, feedback);
-    }
+    /** `release`: the whole release at any site count, for counters that search it; the others ignore it. */
+    virtual std::uint64_t estimate(const RegionSet& regions, Count k, ReleaseProbe& release,
+                                   Feedback& feedback) const = 0;
 };
 
 /** Clamps an estimate to [1, regions that hold records] (at least 1 even with none). */

@@ -112,14 +112,8 @@ std::vector<OptionSpec> SuppressionBudgetCount::options()
     return {budgetOption()};
 }
 
-std::uint64_t SuppressionBudgetCount::estimate(const RegionSet&, Count, Feedback&) const
-{
-    throw Error(Subject::SiteCount, "sitecount.suppression_budget searches the release itself and runs only "
-                                    "within a whole release");
-}
-
-std::uint64_t SuppressionBudgetCount::estimateWithRelease(const RegionSet& regions, Count,
-                                                          ReleaseProbe& probe, Feedback& feedback) const
+std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, ReleaseProbe& probe,
+                                               Feedback& feedback) const
 {
     const std::uint64_t most = std::max<std::uint64_t>(1, regions.nonEmptyCount());
     const Count budget = Count(floorDecimal(static_cast<long double>(probe.records()) * mPercent / 100.0L));

@@ -29,10 +29,8 @@ public:
     static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
     /** "suppression_budget": percent of the records that may be withheld, in (0, 100]. */
     static std::vector<OptionSpec> options();
-    /** Throws Error(SiteCount): the budget is a property of the whole release, which must be probed. */
-    std::uint64_t estimate(const RegionSet& regions, Count k, Feedback& feedback) const override;
-    std::uint64_t estimateWithRelease(const RegionSet& regions, Count k, ReleaseProbe& probe,
-                                      Feedback& feedback) const override;
+    std::uint64_t estimate(const RegionSet& regions, Count k, ReleaseProbe& release,
+                           Feedback& feedback) const override;
 
 private:
     double mPercent;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 using namespace vbas;
 using vbas::test::DatasetBuilder;
@@ -98,8 +99,14 @@ TEST(SiteCount, NaiveUsesCeilingOfKOverExpectedAnonymity)
     Feedback feedback;
     const Pipeline pipeline(PipelineConfig{});
     const PreparedData data = pipeline.prepare(dataset, feedback);
-    EXPECT_EQ(NaiveAnonymityCount(1.0).estimate(data.regions, 5, feedback), 2u);
-    EXPECT_EQ(NaiveAnonymityCount(0.5).estimate(data.regions, 5, feedback), 1u);
+    // The estimate is read from the headers alone: a release probe must never be asked.
+    struct NoRelease : ReleaseProbe
+    {
+        Count records() const override { throw std::logic_error("probed"); }
+        Count withheld(std::uint64_t, bool, Feedback&) override { throw std::logic_error("probed"); }
+    } noRelease;
+    EXPECT_EQ(NaiveAnonymityCount(1.0).estimate(data.regions, 5, noRelease, feedback), 2u);
+    EXPECT_EQ(NaiveAnonymityCount(0.5).estimate(data.regions, 5, noRelease, feedback), 1u);
 }
 
 TEST(SiteCount, EntropyOfClassTotalsAfterGlobalSuppression)

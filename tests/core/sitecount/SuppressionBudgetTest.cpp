@@ -54,7 +54,7 @@ std::uint64_t search(double percent, FunctionProbe& probe, std::size_t regions =
     const Dataset dataset = regionsOnly(regions);
     const RegionSet set(dataset, dataset.regionHistograms());
     Feedback feedback;
-    return SuppressionBudgetCount(percent).estimateWithRelease(set, 5, probe, feedback);
+    return SuppressionBudgetCount(percent).estimate(set, 5, probe, feedback);
 }
 } // namespace
 
