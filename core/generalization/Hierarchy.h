@@ -1,0 +1,120 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * The value behind one category code of a quasi-identifier, as the front end read it. Codes are the
+ * Dataset's (0..categories-1); the front end gives the value of every code.
+ */
+struct CategoryValue
+{
+    bool null = false;
+    /** The value as published without generalization (numbers and dates too). */
+    std::string text;
+    /** The number, when the field is numeric (else kinds that need one parse `text`). */
+    std::optional<double> number;
+    /** Days since 1970-01-01, when the field is a date or date-time (else parsed from `text`). */
+    std::optional<std::int64_t> day;
+};
+
+/**
+ * The generalization levels of one quasi-identifier (SPEC section 12): level 0 is the values as they
+ * are, the last level is everything "*", and every level maps each category code to a group with a
+ * label and an attribute loss. Levels nest: codes in one group at level i share a group at level i+1.
+ * NULL stays a group of its own (label empty, loss 0) at every level below the last.
+ */
+class Hierarchy
+{
+public:
+    /** One level above 0: the group of every category code, and per group its label and loss. */
+    struct Level
+    {
+        /** How a user names the level in a limit ("5", "month", "3", "*"). */
+        std::string name;
+        std::vector<std::uint32_t> groupOf;
+        std::vector<std::string> labels;
+        /** Iyengar's loss of each group, 0 (as is) .. 1 (all "*"). */
+        std::vector<double> loss;
+        /** The group of NULL, if any category is NULL. */
+        std::optional<std::uint32_t> nullGroup;
+    };
+
+    Hierarchy() = default;
+    /**
+     * A hierarchy of `values.size()` categories with the given levels above 0; appends the "*" level
+     * when the last one has more than one group. Throws Error(QuasiIdentifier) naming `quasiIdentifier`
+     * when a level does not nest in the next.
+     */
+    Hierarchy(std::string quasiIdentifier, const std::vector<CategoryValue>& values, std::vector<Level> levels);
+
+    const std::string& quasiIdentifier() const { return mQuasiIdentifier; }
+    std::size_t categories() const { return mLevel0Labels.size(); }
+    /** Number of levels, level 0 and the "*" level included. */
+    std::size_t levels() const { return mLevels.size() + 1; }
+    /** "0" for level 0, else the level's name. */
+    std::string levelName(std::size_t level) const;
+    /** The level a user names ("5", "month", "*", or a number of a level); throws Error listing the names. */
+    std::size_t levelNamed(const std::string& name) const;
+
+    std::size_t groups(std::size_t level) const;
+    /** Group of `category` at `level` (level 0: the category itself). */
+    std::uint32_t group(std::size_t level, std::uint32_t category) const;
+    /** Published label of a group (level 0: the value's text). */
+    const std::string& label(std::size_t level, std::uint32_t group) const;
+    /** Whether the group is NULL (published as NULL, not as a label). */
+    bool isNull(std::size_t level, std::uint32_t group) const;
+    double loss(std::size_t level, std::uint32_t group) const;
+
+private:
+    std::string mQuasiIdentifier;
+    std::vector<std::string> mLevel0Labels;
+    std::vector<bool> mLevel0Null;
+    std::vector<Level> mLevels;
+};
+
+/** One hierarchy as a user writes it: "age: interval 5 10 20 max 10". */
+struct HierarchySpec
+{
+    std::string field;
+    /** A kind id: interval, date, prefix, table. */
+    std::string kind;
+    std::vector<std::string> arguments;
+    /** The highest level allowed, by name; empty: up to "*". */
+    std::string maxLevel;
+};
+
+/**
+ * Parses GENERALIZATION text: specs separated by ';' or new lines, each "field: kind arguments
+ * [max level]". Throws Error(QuasiIdentifier) on a syntax error, an unknown kind (listing the kinds)
+ * or a field named twice.
+ */
+std::vector<HierarchySpec> parseGeneralization(const std::string& text);
+
+/** A quasi-identifier's hierarchy with the highest level the search may use. */
+struct QuasiIdentifierHierarchy
+{
+    Hierarchy hierarchy;
+    std::size_t maxLevel = 0;
+};
+
+/**
+ * Builds the hierarchy of every quasi-identifier a spec or a table names, in the order of
+ * `quasiIdentifiers` (none for the others). `tables` maps a field name to the text of its ARX table
+ * (value;level1;level2;...); a table without a spec is "field: table". `values[i]` gives the value of
+ * every category code of quasi-identifier i. Throws Error(QuasiIdentifier) for a field that is no
+ * quasi-identifier (listing them), a table spec without its table, a value missing from a table, levels
+ * that do not nest, a kind that does not fit the values (a text for an interval) or bad arguments.
+ */
+std::vector<std::optional<QuasiIdentifierHierarchy>>
+buildHierarchies(const std::vector<HierarchySpec>& specs, const std::map<std::string, std::string>& tables,
+                 const std::vector<std::string>& quasiIdentifiers,
+                 const std::vector<std::vector<CategoryValue>>& values);
+
+} // namespace vbas
