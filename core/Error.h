@@ -25,6 +25,7 @@ enum class Subject
     Strategy,        //!< an unknown strategy id
     Option,          //!< an option of a strategy, named by Error::option()
     Sensitive,       //!< the sensitive fields and their l-diversity rule
+    Generalization,  //!< generalization hierarchies and their levels
 };
 
 /**

@@ -74,4 +74,18 @@ private:
     double mTo = 1.0;
 };
 
+/** A feedback that passes on cancel requests and nothing else: for trial runs that should not be logged. */
+class QuietFeedback : public Feedback
+{
+public:
+    explicit QuietFeedback(const Feedback& outer)
+        : mOuter(outer)
+    {
+    }
+    bool isCanceled() const override { return mOuter.isCanceled(); }
+
+private:
+    const Feedback& mOuter;
+};
+
 } // namespace vbas

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Dataset.h"
+#include "generalization/Hierarchy.h"
 #include "geometry/RegionGeometries.h"
 #include "partition/SpatialContext.h"
 
@@ -38,6 +39,11 @@ struct Job
      * of different parents (SPEC section 5). Empty: no constraint.
      */
     std::vector<std::uint32_t> regionParent;
+    /**
+     * Generalization hierarchies of the quasi-identifiers, in schema order (none for a quasi-identifier
+     * kept as it is); when any is given, a release searches the levels with the geography (SPEC section 12).
+     */
+    const Hierarchies* hierarchies = nullptr;
     /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
     double adjacencyTolerance = 0.0;
 };

@@ -209,21 +209,6 @@ const Partitioner& Pipeline::partitioner(const PreparedData& data,
 
 namespace
 {
-/** A feedback that passes on cancel requests and nothing else: the budget search's trial releases are not
- * logged. */
-class QuietFeedback : public Feedback
-{
-public:
-    explicit QuietFeedback(const Feedback& outer)
-        : mOuter(outer)
-    {
-    }
-    bool isCanceled() const override { return mOuter.isCanceled(); }
-
-private:
-    const Feedback& mOuter;
-};
-
 /** The release of this pipeline at a chosen site count (ReleaseProbe), for counters that search it. */
 class PipelineProbe : public ReleaseProbe
 {
@@ -433,6 +418,30 @@ ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const Re
 
 ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
 {
+    if (job.hierarchies != nullptr &&
+        std::any_of(job.hierarchies->begin(), job.hierarchies->end(), [](const auto& h) { return bool(h); }))
+    {
+        std::optional<GeneralizationChoice> choice;
+        {
+            Feedback::Stage stage(feedback, 0.0, 0.4);
+            choice.emplace(searchGeneralization(*this, job, feedback));
+        }
+        Job chosen = job;
+        chosen.dataset = &choice->dataset;
+        if (choice->adjacency)
+            chosen.spatial.adjacency = choice->adjacency;
+        PipelineResult result;
+        {
+            Feedback::Stage stage(feedback, 0.4, 0.8);
+            result = run(chosen, feedback);
+        }
+        choice->report.releasedLoss =
+            releasedLoss(result, classLoss(choice->dataset, *job.hierarchies, choice->report.levels));
+        Feedback::Stage stage(feedback, 0.8, 1.0);
+        ReleaseResult whole = complete(chosen, std::move(result), request, feedback);
+        whole.generalization = std::move(choice->report);
+        return whole;
+    }
     PipelineResult result;
     {
         Feedback::Stage stage(feedback, 0.0, 0.7);

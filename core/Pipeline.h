@@ -4,6 +4,7 @@
 #include "Job.h"
 #include "Registry.h"
 #include "data/RegionSet.h"
+#include "generalization/GeneralizationSearch.h"
 #include "geometry/Dissolve.h"
 #include "partition/Aggregation.h"
 #include "partition/ContiguityRepair.h"
@@ -133,6 +134,8 @@ struct ReleaseResult
     std::vector<std::vector<unsigned char>> cells;
     /** Per input row of the dataset: released, or why not. */
     std::vector<RecordFate> fates;
+    /** The levels the job's hierarchies were released at and how they were chosen (only with hierarchies). */
+    std::optional<GeneralizationReport> generalization;
 };
 
 /** The first stage alone, with the figures it rests on. */
@@ -165,7 +168,11 @@ public:
     /** What the chosen strategies and the contiguity repair need of a job, together. */
     Needs needs() const;
 
-    /** All stages, with the aggregates' polygons, the cells when asked for and every record's fate. */
+    /**
+     * All stages, with the aggregates' polygons, the cells when asked for and every record's fate. With
+     * hierarchies in the job, the generalization levels are searched first (searchGeneralization()) and
+     * the release is made of the records at the chosen levels.
+     */
     ReleaseResult release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const;
     /** The release of a partition around given sites (no site count, location or refinement). */
     ReleaseResult releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,

@@ -153,12 +153,12 @@ def make_olinda(shared, out):
     alloc = allocate(tracts, "CD_GEOCODI", "V014", OLINDA_PER)
     rows = draw_patients(alloc, micro, SEED_OLINDA, lambda m: [
         band10_adult(m["age"]), m["gender"], m["married"], m["ethnicity"], m["education"],
-        m["health"], m["insurance"]])
+        m["health"], m["insurance"], int(m["age"])])
     write_csv(os.path.join(out, "demo", "olinda_patients.csv"),
               ["patient_id", "tract", "age_band", "sex", "married", "ethnicity", "education",
-               "health", "insurance"], rows,
+               "health", "insurance", "age"], rows,
               ["Integer", "String", "String", "String", "String", "String", "String", "String",
-               "String"])
+               "String", "Integer"])
 
 
 def make_boston(shared, out):

@@ -171,4 +171,53 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
     return dataset;
 }
 
+Dataset Dataset::generalized(const std::vector<std::vector<std::uint32_t>>& codeMap,
+                             const std::vector<std::uint64_t>& groupCounts) const
+{
+    const std::size_t q = mSchema.size();
+    if (codeMap.size() != q || groupCounts.size() != q)
+        throw Error(Subject::QuasiIdentifier, "a generalization needs a code map for each of the " +
+                                                  std::to_string(q) + " quasi-identifiers");
+    std::vector<QuasiIdentifier> quasiIdentifiers;
+    std::vector<std::uint64_t> categories(q);
+    for (std::size_t j = 0; j < q; ++j)
+    {
+        const bool mapped = !codeMap[j].empty();
+        categories[j] = mapped ? groupCounts[j] : mSchema.categories(j);
+        quasiIdentifiers.push_back({mSchema.at(j).name, mapped ? 0 : mSchema.at(j).declaredCategories});
+    }
+    // Every class of this dataset becomes one "row" of generalized codes; interning them gives the
+    // generalized class of each class.
+    const std::size_t classCount = mClasses.size();
+    std::vector<std::uint32_t> codes(classCount * q);
+    for (ClassId c = 0; c < classCount; ++c)
+        for (std::size_t j = 0; j < q; ++j)
+        {
+            const std::uint32_t code = mClasses.codes(c)[j];
+            codes[std::size_t(c) * q + j] = codeMap[j].empty() ? code : codeMap[j].at(code);
+        }
+    const std::vector<RegionIndex> anyRegion(classCount, 0);
+    std::vector<ClassId> classMap;
+    Feedback quiet;
+    Dataset dataset;
+    dataset.mClasses =
+        ClassDictionary::build(categories, codes.data(), classCount, anyRegion.data(), classMap, quiet);
+    dataset.mHistograms = mHistograms.remapClasses(classMap);
+    dataset.mRowClass.resize(mRowClass.size());
+    for (std::size_t row = 0; row < mRowClass.size(); ++row)
+        dataset.mRowClass[row] = mRowClass[row] == kNoClass ? kNoClass : classMap[mRowClass[row]];
+    dataset.mSchema = Schema(std::move(quasiIdentifiers));
+    for (std::size_t j = 0; j < q; ++j)
+        dataset.mSchema.setObservedCategories(j, categories[j]);
+    dataset.mRegionIds = mRegionIds;
+    dataset.mPoints = mPoints;
+    dataset.mRowRegion = mRowRegion;
+    dataset.mRowCount = mRowCount;
+    dataset.mSensitiveCount = mSensitiveCount;
+    dataset.mSensitiveCodes = mSensitiveCodes;
+    dataset.mDroppedRows = mDroppedRows;
+    dataset.mDroppedRecords = mDroppedRecords;
+    return dataset;
+}
+
 } // namespace vbas

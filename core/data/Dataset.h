@@ -49,6 +49,15 @@ public:
     static Dataset build(std::vector<RegionInput> regions, Schema schema, const RecordTable& records,
                          const DatasetOptions& options, Feedback& feedback);
 
+    /**
+     * The same records with code c of quasi-identifier i read as codeMap[i][c], a group below
+     * groupCounts[i] (an empty codeMap[i] keeps quasi-identifier i as it is): generalized values
+     * (SPEC section 12). Classes, histograms and the class of every row are re-keyed from this
+     * dataset's, without reading records again; declared category counts give way to the group counts.
+     */
+    Dataset generalized(const std::vector<std::vector<std::uint32_t>>& codeMap,
+                        const std::vector<std::uint64_t>& groupCounts) const;
+
     std::size_t regionCount() const { return mRegionIds.size(); }
     const std::string& regionId(RegionIndex r) const { return mRegionIds[r]; }
     const std::vector<Point>& points() const { return mPoints; }

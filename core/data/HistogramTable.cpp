@@ -155,6 +155,34 @@ HistogramTable HistogramTable::filterEntries(const std::vector<bool>& keepEntry)
     return filtered;
 }
 
+HistogramTable HistogramTable::remapClasses(const std::vector<ClassId>& classMap) const
+{
+    HistogramTable remapped;
+    remapped.mOffsets.assign(1, 0);
+    remapped.mOffsets.reserve(mOffsets.size());
+    remapped.mEntries.reserve(mEntries.size());
+    std::vector<ClassCount> histogram;
+    for (std::size_t h = 0; h + 1 < mOffsets.size(); ++h)
+    {
+        histogram.clear();
+        for (std::size_t e = mOffsets[h]; e < mOffsets[h + 1]; ++e)
+            histogram.push_back({classMap[mEntries[e].cls], mEntries[e].count});
+        std::sort(histogram.begin(), histogram.end(),
+                  [](const ClassCount& a, const ClassCount& b) { return a.cls < b.cls; });
+        for (const ClassCount& entry : histogram)
+        {
+            if (remapped.mEntries.size() > remapped.mOffsets.back() &&
+                remapped.mEntries.back().cls == entry.cls)
+                remapped.mEntries.back().count += entry.count;
+            else
+                remapped.mEntries.push_back(entry);
+        }
+        remapped.mOffsets.push_back(remapped.mEntries.size());
+    }
+    remapped.index();
+    return remapped;
+}
+
 std::vector<Count> HistogramTable::classTotals(std::size_t classCount) const
 {
     std::vector<Count> totals(classCount, 0);

@@ -56,6 +56,13 @@ public:
     /** The same histograms without the entries `keepEntry` rejects (by entry index). */
     HistogramTable filterEntries(const std::vector<bool>& keepEntry) const;
 
+    /**
+     * The same histograms with every class c counted as classMap[c] (ids below `classCount`): classes
+     * mapped to one id are summed. Generalizing quasi-identifiers re-keys histograms this way, without
+     * reading the records again.
+     */
+    HistogramTable remapClasses(const std::vector<ClassId>& classMap) const;
+
     /** Total count of each class over all histograms. */
     std::vector<Count> classTotals(std::size_t classCount) const;
 

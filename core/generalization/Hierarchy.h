@@ -49,10 +49,11 @@ public:
     Hierarchy() = default;
     /**
      * A hierarchy of `values.size()` categories with the given levels above 0; appends the "*" level
-     * when the last one has more than one group. Throws Error(QuasiIdentifier) naming `quasiIdentifier`
+     * when the last one has more than one group. Throws Error(Generalization) naming `quasiIdentifier`
      * when a level does not nest in the next.
      */
-    Hierarchy(std::string quasiIdentifier, const std::vector<CategoryValue>& values, std::vector<Level> levels);
+    Hierarchy(std::string quasiIdentifier, const std::vector<CategoryValue>& values,
+              std::vector<Level> levels);
 
     const std::string& quasiIdentifier() const { return mQuasiIdentifier; }
     std::size_t categories() const { return mLevel0Labels.size(); }
@@ -92,7 +93,7 @@ struct HierarchySpec
 
 /**
  * Parses GENERALIZATION text: specs separated by ';' or new lines, each "field: kind arguments
- * [max level]". Throws Error(QuasiIdentifier) on a syntax error, an unknown kind (listing the kinds)
+ * [max level]". Throws Error(Generalization) on a syntax error, an unknown kind (listing the kinds)
  * or a field named twice.
  */
 std::vector<HierarchySpec> parseGeneralization(const std::string& text);
@@ -104,17 +105,20 @@ struct QuasiIdentifierHierarchy
     std::size_t maxLevel = 0;
 };
 
+/** The hierarchies of a schema's quasi-identifiers, in its order; none for one kept as it is. */
+using Hierarchies = std::vector<std::optional<QuasiIdentifierHierarchy>>;
+
 /**
  * Builds the hierarchy of every quasi-identifier a spec or a table names, in the order of
  * `quasiIdentifiers` (none for the others). `tables` maps a field name to the text of its ARX table
  * (value;level1;level2;...); a table without a spec is "field: table". `values[i]` gives the value of
- * every category code of quasi-identifier i. Throws Error(QuasiIdentifier) for a field that is no
+ * every category code of quasi-identifier i. Throws Error(Generalization) for a field that is no
  * quasi-identifier (listing them), a table spec without its table, a value missing from a table, levels
  * that do not nest, a kind that does not fit the values (a text for an interval) or bad arguments.
  */
-std::vector<std::optional<QuasiIdentifierHierarchy>>
-buildHierarchies(const std::vector<HierarchySpec>& specs, const std::map<std::string, std::string>& tables,
-                 const std::vector<std::string>& quasiIdentifiers,
-                 const std::vector<std::vector<CategoryValue>>& values);
+Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
+                             const std::map<std::string, std::string>& tables,
+                             const std::vector<std::string>& quasiIdentifiers,
+                             const std::vector<std::vector<CategoryValue>>& values);
 
 } // namespace vbas

@@ -183,4 +183,9 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
     }
 }
 
+double suppressionBudgetPercent(const StrategyOptions& options)
+{
+    return options.number(budgetOption());
+}
+
 } // namespace vbas

@@ -36,4 +36,10 @@ private:
     double mPercent;
 };
 
+/**
+ * The suppression budget in percent that `options` give (the option "suppression_budget", default 1),
+ * also the limit of the generalization search whatever the site count.
+ */
+double suppressionBudgetPercent(const StrategyOptions& options);
+
 } // namespace vbas

@@ -6,6 +6,7 @@ void VbasAlgorithmAggregate::initAlgorithm(const QVariantMap&)
     addSiteCountParameters();
     addSiteLocationParameters();
     addPartitionParameters();
+    addGeneralizationParameters();
     addReleaseOutputs(true);
 }
 

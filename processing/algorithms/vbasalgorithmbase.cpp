@@ -203,6 +203,8 @@ QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
         return QStringLiteral("PARTITION");
     case vbas::Subject::Sensitive:
         return kParameterSensitiveFields;
+    case vbas::Subject::Generalization:
+        return QStringLiteral("GENERALIZATION");
     case vbas::Subject::General:
     case vbas::Subject::Strategy:
     case vbas::Subject::Option: // named by the error itself, see engineError()

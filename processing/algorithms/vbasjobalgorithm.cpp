@@ -9,6 +9,8 @@
 #include <qgsvectordataprovider.h>
 #include <qgsvectorlayer.h>
 
+#include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QMutex>
 #include <QRegularExpression>
@@ -267,6 +269,33 @@ void VbasJobAlgorithm::addDataParameters()
                     "metres made for the area, an equal-area or conformal projection of it."))));
 }
 
+void VbasJobAlgorithm::addGeneralizationParameters()
+{
+    auto* generalization = new QgsProcessingParameterString(
+        kGeneralization, QObject::tr("Generalize quasi-identifiers (hierarchies)"), QVariant(), true, true);
+    addParameter(withHelp(
+        generalization,
+        QObject::tr(
+            "Coarser values for quasi-identifiers, searched together with the geography: the release uses "
+            "the "
+            "levels that give the most regions within the suppression budget (SUPPRESSION_BUDGET), and of "
+            "those the least attribute loss. One line (or ';'-separated part) per quasi-identifier: "
+            "'age: interval 5 10 20' (bands of 5, 10, 20 years, then '*'; add 'bottom 18' or 'top 90' to "
+            "code the ends as '<18' and '90+'), 'onset: date week month' (also quarter, year), "
+            "'icd: prefix 3 1' (the first 3, then 1 characters), 'education: table' (a file of "
+            "HIERARCHY_TABLES). End a line with 'max 10' (a level's name) to keep at least that detail. "
+            "Quasi-identifiers not named stay as they are. The released records carry the generalized "
+            "labels ('30-34', '2004-W21', 'J45'); the report lists every combination tried.")));
+    addParameter(withHelp(
+        new QgsProcessingParameterMultipleLayers(kHierarchyTables,
+                                                 QObject::tr("Hierarchy tables (ARX CSV, one per field)"),
+                                                 QgsProcessing::TypeFile, QVariant(), true),
+        QObject::tr(
+            "CSV files in ARX's format, one line per value: value;level 1;level 2;... Each file's name "
+            "names its quasi-identifier (education.csv for 'education'); a table makes that field "
+            "'field: table' unless GENERALIZATION says otherwise.")));
+}
+
 void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice, const vbas::PipelineConfig& defaults)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
@@ -422,6 +451,15 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     if (parameterDefinition(kReleaseFields))
         job.recordFields.released = parameterAsFieldIndices(parameters, kReleaseFields, fields, context);
     checkRoles(job, parameters, context, feedback);
+    // Hierarchies are read before the records, so that a typo fails at once.
+    std::vector<vbas::HierarchySpec> specs;
+    std::map<std::string, std::string> tables;
+    if (parameterDefinition(kGeneralization) != nullptr)
+    {
+        const std::string text = parameterAsString(parameters, kGeneralization, context).toStdString();
+        specs = runEngine(feedback, [&](vbas::Feedback&) { return vbas::parseGeneralization(text); });
+        tables = parameterAsHierarchyTables(parameters, context);
+    }
     const vbas::RepresentativePoint point =
         parameterAsChoiceId(parameters, kRepresentativePoint, context) == kPointOnSurface
             ? vbas::RepresentativePoint::PointOnSurface
@@ -462,7 +500,41 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
                                                            *job.frame, engineFeedback);
                                 });
     }
+    if (!specs.empty() || !tables.empty())
+        job.hierarchies =
+            runEngine(feedback,
+                      [&](vbas::Feedback&)
+                      {
+                          std::vector<std::string> names;
+                          for (const int field : job.recordFields.quasiIdentifiers)
+                              names.push_back(fields.at(field).name().toStdString());
+                          return vbas::buildHierarchies(specs, tables, names, job.data.quasiIdentifierValues);
+                      });
     return job;
+}
+
+std::map<std::string, std::string>
+VbasJobAlgorithm::parameterAsHierarchyTables(const QVariantMap& parameters,
+                                             QgsProcessingContext& context) const
+{
+    std::map<std::string, std::string> tables;
+    if (parameterDefinition(kHierarchyTables) == nullptr)
+        return tables;
+    for (const QString& path : parameterAsFileList(parameters, kHierarchyTables, context))
+    {
+        if (path.isEmpty())
+            continue; // QGIS 3.22 gives one empty path for an unset parameter
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            throw parameterError(kHierarchyTables,
+                                 QObject::tr("cannot read '%1': %2").arg(path, file.errorString()));
+        const std::string field = QFileInfo(path).completeBaseName().toStdString();
+        if (!tables.emplace(field, file.readAll().toStdString()).second)
+            throw parameterError(kHierarchyTables,
+                                 QObject::tr("two tables are named '%1'; give one table per field")
+                                     .arg(QString::fromStdString(field)));
+    }
+    return tables;
 }
 
 vbas::Count VbasJobAlgorithm::parameterAsRequiredK(const QVariantMap& parameters,

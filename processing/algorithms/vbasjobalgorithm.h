@@ -8,6 +8,7 @@
 
 #include <qgsprocessingutils.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -31,6 +32,8 @@ public:
     static inline const QString kContiguity = QStringLiteral("CONTIGUITY");
     static inline const QString kAdjacencyTolerance = QStringLiteral("ADJACENCY_TOLERANCE");
     static inline const QString kMaxRisk = QStringLiteral("MAX_RISK");
+    static inline const QString kGeneralization = QStringLiteral("GENERALIZATION");
+    static inline const QString kHierarchyTables = QStringLiteral("HIERARCHY_TABLES");
     // The strategies' options (SITE_COUNT, GAPS_MODEL, SEED...) and refinement switches (ADC) are named
     // by the engine's registry: optionParameterName().
 
@@ -71,6 +74,11 @@ protected:
      * NULL_COUNT_AS_ZERO and COMPUTATION_CRS.
      */
     void addDataParameters();
+    /** Adds GENERALIZATION and HIERARCHY_TABLES (both optional: without them nothing is generalized). */
+    void addGeneralizationParameters();
+    /** Returns the text of every HIERARCHY_TABLES file by the field its name names. */
+    std::map<std::string, std::string> parameterAsHierarchyTables(const QVariantMap& parameters,
+                                                                  QgsProcessingContext& context) const;
     /**
      * Adds SITE_COUNT_METHOD and a parameter for every option the registered site counters declare
      * (SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL...); with StrategyChoice::Several,

@@ -179,6 +179,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     layout.roles = job.recordFields;
     layout.rowId = parameterAsBoolean(parameters, kAddRowId, context);
     layout.flagFates = parameterAsBoolean(parameters, kKeepSuppressed, context);
+    layout.hierarchies = job.hierarchies.empty() ? nullptr : &job.hierarchies;
     if (layout.flagFates)
         feedback->pushWarning(
             QObject::tr("KEEP_SUPPRESSED: the records output holds withheld records; it is for "
@@ -215,7 +216,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         const VbasMapImage map(job, release, withSites, shadeBy, Audience::Review, *feedback);
         vbasWriteReleaseReport(report, kOutputHtml, displayName(),
                                VbasHtml::parameters(*this, parameters, context), release, dataset, frame,
-                               {map.png(mapSize), map.caption()});
+                               {map.png(mapSize), map.caption()}, layout.hierarchies);
         outputs.insert(kOutputHtml, report);
     }
 

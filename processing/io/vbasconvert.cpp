@@ -632,6 +632,7 @@ void reportEmptyRows(const QgsFeatureSource& source, const VbasRecordFields& fie
 
 vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& fields,
                               const vbas::DatasetOptions& options, std::vector<QgsFeatureId>& rowFeatures,
+                              std::vector<std::vector<vbas::CategoryValue>>& quasiIdentifierValues,
                               vbas::Feedback& feedback)
 {
     const QList<int> published = fields.publishedValues();
@@ -708,6 +709,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
     const std::size_t q = categories.size();
     for (std::size_t j = 0; j < q; ++j)
     {
+        quasiIdentifierValues.push_back(categories[j].values());
         const std::vector<std::uint32_t> rank = categories[j].ranks();
         for (std::size_t i = j; i < table.codes.size(); i += q)
             table.codes[i] = rank[table.codes[i]];
@@ -1011,7 +1013,43 @@ std::uint32_t VbasCategoryCodes::code(const QVariant& value)
     if (found != mText.constEnd())
         return found.value();
     mText.insert(text, mSize);
+    mFirstValue.resize(int(mSize) + 1);
+    mFirstValue[int(mSize)] = value;
     return mSize++;
+}
+
+std::vector<vbas::CategoryValue> VbasCategoryCodes::values() const
+{
+    const std::vector<std::uint32_t> rank = ranks();
+    std::vector<vbas::CategoryValue> values(mSize);
+    for (std::uint32_t code = 0; code < mSize; ++code)
+    {
+        vbas::CategoryValue& value = values[rank[code]];
+        if (mNull && code == *mNull)
+        {
+            value.null = true;
+            continue;
+        }
+        const QVariant& first = mFirstValue.at(int(code));
+        value.text = vbasKeyText(first).toStdString();
+        switch (first.userType())
+        {
+        case QMetaType::Int:
+        case QMetaType::UInt:
+        case QMetaType::LongLong:
+        case QMetaType::ULongLong:
+        case QMetaType::Double:
+            value.number = first.toDouble();
+            break;
+        case QMetaType::QDate:
+        case QMetaType::QDateTime:
+            value.day = QDate(1970, 1, 1).daysTo(first.toDate());
+            break;
+        default:
+            break;
+        }
+    }
+    return values;
 }
 
 std::vector<std::uint32_t> VbasCategoryCodes::ranks() const
@@ -1050,7 +1088,8 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     vbas::RecordTable table;
     {
         vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
-        table = loadRecords(records, recordFields, options, data.recordFeatures, feedback);
+        table = loadRecords(records, recordFields, options, data.recordFeatures, data.quasiIdentifierValues,
+                            feedback);
     }
     checkRegionsWithoutGeometry(withoutGeometry, regionInputs, table, feedback);
     checkAnyRecordMatches(regions, regionIdField, regionInputs, withoutGeometry, records, recordFields,

@@ -2,6 +2,7 @@
 
 #include "Feedback.h"
 #include "data/Dataset.h"
+#include "generalization/Hierarchy.h"
 #include "geometry/RegionGeometries.h"
 #include "partition/Partitioner.h"
 
@@ -14,6 +15,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QVector>
 
 #include <memory>
 #include <optional>
@@ -171,6 +173,8 @@ struct VbasJobData
     std::optional<vbas::Dataset> dataset;
     /** The RECORDS feature of each record row; rows of count 0 (no records) are left out. */
     std::vector<QgsFeatureId> recordFeatures;
+    /** The value of every category code of each quasi-identifier (for generalization hierarchies). */
+    std::vector<std::vector<vbas::CategoryValue>> quasiIdentifierValues;
 };
 
 /**
@@ -211,11 +215,17 @@ public:
     std::vector<std::uint32_t> ranks() const;
     /** Returns the number of codes (categories). */
     std::uint32_t size() const { return mSize; }
+    /**
+     * Returns the value of every category in rank order (the engine's codes): its text, its number for a
+     * numeric field and its day for a date, for generalization hierarchies.
+     */
+    std::vector<vbas::CategoryValue> values() const;
     /** Returns the number of NULL values coded. */
     std::size_t nullRows() const { return mNullRows; }
 
 private:
     QHash<QString, std::uint32_t> mText;
+    QVector<QVariant> mFirstValue; //!< the first value coded, per non-NULL code
     std::optional<std::uint32_t> mNull;
     std::uint32_t mSize = 0;
     std::size_t mNullRows = 0;

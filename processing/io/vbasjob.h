@@ -22,6 +22,9 @@ struct VbasJob
     VbasSpatialJob spatial;
     /** ADJACENCY_TOLERANCE (0: the engine's default). */
     double adjacencyTolerance = 0.0;
+    /** GENERALIZATION and HIERARCHY_TABLES: a hierarchy per quasi-identifier, or none (empty: not asked for).
+     */
+    vbas::Hierarchies hierarchies;
 
     /** The engine's view of this job; it refers to this job's data, so this must outlive it. */
     vbas::Job engineJob() const
@@ -31,6 +34,7 @@ struct VbasJob
         job.spatial.obstacles = spatial.obstacles;
         job.regionParent = spatial.regionParent;
         job.adjacencyTolerance = adjacencyTolerance;
+        job.hierarchies = hierarchies.empty() ? nullptr : &hierarchies;
         return job;
     }
 };

@@ -187,6 +187,13 @@ void VbasOutputs::writeMapping(VbasSink& sink, QgsFeatureSource& regions, int re
     }
 }
 
+std::size_t VbasOutputs::RecordLayout::level(const VbasRelease& release, std::size_t j) const
+{
+    if (hierarchies == nullptr || !release.generalization || !(*hierarchies)[j])
+        return 0;
+    return release.generalization->levels[j];
+}
+
 QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout& layout,
                                     const VbasRelease& release)
 {
@@ -196,7 +203,14 @@ QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout&
     QgsField aggregate = release.aggregateIdField;
     aggregate.setName(fields.at(layout.roles.region).name());
     published.append(aggregate);
-    for (const int index : layout.roles.quasiIdentifiers + layout.roles.publishedValues())
+    for (int j = 0; j < layout.roles.quasiIdentifiers.size(); ++j)
+    {
+        const QgsField& original = fields.at(layout.roles.quasiIdentifiers.at(j));
+        published.append(layout.level(release, std::size_t(j)) > 0
+                             ? field(original.name(), VbasCompat::FieldTypeString)
+                             : original);
+    }
+    for (const int index : layout.roles.publishedValues())
         published.append(fields.at(index));
     if (layout.roles.count >= 0)
         published.append(field(fields.at(layout.roles.count).name(), VbasCompat::FieldTypeLongLong));
@@ -235,8 +249,24 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
                            ? release.aggregateIds.at(int(
                                  release.result.aggregation.regionAggregate[dataset.rowRegion(row.value())]))
                            : QVariant(release.aggregateIdField.type()));
-        for (const int index : values)
-            attributes << feature.attribute(index);
+        const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
+        for (int i = 0; i < values.size(); ++i)
+        {
+            const std::size_t level = std::size_t(i) < q ? layout.level(release, std::size_t(i)) : 0;
+            const QVariant value = feature.attribute(values.at(i));
+            const vbas::ClassId cls = dataset.rowClass(row.value());
+            if (level == 0 || cls == vbas::kNoClass)
+            {
+                // A dropped row (review only) has no class: its value as it is.
+                attributes << (level == 0 ? value : QVariant(vbasKeyText(value)));
+                continue;
+            }
+            const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[std::size_t(i)]->hierarchy;
+            const std::uint32_t group = hierarchy.group(level, dataset.classes().codes(cls)[i]);
+            attributes << (hierarchy.isNull(level, group)
+                               ? QVariant()
+                               : QVariant(QString::fromStdString(hierarchy.label(level, group))));
+        }
         if (layout.flagFates)
             attributes << fateName(fate);
         if (!merged)

@@ -91,10 +91,17 @@ struct RecordLayout
     VbasRecordFields roles;
     bool rowId = false;     //!< a fresh row_id first, numbered in the published order
     bool flagFates = false; //!< withheld rows kept, with an empty region and their fate in vbas_fate (review)
+    /** The job's hierarchies, when the release generalized quasi-identifiers (their levels are the
+     * release's). */
+    const vbas::Hierarchies* hierarchies = nullptr;
+
+    /** Returns the level quasi-identifier `j` is released at (0: as it is). */
+    std::size_t level(const VbasRelease& release, std::size_t j) const;
 };
 
 /**
- * The released records, no geometry: the region field holding the aggregate id, then the quasi-identifiers,
+ * The released records, no geometry: the region field holding the aggregate id, then the quasi-identifiers
+ * (a generalized one as text: its labels),
  * the sensitive and the released fields, and for a pre-aggregated input its count field; no other field.
  */
 QgsFields recordFields(const QgsFields& fields, const RecordLayout& layout, const VbasRelease& release);

@@ -59,6 +59,80 @@ QString refinement(const VbasRelease& release)
                  .arg(QString::fromStdString(report.stopReason).toHtmlEscaped()));
 }
 
+/** The level combinations the generalization search evaluated, the chosen one and their frontier. */
+QString generalization(const VbasRelease& release, const vbas::Hierarchies* hierarchies)
+{
+    if (!release.generalization || hierarchies == nullptr)
+        return QString();
+    const vbas::GeneralizationReport& report = *release.generalization;
+    QStringList names;
+    std::vector<std::size_t> generalized;
+    for (std::size_t j = 0; j < hierarchies->size(); ++j)
+        if ((*hierarchies)[j])
+        {
+            generalized.push_back(j);
+            names << QString::fromStdString((*hierarchies)[j]->hierarchy.quasiIdentifier());
+        }
+    const auto levelName = [&](std::size_t j, std::size_t level)
+    {
+        return QString::fromStdString((*hierarchies)[j]->hierarchy.levelName(level));
+    };
+    QStringList chosen;
+    for (std::size_t i = 0; i < generalized.size(); ++i)
+        chosen << QStringLiteral("%1 %2").arg(names.at(int(i)),
+                                              levelName(generalized[i], report.levels[generalized[i]]));
+    QString html =
+        QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n<p class=\"warning\">%3</p>\n")
+            .arg(QObject::tr("Generalization"),
+                 QObject::tr("Released at %1 (level 0: values as they are; '*': all one value). %2 of %3 "
+                             "level combinations evaluated, %4 ruled out because a coarser one missed; each "
+                             "evaluated without site refinement, held to a suppression budget of %5 %. "
+                             "Attribute loss of the release: %6 (0: as they are, 1: all '*').")
+                     .arg(chosen.join(QStringLiteral(", ")))
+                     .arg(report.evaluated.size())
+                     .arg(report.latticeNodes)
+                     .arg(report.prunedNodes)
+                     .arg(report.budgetPercent)
+                     .arg(report.releasedLoss, 0, 'f', 4)
+                     .toHtmlEscaped(),
+                 QObject::tr("Release only one of these combinations, ever: two releases of the same records "
+                             "at other levels or regions can be overlaid to single people out.")
+                     .toHtmlEscaped());
+    QVector<VbasCharts::Point> points;
+    for (std::size_t e = 0; e < report.evaluated.size(); ++e)
+        points.push_back({report.evaluated[e].loss, double(report.evaluated[e].aggregates), int(e),
+                          report.evaluated[e].frontier});
+    html += QStringLiteral("<figure>") +
+            VbasCharts::scatter(QStringLiteral("loss"), QObject::tr("attribute loss"),
+                                QStringLiteral("regions"), QObject::tr("regions released"), points,
+                                QObject::tr("frontier (not dominated)"), QObject::tr("dominated")) +
+            QStringLiteral("<figcaption>%1</figcaption></figure>\n")
+                .arg(QObject::tr("Each point is a level combination of the table below: the regions it "
+                                 "releases against the detail it gives up. The frontier is over regions, "
+                                 "loss, withheld records and non-uniform entropy together.")
+                         .toHtmlEscaped());
+    html += QStringLiteral("<div class=\"scroll\"><table class=\"generalization\">\n") +
+            header(QStringList{QStringLiteral("#")} + names +
+                   QStringList{QObject::tr("sites"), QObject::tr("regions"), QObject::tr("withheld"),
+                               QObject::tr("withheld %"), QObject::tr("attribute loss"),
+                               QObject::tr("non-uniform entropy"), QObject::tr("within budget"),
+                               QObject::tr("frontier"), QObject::tr("released")});
+    for (std::size_t e = 0; e < report.evaluated.size(); ++e)
+    {
+        const vbas::NodeEvaluation& node = report.evaluated[e];
+        QVariantList cells{int(e)};
+        for (const std::size_t j : generalized)
+            cells << levelName(j, node.levels[j]);
+        cells << qlonglong(node.sites) << qlonglong(node.aggregates) << qlonglong(node.withheld)
+              << 100.0 * double(node.withheld) / double(std::max<vbas::Count>(node.records, 1)) << node.loss
+              << node.nue << (node.withinBudget ? QObject::tr("yes") : QObject::tr("no"))
+              << (node.frontier ? QObject::tr("yes") : QString())
+              << (e == report.chosen ? QObject::tr("released") : QString());
+        html += row(cells, e == report.chosen ? QStringLiteral("chosen") : QString());
+    }
+    return html + QStringLiteral("</table></div>\n");
+}
+
 QString map(const VbasReportMap& map)
 {
     if (map.png.isEmpty())
@@ -117,7 +191,7 @@ QString distributions(const QgsFields& fields, const QList<QgsAttributes>& aggre
 void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
                             const VbasHtml::Parameters& parameters, const VbasRelease& release,
                             const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
-                            const VbasReportMap& map)
+                            const VbasReportMap& map, const vbas::Hierarchies* hierarchies)
 {
     using VbasOutputs::Audience;
     const QgsFields fields = VbasOutputs::aggregateFields(release, Audience::Review);
@@ -125,15 +199,15 @@ void vbasWriteReleaseReport(const QString& path, const QString& outputName, cons
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
         aggregates << VbasOutputs::aggregateAttributes(release, a, frame, Audience::Review);
 
-    QString html = VbasHtml::begin(title) + ::map(map) +
-                   QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Records")) + counts(release, dataset) +
-                   QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Quality")) + metrics(release) +
-                   refinement(release) + distributions(fields, aggregates) +
-                   QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Parameters")) +
-                   VbasHtml::parameterTable(parameters) +
-                   QStringLiteral("<p>%1</p>\n<h2>%2</h2>\n<div class=\"scroll\"><table>\n")
-                       .arg(frame.description().toHtmlEscaped(), QObject::tr("Aggregated regions")) +
-                   header(fields.names());
+    QString html =
+        VbasHtml::begin(title) + ::map(map) + QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Records")) +
+        counts(release, dataset) + QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Quality")) +
+        metrics(release) + refinement(release) + generalization(release, hierarchies) +
+        distributions(fields, aggregates) + QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Parameters")) +
+        VbasHtml::parameterTable(parameters) +
+        QStringLiteral("<p>%1</p>\n<h2>%2</h2>\n<div class=\"scroll\"><table>\n")
+            .arg(frame.description().toHtmlEscaped(), QObject::tr("Aggregated regions")) +
+        header(fields.names());
     for (const QgsAttributes& attributes : aggregates)
         html += row(attributes.toList());
     VbasHtml::write(path, outputName, html + QStringLiteral("</table></div>\n") + VbasHtml::end());

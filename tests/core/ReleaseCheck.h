@@ -52,9 +52,9 @@ inline bool meetsDiversity(const GroupTally& group, const DiversityRule& rule)
  * wrong, or an empty string. Used by the tests and by the fuzz target.
  */
 inline std::string checkRelease(const RecordTable& table, const Dataset& dataset,
-                                const PipelineResult& result, Count k, const DiversityRule& diversity = {})
+                                const std::vector<RecordFate>& fates, const PipelineResult& result, Count k,
+                                const DiversityRule& diversity = {})
 {
-    const std::vector<RecordFate> fates = recordFates(dataset, result);
     if (fates.size() != table.rows())
         return "one fate per input row expected";
     const std::size_t q = table.quasiIdentifierCount;
@@ -122,6 +122,13 @@ inline std::string checkRelease(const RecordTable& table, const Dataset& dataset
         result.release.diversitySuppressed != withheldForDiversity || dataset.droppedRecords() != dropped)
         return "the engine's counters disagree with the recount";
     return {};
+}
+
+/** checkRelease() with the fates the engine gives `dataset`'s rows in `result`. */
+inline std::string checkRelease(const RecordTable& table, const Dataset& dataset,
+                                const PipelineResult& result, Count k, const DiversityRule& diversity = {})
+{
+    return checkRelease(table, dataset, recordFates(dataset, result), result, k, diversity);
 }
 
 } // namespace vbas::test

@@ -1,0 +1,401 @@
+#include "GeneralizationSearch.h"
+
+#include "Pipeline.h"
+#include "quality/Pareto.h"
+#include "sitecount/SuppressionBudgetCount.h"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+namespace vbas
+{
+namespace
+{
+/** Nodes a search may enumerate: lattices beyond this ask for tighter level limits. */
+constexpr std::size_t kMaxLatticeNodes = 100000;
+
+/** Every node within the level limits, as levels per quasi-identifier, in mixed-radix order. */
+std::vector<std::vector<std::size_t>> latticeNodes(const Hierarchies& hierarchies)
+{
+    std::size_t count = 1;
+    for (const auto& qi : hierarchies)
+        if (qi)
+        {
+            count *= qi->maxLevel + 1;
+            if (count > kMaxLatticeNodes)
+                throw Error(Subject::Generalization,
+                            "the generalization levels allow more than " + std::to_string(kMaxLatticeNodes) +
+                                " combinations; set a highest level ('max') for some quasi-identifiers");
+        }
+    std::vector<std::vector<std::size_t>> nodes;
+    nodes.reserve(count);
+    std::vector<std::size_t> levels(hierarchies.size(), 0);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+        nodes.push_back(levels);
+        for (std::size_t j = 0; j < levels.size(); ++j)
+        {
+            const std::size_t top = hierarchies[j] ? hierarchies[j]->maxLevel : 0;
+            if (levels[j] < top)
+            {
+                ++levels[j];
+                break;
+            }
+            levels[j] = 0;
+        }
+    }
+    return nodes;
+}
+
+/** Whether `finer` is at or below `coarser` in every quasi-identifier. */
+bool atOrBelow(const std::vector<std::size_t>& finer, const std::vector<std::size_t>& coarser)
+{
+    for (std::size_t j = 0; j < finer.size(); ++j)
+        if (finer[j] > coarser[j])
+            return false;
+    return true;
+}
+
+/**
+ * The attribute loss of every node over all loaded records, to order the search: separable by
+ * quasi-identifier, so each one's loss at each level is summed once over its categories.
+ */
+class LossOrder
+{
+public:
+    LossOrder(const Dataset& dataset, const Hierarchies& hierarchies)
+        : mQuasiIdentifiers(hierarchies.size())
+    {
+        const std::vector<Count> totals = dataset.regionHistograms().classTotals(dataset.classes().size());
+        mRecords = double(dataset.totalRecords());
+        mLevelLoss.resize(hierarchies.size());
+        for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        {
+            if (!hierarchies[j])
+                continue;
+            const Hierarchy& hierarchy = hierarchies[j]->hierarchy;
+            std::vector<Count> categoryTotals(hierarchy.categories(), 0);
+            for (ClassId c = 0; c < totals.size(); ++c)
+                categoryTotals.at(dataset.classes().codes(c)[j]) += totals[c];
+            for (std::size_t level = 0; level < hierarchy.levels(); ++level)
+            {
+                double sum = 0.0;
+                for (std::uint32_t code = 0; code < categoryTotals.size(); ++code)
+                    sum += double(categoryTotals[code]) * hierarchy.loss(level, hierarchy.group(level, code));
+                mLevelLoss[j].push_back(sum);
+            }
+        }
+    }
+
+    double loss(const std::vector<std::size_t>& levels) const
+    {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < levels.size(); ++j)
+            if (!mLevelLoss[j].empty())
+                sum += mLevelLoss[j][levels[j]];
+        return mRecords > 0 && mQuasiIdentifiers > 0 ? sum / (mRecords * double(mQuasiIdentifiers)) : 0.0;
+    }
+
+private:
+    std::size_t mQuasiIdentifiers;
+    double mRecords = 0.0;
+    std::vector<std::vector<double>> mLevelLoss;
+};
+
+std::string nodeText(const Hierarchies& hierarchies, const std::vector<std::size_t>& levels)
+{
+    std::ostringstream text;
+    bool first = true;
+    for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        if (hierarchies[j])
+        {
+            text << (first ? "" : ", ") << hierarchies[j]->hierarchy.quasiIdentifier() << " "
+                 << hierarchies[j]->hierarchy.levelName(levels[j]);
+            first = false;
+        }
+    return text.str();
+}
+
+std::string percentText(double value)
+{
+    std::ostringstream text;
+    text.precision(3);
+    text << value;
+    return text.str();
+}
+
+} // namespace
+
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass)
+{
+    const std::vector<ClassCount>& entries = result.aggregation.histograms.allEntries();
+    double sum = 0.0;
+    Count released = 0;
+    for (std::size_t e = 0; e < entries.size(); ++e)
+        if (!result.release.aggregateEntrySuppressed[e])
+        {
+            sum += double(entries[e].count) * lossOfClass[entries[e].cls];
+            released += entries[e].count;
+        }
+    return released > 0 ? sum / double(released) : 0.0;
+}
+
+namespace
+{
+/** Evaluates nodes with a pipeline without refinement; the adjacency is built once and shared. */
+class NodeEvaluator
+{
+public:
+    NodeEvaluator(const Pipeline& pipeline, const Job& job, Count budget)
+        : mPipeline(unrefined(pipeline.config()), pipeline.registry())
+        , mJob(job)
+        , mBudget(budget)
+    {
+    }
+
+    NodeEvaluation evaluate(const std::vector<std::size_t>& levels, Feedback& feedback)
+    {
+        const Dataset dataset = generalizedDataset(*mJob.dataset, *mJob.hierarchies, levels);
+        Job job = mJob;
+        job.dataset = &dataset;
+        if (mAdjacency)
+            job.spatial.adjacency = mAdjacency;
+        QuietFeedback quiet(feedback);
+        const PreparedData data = mPipeline.prepare(job, quiet);
+        mAdjacency = data.spatial.adjacency;
+        const std::uint64_t sites = mPipeline.estimateSiteCount(data, quiet);
+        const PipelineResult result =
+            mPipeline.finish(data, mPipeline.locateSites(data, sites, quiet), quiet);
+        NodeEvaluation node;
+        node.levels = levels;
+        node.sites = sites;
+        node.aggregates = result.aggregation.size();
+        node.withheld = result.release.suppressed();
+        node.records = dataset.totalRecords();
+        node.loss = releasedLoss(result, classLoss(dataset, *mJob.hierarchies, levels));
+        node.nue = result.metric("quality.non_uniform_entropy");
+        node.withinBudget = node.withheld <= mBudget;
+        return node;
+    }
+
+    const std::shared_ptr<const RegionAdjacency>& adjacency() const { return mAdjacency; }
+
+private:
+    static PipelineConfig unrefined(PipelineConfig config)
+    {
+        config.siteRefiner.clear();
+        return config;
+    }
+
+    Pipeline mPipeline;
+    const Job& mJob;
+    Count mBudget;
+    std::shared_ptr<const RegionAdjacency> mAdjacency;
+};
+} // namespace
+
+Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
+                           const std::vector<std::size_t>& levels)
+{
+    const std::size_t q = dataset.schema().size();
+    std::vector<std::vector<std::uint32_t>> codeMap(q);
+    std::vector<std::uint64_t> groupCounts(q, 0);
+    for (std::size_t j = 0; j < q; ++j)
+    {
+        if (!hierarchies[j] || levels[j] == 0)
+            continue;
+        const Hierarchy& hierarchy = hierarchies[j]->hierarchy;
+        codeMap[j].resize(hierarchy.categories());
+        for (std::uint32_t code = 0; code < hierarchy.categories(); ++code)
+            codeMap[j][code] = hierarchy.group(levels[j], code);
+        groupCounts[j] = hierarchy.groups(levels[j]);
+    }
+    return dataset.generalized(codeMap, groupCounts);
+}
+
+std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
+                              const std::vector<std::size_t>& levels)
+{
+    const ClassDictionary& classes = generalized.classes();
+    const std::size_t q = generalized.schema().size();
+    std::vector<double> loss(classes.size(), 0.0);
+    if (q == 0)
+        return loss;
+    for (ClassId c = 0; c < classes.size(); ++c)
+    {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < q; ++j)
+            if (hierarchies[j])
+                sum += hierarchies[j]->hierarchy.loss(levels[j], classes.codes(c)[j]);
+        loss[c] = sum / double(q);
+    }
+    return loss;
+}
+
+GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job, Feedback& feedback)
+{
+    const Dataset& dataset = *job.dataset;
+    if (job.hierarchies == nullptr || job.hierarchies->size() != dataset.schema().size() ||
+        std::none_of(job.hierarchies->begin(), job.hierarchies->end(), [](const auto& h) { return bool(h); }))
+        throw Error(Subject::Generalization,
+                    "the generalization search needs a hierarchy for a quasi-identifier");
+    const Hierarchies& hierarchies = *job.hierarchies;
+    for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        if (hierarchies[j] && hierarchies[j]->hierarchy.categories() < dataset.schema().categories(j))
+            throw Error(Subject::Generalization, "the hierarchy of " +
+                                                     hierarchies[j]->hierarchy.quasiIdentifier() +
+                                                     " covers fewer values than the records hold");
+
+    GeneralizationReport report;
+    report.budgetPercent = suppressionBudgetPercent(pipeline.config().options);
+    const Count total = dataset.totalRecords();
+    const Count budget = Count(report.budgetPercent / 100.0 * double(total) + 1e-9);
+
+    std::vector<std::vector<std::size_t>> nodes = latticeNodes(hierarchies);
+    report.latticeNodes = nodes.size();
+    const LossOrder order(dataset, hierarchies);
+    std::vector<double> priorLoss(nodes.size());
+    for (std::size_t n = 0; n < nodes.size(); ++n)
+        priorLoss[n] = order.loss(nodes[n]);
+    std::vector<std::size_t> byLoss(nodes.size());
+    std::iota(byLoss.begin(), byLoss.end(), 0);
+    std::stable_sort(byLoss.begin(), byLoss.end(),
+                     [&](std::size_t a, std::size_t b) { return priorLoss[a] < priorLoss[b]; });
+    // Entropy l-diversity is not monotone under merging, so no node rules out another there.
+    const bool monotone = !(pipeline.config().diversity.enabled() &&
+                            pipeline.config().diversity.measure == DiversityRule::Measure::Entropy);
+
+    NodeEvaluator evaluator(pipeline, job, budget);
+    const auto evaluate = [&](std::size_t n)
+    {
+        feedback.checkCanceled();
+        NodeEvaluation node = evaluator.evaluate(nodes[n], feedback);
+        feedback.info("generalization " + nodeText(hierarchies, nodes[n]) + ": " +
+                      std::to_string(node.aggregates) + " regions, " + std::to_string(node.withheld) +
+                      " records withheld (" + percentText(100.0 * double(node.withheld) / double(total)) +
+                      " %), attribute loss " + percentText(node.loss));
+        report.evaluated.push_back(std::move(node));
+        feedback.setProgress(double(report.evaluated.size()) / double(nodes.size()));
+        return report.evaluated.back();
+    };
+
+    // The coarsest node allowed reaches the most aggregates; the least loss that reaches as many wins.
+    // A node that misses rules out every finer one (monotony). First a descent from the coarsest: lower one
+    // quasi-identifier by a level while the result still reaches, the largest saving of loss first. Its
+    // end bounds the loss to beat, and the nodes just below it that missed rule out most of the lattice.
+    // Then the remaining nodes of less loss, in order of loss: the first that reaches is the release.
+    std::vector<std::size_t> stride(hierarchies.size(), 0);
+    for (std::size_t j = 0, radix = 1; j < hierarchies.size(); ++j)
+    {
+        stride[j] = radix;
+        radix *= (hierarchies[j] ? hierarchies[j]->maxLevel : 0) + 1;
+    }
+    std::vector<std::size_t> rank(nodes.size());
+    for (std::size_t i = 0; i < byLoss.size(); ++i)
+        rank[byLoss[i]] = i;
+    std::vector<std::vector<std::size_t>> missed;
+    std::vector<std::optional<std::size_t>> evaluation(nodes.size()); // index into report.evaluated
+    const auto ruledOut = [&](std::size_t n)
+    {
+        return monotone && std::any_of(missed.begin(), missed.end(),
+                                       [&](const auto& m) { return atOrBelow(nodes[n], m); });
+    };
+    const std::size_t top = byLoss.back();
+    evaluate(top);
+    evaluation[top] = 0;
+    const NodeEvaluation coarsest = report.evaluated.front();
+    const auto reaches = [&](const NodeEvaluation& node)
+    {
+        return node.withinBudget && node.aggregates >= coarsest.aggregates;
+    };
+    /** Evaluates `n` unless known; whether it reaches (a ruled-out node does not). */
+    const auto tryNode = [&](std::size_t n)
+    {
+        if (!evaluation[n])
+        {
+            if (ruledOut(n))
+                return false;
+            evaluate(n);
+            evaluation[n] = report.evaluated.size() - 1;
+            if (!reaches(report.evaluated.back()))
+                missed.push_back(nodes[n]);
+        }
+        return reaches(report.evaluated[*evaluation[n]]);
+    };
+    std::optional<std::size_t> chosen;
+    if (coarsest.withinBudget)
+    {
+        std::size_t best = top;
+        for (bool lowered = true; lowered;)
+        {
+            lowered = false;
+            std::vector<std::size_t> below;
+            for (std::size_t j = 0; j < hierarchies.size(); ++j)
+                if (nodes[best][j] > 0)
+                    below.push_back(best - stride[j]);
+            std::sort(below.begin(), below.end(),
+                      [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+            for (const std::size_t n : below)
+                if (tryNode(n))
+                {
+                    best = n;
+                    lowered = true;
+                    break;
+                }
+        }
+        for (const std::size_t n : byLoss)
+        {
+            if (rank[n] >= rank[best])
+                break;
+            if (tryNode(n))
+            {
+                best = n;
+                break;
+            }
+        }
+        chosen = *evaluation[best];
+    }
+    for (std::size_t n = 0; n < nodes.size(); ++n)
+        if (!evaluation[n] && ruledOut(n))
+            ++report.prunedNodes;
+    if (!chosen)
+    {
+        // The coarsest reaches no more, or nothing is within the budget: the best evaluated one.
+        chosen = 0;
+        for (std::size_t e = 1; e < report.evaluated.size(); ++e)
+        {
+            const NodeEvaluation& a = report.evaluated[e];
+            const NodeEvaluation& b = report.evaluated[*chosen];
+            if (std::make_tuple(!a.withinBudget, a.withinBudget ? Count(0) : a.withheld,
+                                -double(a.aggregates), a.loss) <
+                std::make_tuple(!b.withinBudget, b.withinBudget ? Count(0) : b.withheld,
+                                -double(b.aggregates), b.loss))
+                chosen = e;
+        }
+        if (!report.evaluated[*chosen].withinBudget)
+            feedback.warning(
+                "no generalization within the level limits keeps the withheld records within the "
+                "suppression budget of " +
+                percentText(report.budgetPercent) +
+                " %; released the one that withholds fewest. Allow higher levels or a larger "
+                "budget");
+    }
+    report.chosen = *chosen;
+    report.levels = report.evaluated[*chosen].levels;
+
+    std::vector<std::vector<double>> objectives;
+    for (const NodeEvaluation& node : report.evaluated)
+        objectives.push_back({-double(node.aggregates), node.loss, double(node.withheld), node.nue});
+    const std::vector<bool> optimal = paretoOptimal(objectives);
+    for (std::size_t e = 0; e < optimal.size(); ++e)
+        report.evaluated[e].frontier = optimal[e];
+    feedback.info("generalization chosen: " + nodeText(hierarchies, report.levels) + " (" +
+                  std::to_string(report.evaluated.size()) + " of " + std::to_string(report.latticeNodes) +
+                  " level combinations evaluated, " + std::to_string(report.prunedNodes) +
+                  " ruled out unevaluated, as a coarser one missed)");
+    Dataset chosenDataset = generalizedDataset(dataset, hierarchies, report.levels);
+    return {std::move(report), std::move(chosenDataset), evaluator.adjacency()};
+}
+
+} // namespace vbas

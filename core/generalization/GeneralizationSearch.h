@@ -1,0 +1,91 @@
+#pragma once
+
+#include "Feedback.h"
+#include "Job.h"
+#include "Types.h"
+#include "data/Dataset.h"
+#include "generalization/Hierarchy.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace vbas
+{
+
+class Pipeline;
+struct PipelineResult;
+class RegionAdjacency;
+
+/** One evaluated node of the lattice: its levels and the release the search made of it. */
+struct NodeEvaluation
+{
+    /** The level of every quasi-identifier (0 for those without a hierarchy). */
+    std::vector<std::size_t> levels;
+    /** Sites of its release (the configured site count on its generalized values, without refinement). */
+    std::uint64_t sites = 0;
+    /** Aggregates (regions) released. */
+    std::size_t aggregates = 0;
+    /** Records withheld (global, local and l-diversity suppression). */
+    Count withheld = 0;
+    Count records = 0;
+    /** Attribute loss: the mean over released records and quasi-identifiers (0 as is, 1 all "*"). */
+    double loss = 0.0;
+    /** Non-uniform entropy of its release. */
+    double nue = 0.0;
+    bool withinBudget = false;
+    /** Not dominated in (more aggregates, less loss, fewer withheld, lower NUE) by another evaluated one. */
+    bool frontier = false;
+};
+
+/** What the search over generalization levels did (SPEC section 12), for the report. */
+struct GeneralizationReport
+{
+    /** The chosen level of every quasi-identifier. */
+    std::vector<std::size_t> levels;
+    /** The evaluated nodes in evaluation order; `chosen` indexes the released one. */
+    std::vector<NodeEvaluation> evaluated;
+    std::size_t chosen = 0;
+    /** Nodes within the level limits, and how many of them monotony ruled out unevaluated. */
+    std::size_t latticeNodes = 0;
+    std::size_t prunedNodes = 0;
+    /** The suppression budget the nodes were held to, percent of the records. */
+    double budgetPercent = 0.0;
+    /** Attribute loss of the final release (with its refinement, when configured). */
+    double releasedLoss = 0.0;
+};
+
+/** The chosen node: its report and the records at its levels, ready for the release. */
+struct GeneralizationChoice
+{
+    GeneralizationReport report;
+    Dataset dataset;
+    /** The region adjacency the search built, when the configuration needs one, for the release to reuse. */
+    std::shared_ptr<const RegionAdjacency> adjacency;
+};
+
+/**
+ * Searches the lattice of the job's hierarchies (one level per quasi-identifier, within each one's highest
+ * allowed level) with `pipeline`'s configuration without refinement (SPEC section 12): the coarsest node
+ * first, which reaches the most aggregates; then the nodes in order of increasing attribute loss until one
+ * reaches as many aggregates within the suppression budget. A node that misses rules out every finer node
+ * (generalizing only merges groups), except under entropy l-diversity, which is not monotone. Ties and
+ * every other choice are deterministic. Throws Error when the job has no hierarchy.
+ */
+GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job, Feedback& feedback);
+
+/** The dataset of `job` at `levels` (one per quasi-identifier). */
+Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
+                           const std::vector<std::size_t>& levels);
+
+/**
+ * Attribute loss of every class of a dataset generalized at `levels`: the mean over quasi-identifiers
+ * of the loss of its group (0 for quasi-identifiers without a hierarchy).
+ */
+std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
+                              const std::vector<std::size_t>& levels);
+
+/** Attribute loss of a release: the mean class loss (classLoss()) of its released records. */
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass);
+
+} // namespace vbas

@@ -1,0 +1,424 @@
+#include "generalization/GeneralizationSearch.h"
+#include "Pipeline.h"
+#include "ReleaseCheck.h"
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+
+namespace vbas
+{
+namespace
+{
+std::vector<CategoryValue> numbers(const std::vector<double>& values)
+{
+    std::vector<CategoryValue> out;
+    for (const double v : values)
+    {
+        CategoryValue value;
+        value.text = std::to_string(int(v));
+        value.number = v;
+        out.push_back(value);
+    }
+    return out;
+}
+
+/** A hierarchy from the group of every code at each level (labels "g<group>", loss m-1 / M-1). */
+Hierarchy tableHierarchy(const std::string& name, const std::vector<std::vector<std::uint32_t>>& groups,
+                         std::size_t categories)
+{
+    std::vector<CategoryValue> values(categories);
+    for (std::size_t c = 0; c < categories; ++c)
+        values[c].text = "v" + std::to_string(c);
+    std::vector<Hierarchy::Level> levels;
+    for (std::size_t l = 0; l < groups.size(); ++l)
+    {
+        Hierarchy::Level level;
+        level.name = std::to_string(l + 1);
+        level.groupOf = groups[l];
+        const std::uint32_t count = *std::max_element(groups[l].begin(), groups[l].end()) + 1;
+        std::vector<double> members(count, 0.0);
+        for (const std::uint32_t g : groups[l])
+            members[g] += 1.0;
+        for (std::uint32_t g = 0; g < count; ++g)
+        {
+            level.labels.push_back("g" + std::to_string(g));
+            level.loss.push_back(categories > 1 ? (members[g] - 1.0) / double(categories - 1) : 0.0);
+        }
+        levels.push_back(std::move(level));
+    }
+    return Hierarchy(name, values, std::move(levels));
+}
+
+/** The codes of `table` with each generalized quasi-identifier read at its level, straight from the
+ * hierarchy. */
+RecordTable generalizedTable(RecordTable table, const Hierarchies& hierarchies,
+                             const std::vector<std::size_t>& levels)
+{
+    const std::size_t q = table.quasiIdentifierCount;
+    for (std::size_t i = 0; i < table.codes.size(); ++i)
+    {
+        const std::size_t j = i % q;
+        if (hierarchies[j])
+            table.codes[i] = hierarchies[j]->hierarchy.group(levels[j], table.codes[i]);
+    }
+    return table;
+}
+
+// Two regions far apart, each its own aggregate with two sites; ages 21, 23, 27, 34 (codes 0-3) in bands of
+// 10 then "*", sex (0 F, 1 M) as it is; k = 2, budget 15 % of 9 records = 1 record.
+//   A: 21F, 23F, 27M x2, 34F x2     B: 21F x2, 34M
+// as is:  global: 23F and 34M are alone in the table (2); local: A's 21F (1)      -> 3 withheld
+// 10:     20-29F 4, 20-29M 2, 30-39F 2, 30-39M 1: global 30-39M (1)             -> 1 withheld
+// *:      *F 6, *M 3 globally; A *F 4, *M 2; B *F 2, *M 1: B's *M locally (1)  -> 1 withheld
+// The coarsest reaches 2 regions within the budget; bands of 10 do too with less loss; as is misses.
+// Loss of bands of 10 (range 34 - 21 = 13): 20-29 covers [21, 30): 9/13; 30-39 covers [30, 34]: 4/13.
+// Released: A 20-29 x4, 30-39F x2; B 20-29F x2 -> (6 * 9/13 + 2 * 4/13) / 8 records / 2 QIs = 62/208.
+class HandLattice : public ::testing::Test
+{
+protected:
+    HandLattice()
+    {
+        test::DatasetBuilder builder({{"age"}, {"sex"}});
+        builder.region("A", 0, 0).region("B", 100, 0);
+        builder.records("A", {0, 0}).records("A", {1, 0}).records("A", {2, 1}, 2).records("A", {3, 0}, 2);
+        builder.records("B", {0, 0}, 2).records("B", {3, 1});
+        table = builder.table();
+        dataset.emplace(builder.build());
+        Hierarchy::Level tens;
+        tens.name = "10";
+        tens.groupOf = {0, 0, 0, 1};
+        tens.labels = {"20-29", "30-39"};
+        tens.loss = {9.0 / 13.0, 4.0 / 13.0};
+        hierarchies.push_back(
+            QuasiIdentifierHierarchy{Hierarchy("age", numbers({21, 23, 27, 34}), {tens}), 2});
+        hierarchies.emplace_back();
+        config.k = 2;
+        config.siteCounter = "sitecount.fixed";
+        config.options.set("site_count", 2.0);
+        config.options.set("suppression_budget", 15.0);
+    }
+
+    RecordTable table;
+    std::optional<Dataset> dataset;
+    Hierarchies hierarchies;
+    PipelineConfig config;
+};
+
+TEST_F(HandLattice, ChoosesTheLeastLossThatReachesTheCoarsestRegions)
+{
+    Job job(*dataset);
+    job.hierarchies = &hierarchies;
+    Feedback feedback;
+    const Pipeline pipeline(config);
+    const ReleaseResult release = pipeline.release(job, {}, feedback);
+    ASSERT_TRUE(release.generalization);
+    const GeneralizationReport& report = *release.generalization;
+    EXPECT_EQ(report.levels, (std::vector<std::size_t>{1, 0}));
+    EXPECT_EQ(report.latticeNodes, 3u);
+    ASSERT_EQ(report.evaluated.size(), 3u);
+    // Evaluated: the coarsest, the step below it, then as is (missing).
+    EXPECT_EQ(report.evaluated[0].levels[0], 2u);
+    EXPECT_EQ(report.evaluated[0].withheld, 1u);
+    EXPECT_EQ(report.evaluated[0].aggregates, 2u);
+    EXPECT_DOUBLE_EQ(report.evaluated[0].loss, 0.5); // age all "*" (1), sex as is (0)
+    EXPECT_EQ(report.evaluated[1].levels[0], 1u);
+    EXPECT_EQ(report.evaluated[1].withheld, 1u);
+    EXPECT_NEAR(report.evaluated[1].loss, 62.0 / 208.0, 1e-12);
+    EXPECT_EQ(report.evaluated[2].levels[0], 0u);
+    EXPECT_EQ(report.evaluated[2].withheld, 3u);
+    EXPECT_FALSE(report.evaluated[2].withinBudget);
+    EXPECT_DOUBLE_EQ(report.evaluated[2].loss, 0.0);
+    EXPECT_EQ(report.chosen, 1u);
+    // Bands of 10 dominate "*" (same regions and withheld, less loss); as is loses nothing: both on the
+    // frontier.
+    EXPECT_FALSE(report.evaluated[0].frontier);
+    EXPECT_TRUE(report.evaluated[1].frontier);
+    EXPECT_TRUE(report.evaluated[2].frontier);
+    EXPECT_NEAR(report.releasedLoss, 62.0 / 208.0, 1e-12);
+    EXPECT_EQ(release.result.release.suppressed(), 1u);
+    EXPECT_EQ(release.result.release.released, 8u);
+
+    const RecordTable generalized = generalizedTable(table, hierarchies, report.levels);
+    EXPECT_EQ(test::checkRelease(generalized, *dataset, release.fates, release.result, config.k), "");
+}
+
+TEST_F(HandLattice, WithoutHierarchiesNothingChanges)
+{
+    Job job(*dataset);
+    Feedback feedback;
+    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    EXPECT_FALSE(release.generalization);
+    EXPECT_EQ(release.result.release.suppressed(), 3u);
+}
+
+TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
+{
+    hierarchies[0]->maxLevel = 0;
+    Job job(*dataset);
+    job.hierarchies = &hierarchies;
+    Feedback feedback;
+    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    ASSERT_TRUE(release.generalization);
+    EXPECT_EQ(release.generalization->latticeNodes, 1u);
+    EXPECT_EQ(release.generalization->levels[0], 0u);
+    // Over the budget with the only node allowed: released anyway, as the one that withholds fewest.
+    EXPECT_FALSE(release.generalization->evaluated[0].withinBudget);
+    EXPECT_EQ(release.result.release.suppressed(), 3u);
+}
+
+TEST(GeneralizedDataset, ReKeyedHistogramsEqualThoseBuiltFromGeneralizedCodes)
+{
+    std::mt19937 random(7);
+    test::DatasetBuilder builder({{"a"}, {"b"}, {"c"}});
+    for (int r = 0; r < 12; ++r)
+        builder.region("r" + std::to_string(r), r, r % 3);
+    for (int i = 0; i < 600; ++i)
+        builder.records(
+            "r" + std::to_string(random() % 12),
+            {std::uint32_t(random() % 6), std::uint32_t(random() % 3), std::uint32_t(random() % 4)});
+    const Dataset dataset = builder.build();
+    const std::vector<std::vector<std::uint32_t>> codeMap{{0, 0, 1, 1, 2, 2}, {}, {0, 1, 0, 1}};
+    const Dataset generalized = dataset.generalized(codeMap, {3, 0, 2});
+
+    RecordTable table = builder.table();
+    for (std::size_t i = 0; i < table.codes.size(); ++i)
+        if (!codeMap[i % 3].empty())
+            table.codes[i] = codeMap[i % 3][table.codes[i]];
+    Feedback feedback;
+    std::vector<RegionInput> regions;
+    for (RegionIndex r = 0; r < dataset.regionCount(); ++r)
+        regions.push_back({dataset.regionId(r), dataset.points()[r]});
+    const Dataset expected = Dataset::build(regions, Schema({{"a"}, {"b"}, {"c"}}), table, {}, feedback);
+
+    ASSERT_EQ(generalized.classes().size(), expected.classes().size());
+    for (ClassId c = 0; c < expected.classes().size(); ++c)
+        for (std::size_t j = 0; j < 3; ++j)
+            EXPECT_EQ(generalized.classes().codes(c)[j], expected.classes().codes(c)[j]);
+    for (std::size_t row = 0; row < dataset.rows(); ++row)
+        EXPECT_EQ(generalized.rowClass(row), expected.rowClass(row));
+    ASSERT_EQ(generalized.regionHistograms().allEntries().size(),
+              expected.regionHistograms().allEntries().size());
+    for (RegionIndex r = 0; r < dataset.regionCount(); ++r)
+    {
+        const auto got = generalized.regionHistograms().entries(r);
+        const auto want = expected.regionHistograms().entries(r);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t e = 0; e < got.size(); ++e)
+        {
+            EXPECT_EQ(got.begin()[e].cls, want.begin()[e].cls);
+            EXPECT_EQ(got.begin()[e].count, want.begin()[e].count);
+        }
+        EXPECT_EQ(generalized.regionHistograms().anonymity(r), expected.regionHistograms().anonymity(r));
+    }
+    EXPECT_EQ(generalized.schema().categories(0), 3u);
+    EXPECT_EQ(generalized.schema().categories(1), 3u);
+    EXPECT_EQ(generalized.schema().categories(2), 2u);
+}
+
+/** Random data on a grid of regions, with three quasi-identifiers and random nested hierarchies. */
+struct RandomLattice
+{
+    RecordTable table;
+    std::optional<Dataset> dataset;
+    Hierarchies hierarchies;
+
+    explicit RandomLattice(unsigned seed, std::size_t sensitive = 0)
+    {
+        std::mt19937 random(seed);
+        const std::vector<std::uint32_t> categories{8, 6, 4};
+        test::DatasetBuilder builder({{"q0"}, {"q1"}, {"q2"}});
+        builder.sensitiveFields(sensitive);
+        const int side = 6;
+        for (int r = 0; r < side * side; ++r)
+            builder.region("r" + std::to_string(r), r % side + 0.01 * double(random() % 10), r / side);
+        // Skewed values (as real ones are): code c drawn with weight 1 / (c + 1).
+        std::vector<std::discrete_distribution<std::uint32_t>> draw;
+        for (const std::uint32_t count : categories)
+        {
+            std::vector<double> weights;
+            for (std::uint32_t c = 0; c < count; ++c)
+                weights.push_back(1.0 / double(c + 1));
+            draw.emplace_back(weights.begin(), weights.end());
+        }
+        for (int i = 0; i < 2500; ++i)
+        {
+            std::vector<std::uint32_t> codes;
+            for (auto& d : draw)
+                codes.push_back(d(random));
+            std::vector<std::uint32_t> sensitiveCodes;
+            for (std::size_t f = 0; f < sensitive; ++f)
+                sensitiveCodes.push_back(std::uint32_t(random() % 3));
+            builder.records("r" + std::to_string(random() % (side * side)), codes, 1, sensitiveCodes);
+        }
+        table = builder.table();
+        dataset.emplace(builder.build());
+        for (std::size_t j = 0; j < categories.size(); ++j)
+        {
+            // Random nested levels: each level merges random neighbouring groups of the one below.
+            std::vector<std::vector<std::uint32_t>> levels;
+            std::vector<std::uint32_t> groupOf(dataset->schema().categories(j));
+            std::iota(groupOf.begin(), groupOf.end(), 0u);
+            for (int l = 0; l < 2; ++l)
+            {
+                const std::uint32_t groups = *std::max_element(groupOf.begin(), groupOf.end()) + 1;
+                std::vector<std::uint32_t> merge(groups);
+                std::uint32_t next = 0;
+                for (std::uint32_t g = 0; g < groups; ++g)
+                {
+                    merge[g] = next;
+                    if (random() % 2 == 0 || g + 1 == groups)
+                        ++next;
+                }
+                for (std::uint32_t& g : groupOf)
+                    g = merge[g];
+                if (next > 1)
+                    levels.push_back(groupOf);
+            }
+            hierarchies.push_back(QuasiIdentifierHierarchy{
+                tableHierarchy("q" + std::to_string(j), levels, dataset->schema().categories(j)), 0});
+            hierarchies.back()->maxLevel = hierarchies.back()->hierarchy.levels() - 1;
+        }
+    }
+
+    /** Loss of a node over all records, from the hierarchies and the raw codes. */
+    double priorLoss(const std::vector<std::size_t>& levels) const
+    {
+        double sum = 0.0;
+        const std::size_t q = table.quasiIdentifierCount;
+        for (std::size_t row = 0; row < table.rows(); ++row)
+            for (std::size_t j = 0; j < q; ++j)
+            {
+                const Hierarchy& h = hierarchies[j]->hierarchy;
+                sum += h.loss(levels[j], h.group(levels[j], table.codes[row * q + j]));
+            }
+        return sum / double(table.rows() * q);
+    }
+};
+
+// At a fixed partition (fixed site count, no global suppression, k only) withholding never rises when
+// values are generalized, so the search's pruning loses nothing: it must pick exactly what evaluating
+// every node picks.
+TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
+{
+    std::size_t pruned = 0;
+    for (unsigned seed = 1; seed <= 6; ++seed)
+    {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        RandomLattice lattice(seed);
+        PipelineConfig config;
+        config.k = 4;
+        config.globalSuppression = false;
+        config.siteCounter = "sitecount.fixed";
+        config.options.set("site_count", 12.0);
+        // Budgets from loose to tight, so that some nodes near the top miss and rule out finer ones.
+        const double percent = std::vector<double>{4.0, 1.0, 0.5, 2.0, 0.3, 1.5}[seed - 1];
+        config.options.set("suppression_budget", percent);
+        const Pipeline pipeline(config);
+        Job job(*lattice.dataset);
+        job.hierarchies = &lattice.hierarchies;
+        Feedback feedback;
+        const GeneralizationChoice choice = searchGeneralization(pipeline, job, feedback);
+
+        // Brute force: every node, ordered by loss (ties in mixed-radix order, first QI fastest).
+        std::vector<std::vector<std::size_t>> nodes;
+        const std::size_t l0 = lattice.hierarchies[0]->hierarchy.levels();
+        const std::size_t l1 = lattice.hierarchies[1]->hierarchy.levels();
+        const std::size_t l2 = lattice.hierarchies[2]->hierarchy.levels();
+        for (std::size_t c = 0; c < l2; ++c)
+            for (std::size_t b = 0; b < l1; ++b)
+                for (std::size_t a = 0; a < l0; ++a)
+                    nodes.push_back({a, b, c});
+        std::vector<double> loss;
+        for (const auto& node : nodes)
+            loss.push_back(lattice.priorLoss(node));
+        std::vector<std::size_t> order(nodes.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return loss[a] < loss[b]; });
+        const Count budget = Count(percent / 100.0 * double(lattice.dataset->totalRecords()) + 1e-9);
+        std::size_t topAggregates = 0;
+        {
+            Job top(job);
+            const Dataset data =
+                generalizedDataset(*lattice.dataset, lattice.hierarchies, nodes[order.back()]);
+            top.dataset = &data;
+            topAggregates = pipeline.run(top, feedback).aggregation.size();
+        }
+        // The least loss of the nodes that reach the coarsest node's regions within the budget; nodes of
+        // equal loss (up to rounding) may be picked alike.
+        std::vector<std::size_t> reaching;
+        for (const std::size_t n : order)
+        {
+            const Dataset data = generalizedDataset(*lattice.dataset, lattice.hierarchies, nodes[n]);
+            Job at(job);
+            at.dataset = &data;
+            const PipelineResult result = pipeline.run(at, feedback);
+            if (result.release.suppressed() <= budget && result.aggregation.size() >= topAggregates)
+                reaching.push_back(n);
+        }
+        ASSERT_FALSE(reaching.empty());
+        const double least = loss[reaching.front()];
+        bool found = false;
+        for (const std::size_t n : reaching)
+            found = found || (loss[n] <= least + 1e-12 && nodes[n] == choice.report.levels);
+        EXPECT_TRUE(found) << "chosen loss " << lattice.priorLoss(choice.report.levels) << ", least "
+                           << least;
+        EXPECT_LE(choice.report.evaluated.size() + choice.report.prunedNodes, nodes.size());
+        pruned += choice.report.prunedNodes;
+    }
+    EXPECT_GT(pruned, 0u) << "the scenarios exercise the pruning";
+}
+
+// The guarantee, recounted over the generalized values straight from the hierarchies, for the
+// recommended release (suppression budget, refinement), l-diversity and parents.
+TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
+{
+    for (unsigned seed = 11; seed <= 14; ++seed)
+    {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        const bool diverse = seed % 2 == 0;
+        RandomLattice lattice(seed, diverse ? 1 : 0);
+        // Some quasi-identifiers stay as they are; others stop below "*".
+        if (seed == 12)
+            lattice.hierarchies[1].reset();
+        if (seed == 13)
+            lattice.hierarchies[0]->maxLevel = 1;
+        PipelineConfig config = recommendedConfig();
+        config.k = 3;
+        config.options.set("suppression_budget", 2.0);
+        if (diverse)
+            config.diversity.l = 2;
+        Job job(*lattice.dataset);
+        job.hierarchies = &lattice.hierarchies;
+        std::vector<std::uint32_t> parents;
+        if (seed == 14)
+        {
+            for (RegionIndex r = 0; r < lattice.dataset->regionCount(); ++r)
+                parents.push_back(lattice.dataset->points()[r].x < 3 ? 0 : 1);
+            job.regionParent = parents;
+        }
+        Feedback feedback;
+        const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+        ASSERT_TRUE(release.generalization);
+        const RecordTable generalized =
+            generalizedTable(lattice.table, lattice.hierarchies, release.generalization->levels);
+        EXPECT_EQ(test::checkRelease(generalized, *lattice.dataset, release.fates, release.result, config.k,
+                                     config.diversity),
+                  "");
+        for (std::size_t j = 0; j < 3; ++j)
+        {
+            if (lattice.hierarchies[j])
+            {
+                EXPECT_LE(release.generalization->levels[j], lattice.hierarchies[j]->maxLevel);
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace vbas
