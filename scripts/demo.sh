@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # README's main command: on a fresh Debian 12 machine (as root) installs what VBAS needs, builds it,
 # and runs vbas:aggregateregions on the embedded Olinda demo (18,897 synthetic patients on 470 census
-# tracts; k = 5 over age band, sex and marital status, l = 2 over education) with its defaults: the most
-# regions whose refined release withholds at most 1 % of the records. Writes what may be
+# tracts; k = 5 over exact age, sex and marital status, l = 2 over education) with its defaults: the most
+# regions whose refined release withholds at most 1 % of the records, ages generalized to bands of 5, 10
+# or 20 years where geography alone cannot protect them (the report lists every combination tried). Writes what may be
 # published into demo-output/publish/ and what is for the custodian's review only into demo-output/review/
 # (docs/publishing.md):
 #   publish/olinda-release.gpkg   layers aggregates (the released regions with their figures), tracts
@@ -28,9 +29,9 @@ start=$(date +%s%N)
 "$runner" run vbas:aggregateregions -- \
     "REGIONS=data/demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
     RECORDS=data/demo/olinda_patients.csv RECORD_REGION_FIELD=tract \
-    QUASI_IDENTIFIERS=age_band QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
+    QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 \
-    SUPPRESSION_BUDGET=1 \
+    SUPPRESSION_BUDGET=1 "GENERALIZATION=age: interval 5 10 20 max 10" \
     "OUTPUT=ogr:dbname='$gpkg' table=\"aggregates\" (geom)" \
     "OUTPUT_MAPPING=ogr:dbname='$gpkg' table=\"tracts\" (geom)" \
     "OUTPUT_SITES=ogr:dbname='$gpkg' table=\"sites\" (geom)" \
@@ -44,5 +45,5 @@ echo "For review only, never publish: $out/review/ (the report: $out/review/repo
 echo
 echo "Independent check of the released table:"
 "$runner" run vbas:checkanonymity -- INPUT="$out/publish/released-patients.csv" REGION_FIELD=tract \
-    QUASI_IDENTIFIERS=age_band QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
+    QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 | grep VERDICT

@@ -1,5 +1,6 @@
 #include "GeneralizationSearch.h"
 
+#include "NumberText.h"
 #include "Pipeline.h"
 #include "quality/Pareto.h"
 #include "sitecount/SuppressionBudgetCount.h"
@@ -119,10 +120,7 @@ std::string nodeText(const Hierarchies& hierarchies, const std::vector<std::size
 
 std::string percentText(double value)
 {
-    std::ostringstream text;
-    text.precision(3);
-    text << value;
-    return text.str();
+    return numberText(value, 3);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "Error.h"
 #include "HierarchyKinds.h"
+#include "NumberText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,10 +27,7 @@ std::optional<double> parsed(const std::string& text)
 
 std::string numberText(double value)
 {
-    std::ostringstream text;
-    text.precision(15);
-    text << value;
-    return text.str();
+    return vbas::numberText(value, 15);
 }
 } // namespace
 

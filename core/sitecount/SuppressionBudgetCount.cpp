@@ -1,5 +1,6 @@
 #include "SuppressionBudgetCount.h"
 
+#include "NumberText.h"
 #include "StrategyOptions.h"
 
 #include <algorithm>
@@ -25,10 +26,7 @@ const OptionSpec& budgetOption()
 
 std::string percentText(double value)
 {
-    std::ostringstream text;
-    text.precision(3);
-    text << value;
-    return text.str();
+    return numberText(value, 3);
 }
 
 /** The withheld records of every count tried, logged once each. */

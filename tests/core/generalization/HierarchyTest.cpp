@@ -1,5 +1,5 @@
-#include "Error.h"
 #include "generalization/Hierarchy.h"
+#include "Error.h"
 #include "generalization/HierarchyKinds.h"
 
 #include <gtest/gtest.h>
@@ -124,8 +124,9 @@ TEST(DateHierarchy, IsoWeeksMonthsQuartersYears)
 {
     // 2004-05-19 (Wednesday) is in 2004-W21; 2004-01-01 (Thursday) in 2004-W01; 2005-01-01 (Saturday) in
     // 2004-W53.
-    const Hierarchy h = build("onset: date week month quarter year",
-                              {text("2004-05-19"), text("2004-01-01"), text("2005-01-01"), text("2004-05-31")});
+    const Hierarchy h =
+        build("onset: date week month quarter year",
+              {text("2004-05-19"), text("2004-01-01"), text("2005-01-01"), text("2004-05-31")});
     EXPECT_EQ(h.label(1, h.group(1, 0)), "2004-W21");
     EXPECT_EQ(h.label(1, h.group(1, 1)), "2004-W01");
     EXPECT_EQ(h.label(1, h.group(1, 2)), "2004-W53");
@@ -144,7 +145,8 @@ TEST(DateHierarchy, CalendarLevelsWithoutWeeks)
     CategoryValue typed;
     typed.text = "19 May 2004";
     typed.day = 12557; // 2004-05-19, as a date field gives it
-    const Hierarchy h = build("onset: date month quarter year", {typed, text("2004-02-29"), text("2003-12-31")});
+    const Hierarchy h =
+        build("onset: date month quarter year", {typed, text("2004-02-29"), text("2003-12-31")});
     EXPECT_EQ(h.label(1, h.group(1, 0)), "2004-05");
     EXPECT_EQ(h.label(1, h.group(1, 1)), "2004-02");
     EXPECT_EQ(h.label(2, h.group(2, 0)), "2004-Q2");
@@ -165,8 +167,8 @@ TEST(DateHierarchy, Errors)
 
 TEST(PrefixHierarchy, CodesCutWithLossOverValues)
 {
-    const Hierarchy h =
-        build("icd: prefix 3 1", {text("J45.9"), text("J45.0"), text("J44"), text("K21.0"), text("É1"), null()});
+    const Hierarchy h = build("icd: prefix 3 1",
+                              {text("J45.9"), text("J45.0"), text("J44"), text("K21.0"), text("É1"), null()});
     EXPECT_EQ(h.label(1, h.group(1, 0)), "J45");
     EXPECT_EQ(h.group(1, 0), h.group(1, 1));
     EXPECT_EQ(h.label(2, h.group(2, 2)), "J");
@@ -183,9 +185,9 @@ TEST(TableHierarchy, ArxTableWithNestingChecked)
 {
     const std::string table = "\xEF\xBB\xBF\"none\";none;*\r\nged;secondary;*\nhighschool;secondary;*\n\n"
                               "bachelor;tertiary;*\nunused;tertiary;*\n";
-    const Hierarchy h = build("education: table max 1",
-                              {text("bachelor"), text("ged"), text("highschool"), text("none")},
-                              {{"education", table}});
+    const Hierarchy h =
+        build("education: table max 1", {text("bachelor"), text("ged"), text("highschool"), text("none")},
+              {{"education", table}});
     ASSERT_EQ(h.levels(), 3u); // the table's last column is one group already: no second "*"
     EXPECT_EQ(h.label(1, h.group(1, 1)), "secondary");
     EXPECT_EQ(h.group(1, 1), h.group(1, 2));
@@ -229,26 +231,35 @@ TEST(ParseGeneralization, SpecsLimitsAndErrors)
 TEST(BuildHierarchies, FieldsLevelsAndTables)
 {
     const std::vector<std::vector<CategoryValue>> values{ages(0, 30), {text("f"), text("m")}};
-    const Hierarchies h = buildHierarchies(parseGeneralization("age: interval 5 10 max 5"), {{"sex", "f;*\nm;*\n"}},
-                                           {"age", "sex"}, values);
+    const Hierarchies h = buildHierarchies(parseGeneralization("age: interval 5 10 max 5"),
+                                           {{"sex", "f;*\nm;*\n"}}, {"age", "sex"}, values);
     ASSERT_TRUE(h[0] && h[1]);
     EXPECT_EQ(h[0]->maxLevel, 1u);
     EXPECT_EQ(h[1]->maxLevel, 1u);
     EXPECT_EQ(h[0]->hierarchy.levelNamed("*"), 3u);
     EXPECT_EQ(h[0]->hierarchy.levelNamed("2"), 2u); // no level is named "2": the level number
 
-    const std::string notQi =
-        errorOf([&] { buildHierarchies(parseGeneralization("height: interval 5"), {}, {"age", "sex"}, values); });
+    const std::string notQi = errorOf(
+        [&] {
+            buildHierarchies(parseGeneralization("height: interval 5"), {}, {"age", "sex"}, values);
+        });
     EXPECT_NE(notQi.find("height"), std::string::npos) << notQi;
     EXPECT_NE(notQi.find("age, sex"), std::string::npos) << notQi;
-    const std::string noTable =
-        errorOf([&] { buildHierarchies(parseGeneralization("sex: table"), {}, {"age", "sex"}, values); });
+    const std::string noTable = errorOf(
+        [&] {
+            buildHierarchies(parseGeneralization("sex: table"), {}, {"age", "sex"}, values);
+        });
     EXPECT_NE(noTable.find("sex.csv"), std::string::npos) << noTable;
     const std::string both = errorOf(
-        [&] { buildHierarchies(parseGeneralization("sex: prefix 1"), {{"sex", "f;*\n"}}, {"age", "sex"}, values); });
+        [&] {
+            buildHierarchies(parseGeneralization("sex: prefix 1"), {{"sex", "f;*\n"}}, {"age", "sex"},
+                             values);
+        });
     EXPECT_NE(both.find("sex"), std::string::npos) << both;
     const std::string badMax = errorOf(
-        [&] { buildHierarchies(parseGeneralization("age: interval 5 max 7"), {}, {"age", "sex"}, values); });
+        [&] {
+            buildHierarchies(parseGeneralization("age: interval 5 max 7"), {}, {"age", "sex"}, values);
+        });
     EXPECT_NE(badMax.find("'7'"), std::string::npos) << badMax;
     EXPECT_NE(badMax.find("0, 5, *"), std::string::npos) << badMax;
 }
