@@ -207,8 +207,9 @@ Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
                              const std::vector<std::vector<CategoryValue>>& values)
 {
     std::vector<HierarchySpec> all = specs;
-    for (const auto& [field, text] : tables)
+    for (const auto& table : tables)
     {
+        const std::string& field = table.first; // a lambda cannot capture a structured binding in C++17
         const auto spec =
             std::find_if(all.begin(), all.end(), [&](const HierarchySpec& s) { return s.field == field; });
         if (spec == all.end())
