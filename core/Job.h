@@ -46,6 +46,16 @@ struct Job
     const Hierarchies* hierarchies = nullptr;
     /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
     double adjacencyTolerance = 0.0;
+
+    /** Whether a quasi-identifier has a hierarchy, so that a release searches generalization levels. */
+    bool generalizes() const
+    {
+        if (hierarchies != nullptr)
+            for (const auto& hierarchy : *hierarchies)
+                if (hierarchy)
+                    return true;
+        return false;
+    }
 };
 
 } // namespace vbas

@@ -418,8 +418,7 @@ ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const Re
 
 ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
 {
-    if (job.hierarchies != nullptr &&
-        std::any_of(job.hierarchies->begin(), job.hierarchies->end(), [](const auto& h) { return bool(h); }))
+    if (job.generalizes())
     {
         std::optional<GeneralizationChoice> choice;
         {

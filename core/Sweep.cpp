@@ -30,7 +30,10 @@ void markParetoOptimal(std::vector<SweepRow>& rows, const Registry& registry)
 {
     std::vector<std::vector<double>> objectives;
     for (const SweepRow& row : rows)
+    {
         objectives.push_back(row.result.objectives(registry));
+        objectives.back().push_back(row.attributeLoss);
+    }
     const std::vector<bool> optimal = paretoOptimal(objectives);
     for (std::size_t i = 0; i < rows.size(); ++i)
         rows[i].paretoOptimal = optimal[i];
@@ -51,7 +54,7 @@ std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, 
         std::optional<RefinementReport> refinement;
         Sites sites =
             pipeline.refineSites(data, pipeline.locateSites(data, counts[i], feedback), refinement, feedback);
-        SweepRow row{counts[i], pipeline.finish(data, std::move(sites), feedback), false};
+        SweepRow row{counts[i], pipeline.finish(data, std::move(sites), feedback), false, {}, 0.0};
         row.result.estimatedSites = raw;
         row.result.refinement = std::move(refinement);
         rows.push_back(std::move(row));
@@ -88,27 +91,59 @@ Comparison::~Comparison() = default;
 
 ComparisonResult Comparison::run(const Job& job, Feedback& feedback) const
 {
-    // The configurations differ only in their site stages: one preparation serves all, made by one that
-    // needs the adjacency when any does.
-    const auto needsAdjacency = [](const std::unique_ptr<Pipeline>& pipeline)
-    {
-        return pipeline->needs().adjacency;
-    };
-    const auto preparer = std::find_if(mPipelines.begin(), mPipelines.end(), needsAdjacency);
-    std::optional<PreparedData> data;
-    {
-        Feedback::Stage stage(feedback, 0.0, 0.05);
-        data.emplace((preparer != mPipelines.end() ? *preparer : mPipelines.front())->prepare(job, feedback));
-    }
     ComparisonResult result;
-    for (std::size_t i = 0; i < mPipelines.size(); ++i)
+    if (job.generalizes())
     {
-        Feedback::Stage stage(feedback, 0.05 + 0.95 * double(i) / double(mPipelines.size()),
-                              0.05 + 0.95 * double(i + 1) / double(mPipelines.size()));
-        for (SweepRow& row : sweep(*mPipelines[i], *data, mSweep, feedback))
+        // Each configuration releases its own generalization levels, so each prepares its own records.
+        for (std::size_t i = 0; i < mPipelines.size(); ++i)
         {
-            result.rows.push_back(std::move(row));
-            result.rowConfig.push_back(i);
+            const double from = double(i) / double(mPipelines.size());
+            const double to = double(i + 1) / double(mPipelines.size());
+            std::optional<GeneralizationChoice> choice;
+            {
+                Feedback::Stage stage(feedback, from, from + 0.5 * (to - from));
+                choice.emplace(searchGeneralization(*mPipelines[i], job, feedback));
+            }
+            Feedback::Stage stage(feedback, from + 0.5 * (to - from), to);
+            Job chosen = job;
+            chosen.dataset = &choice->dataset;
+            if (choice->adjacency)
+                chosen.spatial.adjacency = choice->adjacency;
+            const std::vector<double> lossOfClass =
+                classLoss(choice->dataset, *job.hierarchies, choice->report.levels);
+            const PreparedData data = mPipelines[i]->prepare(chosen, feedback);
+            for (SweepRow& row : sweep(*mPipelines[i], data, mSweep, feedback))
+            {
+                row.levels = choice->report.levels;
+                row.attributeLoss = releasedLoss(row.result, lossOfClass);
+                result.rows.push_back(std::move(row));
+                result.rowConfig.push_back(i);
+            }
+        }
+    }
+    else
+    {
+        // The configurations differ only in their site stages: one preparation serves all, made by one
+        // that needs the adjacency when any does.
+        const auto needsAdjacency = [](const std::unique_ptr<Pipeline>& pipeline)
+        {
+            return pipeline->needs().adjacency;
+        };
+        const auto preparer = std::find_if(mPipelines.begin(), mPipelines.end(), needsAdjacency);
+        std::optional<PreparedData> data;
+        {
+            Feedback::Stage stage(feedback, 0.0, 0.05);
+            data.emplace((preparer != mPipelines.end() ? *preparer : mPipelines.front())->prepare(job, feedback));
+        }
+        for (std::size_t i = 0; i < mPipelines.size(); ++i)
+        {
+            Feedback::Stage stage(feedback, 0.05 + 0.95 * double(i) / double(mPipelines.size()),
+                                  0.05 + 0.95 * double(i + 1) / double(mPipelines.size()));
+            for (SweepRow& row : sweep(*mPipelines[i], *data, mSweep, feedback))
+            {
+                result.rows.push_back(std::move(row));
+                result.rowConfig.push_back(i);
+            }
         }
     }
     markParetoOptimal(result.rows, mRegistry);

@@ -21,6 +21,10 @@ struct SweepRow
     std::uint64_t siteCount;
     PipelineResult result;
     bool paretoOptimal = false;
+    /** The generalization level of every quasi-identifier of the row's records (empty: as they are). */
+    std::vector<std::size_t> levels;
+    /** Attribute loss of the released records (0 as they are, 1 all "*"); also a Pareto objective. */
+    double attributeLoss = 0.0;
 };
 
 /**
@@ -38,7 +42,7 @@ std::vector<std::uint64_t> sweepSiteCounts(std::uint64_t s0, const SweepOptions&
 std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, const SweepOptions& options,
                             Feedback& feedback);
 
-/** Marks the Pareto-optimal rows among `rows` by the registry's objectives. */
+/** Marks the Pareto-optimal rows among `rows` by the registry's objectives and the attribute loss. */
 void markParetoOptimal(std::vector<SweepRow>& rows, const Registry& registry);
 
 /** The strategies a comparison crosses: each combination is one configuration. */
@@ -62,8 +66,9 @@ struct ComparisonResult
 /**
  * Several approaches on one job (thesis section 4.3): every combination of the chosen site counters,
  * site locators and refinements (and none) on a base configuration, each swept over site counts around
- * its own estimate. Only one row may ever be released: two aggregations of the same records can be
- * intersected.
+ * its own estimate. With hierarchies in the job, each combination first searches its generalization
+ * levels as its release would (SPEC section 12) and sweeps the records at them. Only one row may ever be
+ * released: two aggregations of the same records can be intersected.
  */
 class Comparison
 {

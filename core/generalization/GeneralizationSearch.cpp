@@ -234,8 +234,7 @@ std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hie
 GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job, Feedback& feedback)
 {
     const Dataset& dataset = *job.dataset;
-    if (job.hierarchies == nullptr || job.hierarchies->size() != dataset.schema().size() ||
-        std::none_of(job.hierarchies->begin(), job.hierarchies->end(), [](const auto& h) { return bool(h); }))
+    if (!job.generalizes() || job.hierarchies->size() != dataset.schema().size())
         throw Error(Subject::Generalization,
                     "the generalization search needs a hierarchy for a quasi-identifier");
     const Hierarchies& hierarchies = *job.hierarchies;

@@ -26,6 +26,7 @@ void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
     addSiteCountParameters(StrategyChoice::Several);
     addSiteLocationParameters(StrategyChoice::Several);
     addPartitionParameters();
+    addGeneralizationParameters();
     addParameter(VbasCompat::advanced(
         new QgsProcessingParameterNumber(kSweepSteps, QObject::tr("Sweep steps on each side of the estimate"),
                                          VbasCompat::NumberTypeInteger, 2, false, 0)));
@@ -59,7 +60,7 @@ QString VbasAlgorithmCompare::displayName() const
 
 QStringList VbasAlgorithmCompare::tags() const
 {
-    return QObject::tr("k-anonymity,compare,sweep,pareto,metrics,strategies,site count").split(',');
+    return QObject::tr("k-anonymity,compare,sweep,pareto,metrics,strategies,site count,generalization,hierarchy").split(',');
 }
 
 QString VbasAlgorithmCompare::group() const
@@ -81,6 +82,11 @@ QString VbasAlgorithmCompare::shortHelpString() const
         "marks pareto_optimal the rows no other row beats on all of anonymity deviation, average distance, "
         "suppression, precision loss, discernibility and non-uniform entropy (lower is better). The optional "
         "report charts two of these objectives, Pareto-optimal rows highlighted, above the whole table.\n\n"
+        "With GENERALIZATION, each combination first chooses the levels of the quasi-identifiers as "
+        "'Aggregate to k-anonymity' would (the most regions within SUPPRESSION_BUDGET, then the least "
+        "attribute loss) and sweeps the records at those levels; the columns generalization and "
+        "attribute_loss say which levels and how much detail they gave up, and attribute loss is a "
+        "Pareto objective too.\n\n"
         "Use the table to choose one approach, then run the main job with it. Release only one of these "
         "aggregations, ever: two aggregations of the same records can be overlaid to single people out.");
 }
@@ -122,7 +128,8 @@ QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, 
         runEngine(&steps, [&](vbas::Feedback& engineFeedback)
                   { return comparison->run(job.engineJob(), engineFeedback); });
     steps.next();
-    const QList<QgsAttributes> table = VbasOutputs::comparisonTable(rows, comparison->configs());
+    const QList<QgsAttributes> table = VbasOutputs::comparisonTable(
+        rows, comparison->configs(), job.hierarchies.empty() ? nullptr : &job.hierarchies);
 
     QString destination;
     const std::unique_ptr<QgsFeatureSink> sink(

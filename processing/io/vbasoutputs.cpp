@@ -376,41 +376,59 @@ void VbasOutputs::writeCells(VbasSink& sink, const VbasRelease& release, const V
     }
 }
 
+QString VbasOutputs::generalizationLevels(const vbas::Hierarchies& hierarchies,
+                                         const std::vector<std::size_t>& levels)
+{
+    QStringList named;
+    for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        if (hierarchies[j])
+            named << QStringLiteral("%1 %2").arg(
+                QString::fromStdString(hierarchies[j]->hierarchy.quasiIdentifier()),
+                QString::fromStdString(hierarchies[j]->hierarchy.levelName(levels.at(j))));
+    return named.join(QStringLiteral(", "));
+}
+
 QgsFields VbasOutputs::comparisonFields()
 {
     QgsFields fields;
-    for (const char* name : {"site_count_method", "site_location", "refinement"})
+    for (const char* name : {"site_count_method", "site_location", "refinement", "generalization"})
         fields.append(field(name, VbasCompat::FieldTypeString));
     for (const char* name : {"site_count", "aggregates"})
         fields.append(field(name, VbasCompat::FieldTypeInt));
     for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
         fields.append(field(metricOutputName(metric.id).toLower(), VbasCompat::FieldTypeDouble));
+    fields.append(field(QStringLiteral("attribute_loss"), VbasCompat::FieldTypeDouble));
     fields.append(field(QStringLiteral("pareto_optimal"), VbasCompat::FieldTypeBool));
     return fields;
 }
 
 namespace
 {
-QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config)
+QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config,
+                                   const vbas::Hierarchies* hierarchies)
 {
     QgsAttributes attributes;
     attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
                << (config.siteRefiner.empty() ? QStringLiteral("none")
                                               : QString::fromStdString(config.siteRefiner))
+               << (hierarchies != nullptr && !row.levels.empty()
+                       ? QVariant(VbasOutputs::generalizationLevels(*hierarchies, row.levels))
+                       : QVariant(QVariant::String))
                << int(row.siteCount) << int(row.result.aggregation.size());
     for (const vbas::MetricValue& metric : row.result.metrics)
         attributes << metric.value;
-    attributes << row.paretoOptimal;
+    attributes << row.attributeLoss << row.paretoOptimal;
     return attributes;
 }
 } // namespace
 
 QList<QgsAttributes> VbasOutputs::comparisonTable(const vbas::ComparisonResult& comparison,
-                                                  const std::vector<vbas::PipelineConfig>& configs)
+                                                  const std::vector<vbas::PipelineConfig>& configs,
+                                                  const vbas::Hierarchies* hierarchies)
 {
     QList<QgsAttributes> table;
     for (std::size_t r = 0; r < comparison.rows.size(); ++r)
-        table << comparisonAttributes(comparison.rows[r], configs[comparison.rowConfig[r]]);
+        table << comparisonAttributes(comparison.rows[r], configs[comparison.rowConfig[r]], hierarchies);
     return table;
 }
 

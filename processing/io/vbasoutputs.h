@@ -126,14 +126,21 @@ void writeSites(VbasSink& sink, const vbas::Sites& sites, const VbasPlanarFrame&
 QgsFields cellFields(const VbasRelease& release);
 void writeCells(VbasSink& sink, const VbasRelease& release, const VbasPlanarFrame& frame);
 /**
- * The comparison of several releases: site_count_method, site_location, refinement, site_count,
- * aggregates, every metric (its output name in lower case) and pareto_optimal.
+ * The generalization levels of the quasi-identifiers that have a hierarchy, by name: "age 10, education *"
+ * (level 0: as they are).
+ */
+QString generalizationLevels(const vbas::Hierarchies& hierarchies, const std::vector<std::size_t>& levels);
+/**
+ * The comparison of several releases: site_count_method, site_location, refinement, generalization (the
+ * levels, NULL when nothing was generalized), site_count, aggregates, every metric (its output name in lower
+ * case), attribute_loss and pareto_optimal.
  */
 QgsFields comparisonFields();
-/** Returns the attributes of every row of `comparison`, made by `configs`, in the layout of
- * comparisonFields(). */
+/** Returns the attributes of every row of `comparison`, made by `configs` with the job's `hierarchies`
+ * (nullptr: none), in the layout of comparisonFields(). */
 QList<QgsAttributes> comparisonTable(const vbas::ComparisonResult& comparison,
-                                     const std::vector<vbas::PipelineConfig>& configs);
+                                     const std::vector<vbas::PipelineConfig>& configs,
+                                     const vbas::Hierarchies* hierarchies);
 /** Writes the rows of comparisonTable(). */
 void writeComparison(VbasSink& sink, const QList<QgsAttributes>& table);
 } // namespace VbasOutputs

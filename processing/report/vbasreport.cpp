@@ -77,10 +77,6 @@ QString generalization(const VbasRelease& release, const vbas::Hierarchies* hier
     {
         return QString::fromStdString((*hierarchies)[j]->hierarchy.levelName(level));
     };
-    QStringList chosen;
-    for (std::size_t i = 0; i < generalized.size(); ++i)
-        chosen << QStringLiteral("%1 %2").arg(names.at(int(i)),
-                                              levelName(generalized[i], report.levels[generalized[i]]));
     QString html =
         QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n<p class=\"warning\">%3</p>\n")
             .arg(QObject::tr("Generalization"),
@@ -88,7 +84,7 @@ QString generalization(const VbasRelease& release, const vbas::Hierarchies* hier
                              "level combinations evaluated, %4 ruled out because a coarser one missed; each "
                              "evaluated without site refinement, held to a suppression budget of %5 %. "
                              "Attribute loss of the release: %6 (0: as they are, 1: all '*').")
-                     .arg(chosen.join(QStringLiteral(", ")))
+                     .arg(VbasOutputs::generalizationLevels(*hierarchies, report.levels))
                      .arg(report.evaluated.size())
                      .arg(report.latticeNodes)
                      .arg(report.prunedNodes)

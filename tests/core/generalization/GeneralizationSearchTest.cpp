@@ -1,5 +1,6 @@
 #include "generalization/GeneralizationSearch.h"
 #include "Pipeline.h"
+#include "Sweep.h"
 #include "ReleaseCheck.h"
 #include "TestSupport.h"
 
@@ -169,6 +170,36 @@ TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
     // Over the budget with the only node allowed: released anyway, as the one that withholds fewest.
     EXPECT_FALSE(release.generalization->evaluated[0].withinBudget);
     EXPECT_EQ(release.result.release.suppressed(), 3u);
+}
+
+TEST_F(HandLattice, TheComparisonSweepsTheLevelsTheReleaseChooses)
+{
+    Job job(*dataset);
+    job.hierarchies = &hierarchies;
+    // Site counts 1 and 2 (2 +- ceil(0.5 * 2), within the 2 regions). At bands of 10 both release the same 8
+    // records (one aggregate: 30-39M is alone in the table; two: as in the release above), so both lose
+    // 62/208.
+    const Comparison comparison(config, {{"sitecount.fixed"}, {"sitelocation.balanced_density"}, {}},
+                                SweepOptions{1, 0.5});
+    Feedback feedback;
+    ComparisonResult result = comparison.run(job, feedback);
+    ASSERT_EQ(result.rows.size(), 2u);
+    for (const SweepRow& row : result.rows)
+    {
+        EXPECT_EQ(row.levels, (std::vector<std::size_t>{1, 0}));
+        EXPECT_NEAR(row.attributeLoss, 62.0 / 208.0, 1e-12);
+        EXPECT_EQ(row.result.release.released, 8u);
+    }
+    EXPECT_EQ(result.rows[0].siteCount, 1u);
+    EXPECT_EQ(result.rows[1].siteCount, 2u);
+
+    // Attribute loss is an objective: the same row losing more is dominated, and dominates nothing.
+    std::vector<SweepRow> rows = result.rows;
+    rows.push_back(rows.back());
+    rows.back().attributeLoss = 0.5;
+    markParetoOptimal(rows, Registry::builtIn());
+    EXPECT_EQ(rows[1].paretoOptimal, result.rows[1].paretoOptimal);
+    EXPECT_FALSE(rows[2].paretoOptimal);
 }
 
 TEST(GeneralizedDataset, ReKeyedHistogramsEqualThoseBuiltFromGeneralizedCodes)

@@ -8,9 +8,12 @@
 
 namespace
 {
-/** The objectives of SPEC section 8, lower is better, as columns of the comparison table. */
-const QStringList kObjectives{"anonymity_deviation", "average_distance", "suppressed",
-                              "precision_loss",      "discernibility",   "non_uniform_entropy"};
+/**
+ * The objectives of SPEC section 8 and the attribute loss of generalization, lower is better, as columns of
+ * the comparison table.
+ */
+const QStringList kObjectives{"anonymity_deviation", "average_distance",    "suppressed",    "precision_loss",
+                              "discernibility",      "non_uniform_entropy", "attribute_loss"};
 
 bool dominates(const QgsFeature& a, const QgsFeature& b)
 {
@@ -52,6 +55,9 @@ TEST(CompareApproaches, SweepsEachCombinationAndMarksExactlyTheNonDominatedRows)
                    feature.attribute("site_location").toString()]
             << feature.attribute("site_count").toInt();
         EXPECT_EQ(feature.attribute("refinement").toString(), "none");
+        // Nothing generalized: no levels and no attribute loss.
+        EXPECT_TRUE(feature.attribute("generalization").isNull());
+        EXPECT_EQ(feature.attribute("attribute_loss").toDouble(), 0.0);
     }
     EXPECT_EQ(rows.size(), 12);
     EXPECT_EQ(number(run, "ROWS"), 12);

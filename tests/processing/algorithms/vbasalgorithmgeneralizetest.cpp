@@ -172,3 +172,72 @@ TEST(Generalize, MistakesAreNamedWithWhatToDo)
                 << c.generalization.toStdString() << ": " << run.errors.toStdString();
     }
 }
+
+TEST(Generalize, TheComparisonSweepsEachApproachAtTheLevelsItsReleaseChooses)
+{
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters(kQuasiIdentifiers);
+    parameters.insert("SITE_LOCATION",
+                      QStringList{"sitelocation.balanced_density", "sitelocation.naive_density"});
+    parameters.insert("SWEEP_STEPS", 1);
+    parameters.insert("GENERALIZATION", "age: interval 5 10 20 max 10");
+    const AlgorithmRun run = runAlgorithm("vbas:compareapproaches", parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+
+    // Each approach is swept at one level of age, at most bands of 10 (the coarsest, "*", would give the most
+    // regions); the loss of a band of width w over ages 18..62 is at most w / 44 per record, averaged over 3
+    // quasi-identifiers.
+    const QRegularExpression levels(QStringLiteral("^age (0|5|10)$"));
+    QMap<QString, QSet<QString>> levelsOfApproach;
+    QMap<QString, QMap<int, qint64>> aggregatesBySites;
+    QgsFeature feature;
+    QgsFeatureIterator features = outputLayer(run, "OUTPUT")->getFeatures();
+    while (features.nextFeature(feature))
+    {
+        const QString generalization = feature.attribute("generalization").toString();
+        const QRegularExpressionMatch match = levels.match(generalization);
+        ASSERT_TRUE(match.hasMatch()) << generalization.toStdString();
+        const QString locator = feature.attribute("site_location").toString();
+        levelsOfApproach[locator].insert(match.captured(1));
+        const double loss = feature.attribute("attribute_loss").toDouble();
+        if (match.captured(1) == "0")
+            EXPECT_EQ(loss, 0.0);
+        else
+        {
+            EXPECT_GT(loss, 0.0);
+            EXPECT_LE(loss, match.captured(1).toDouble() / 44.0 / 3.0 + 1e-12);
+        }
+        aggregatesBySites[locator].insert(feature.attribute("site_count").toInt(),
+                                          feature.attribute("aggregates").toLongLong());
+    }
+    ASSERT_EQ(levelsOfApproach.size(), 2);
+
+    // The sweep's middle row is the release vbas:aggregateregions makes with that approach unrefined: the same
+    // sites, regions and level of age.
+    for (const char* locator : {"sitelocation.balanced_density", "sitelocation.naive_density"})
+    {
+        ASSERT_EQ(levelsOfApproach.value(locator).size(), 1) << locator;
+        const QMap<int, qint64> sweep = aggregatesBySites.value(locator);
+        ASSERT_EQ(sweep.size(), 3) << locator;
+        QVariantMap single = generalizing(olinda, "age: interval 5 10 20 max 10");
+        single.insert("SITE_COUNT_METHOD", "sitecount.naive_anonymity");
+        single.insert("SITE_LOCATION", locator);
+        single.insert("REFINE_SUPPRESSION", false);
+        const AlgorithmRun release = runAlgorithm(kAggregate, single);
+        ASSERT_TRUE(release.ok) << release.errors.toStdString();
+        EXPECT_EQ(number(release, "AGGREGATES") + number(release, "EMPTY_SITES"), (sweep.begin() + 1).key());
+        EXPECT_EQ(number(release, "AGGREGATES"), (sweep.begin() + 1).value()) << locator;
+
+        // The level of the released ages: exact numbers (0), all "*", or bands of one width.
+        QSet<QString> widths;
+        const QStringList ages = countByValue(*outputLayer(release, "OUTPUT_RECORDS"), "age").keys();
+        for (const QString& age : ages)
+        {
+            const QStringList bounds = age.split('-');
+            widths.insert(age == "*"             ? QStringLiteral("*")
+                          : bounds.size() == 1   ? QStringLiteral("0")
+                                                 : QString::number(bounds[1].toInt() - bounds[0].toInt() + 1));
+        }
+        EXPECT_EQ(widths, levelsOfApproach.value(locator)) << locator;
+    }
+}
