@@ -133,7 +133,8 @@ ComparisonResult Comparison::run(const Job& job, Feedback& feedback) const
         std::optional<PreparedData> data;
         {
             Feedback::Stage stage(feedback, 0.0, 0.05);
-            data.emplace((preparer != mPipelines.end() ? *preparer : mPipelines.front())->prepare(job, feedback));
+            data.emplace(
+                (preparer != mPipelines.end() ? *preparer : mPipelines.front())->prepare(job, feedback));
         }
         for (std::size_t i = 0; i < mPipelines.size(); ++i)
         {

@@ -60,7 +60,9 @@ QString VbasAlgorithmCompare::displayName() const
 
 QStringList VbasAlgorithmCompare::tags() const
 {
-    return QObject::tr("k-anonymity,compare,sweep,pareto,metrics,strategies,site count,generalization,hierarchy").split(',');
+    return QObject::tr(
+               "k-anonymity,compare,sweep,pareto,metrics,strategies,site count,generalization,hierarchy")
+        .split(',');
 }
 
 QString VbasAlgorithmCompare::group() const

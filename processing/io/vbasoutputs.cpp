@@ -377,7 +377,7 @@ void VbasOutputs::writeCells(VbasSink& sink, const VbasRelease& release, const V
 }
 
 QString VbasOutputs::generalizationLevels(const vbas::Hierarchies& hierarchies,
-                                         const std::vector<std::size_t>& levels)
+                                          const std::vector<std::size_t>& levels)
 {
     QStringList named;
     for (std::size_t j = 0; j < hierarchies.size(); ++j)

@@ -34,10 +34,11 @@ QString metrics()
                                VbasOutputs::metricOutputName(entry.id).toLower(),
                                entry.paretoObjective ? QObject::tr("yes") : QObject::tr("no"),
                                QString::fromStdString(entry.meaning)});
-    html += VbasHtml::row({QObject::tr("Attribute loss"), QStringLiteral("attribute_loss"), QObject::tr("yes"),
-                           QObject::tr("Detail the generalized quasi-identifiers gave up: the mean over released "
-                                       "records and quasi-identifiers of the share of the range their group "
-                                       "spans (0: as they are, 1: all '*'). 0 without GENERALIZATION.")});
+    html +=
+        VbasHtml::row({QObject::tr("Attribute loss"), QStringLiteral("attribute_loss"), QObject::tr("yes"),
+                       QObject::tr("Detail the generalized quasi-identifiers gave up: the mean over released "
+                                   "records and quasi-identifiers of the share of the range their group "
+                                   "spans (0: as they are, 1: all '*'). 0 without GENERALIZATION.")});
     return html + QStringLiteral("</table>\n");
 }
 } // namespace

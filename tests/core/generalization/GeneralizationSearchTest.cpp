@@ -1,8 +1,9 @@
 #include "generalization/GeneralizationSearch.h"
 #include "Pipeline.h"
-#include "Sweep.h"
 #include "ReleaseCheck.h"
+#include "Sweep.h"
 #include "TestSupport.h"
+#include "generalization/HierarchySupport.h"
 
 #include <gtest/gtest.h>
 
@@ -26,48 +27,6 @@ std::vector<CategoryValue> numbers(const std::vector<double>& values)
         out.push_back(value);
     }
     return out;
-}
-
-/** A hierarchy from the group of every code at each level (labels "g<group>", loss m-1 / M-1). */
-Hierarchy tableHierarchy(const std::string& name, const std::vector<std::vector<std::uint32_t>>& groups,
-                         std::size_t categories)
-{
-    std::vector<CategoryValue> values(categories);
-    for (std::size_t c = 0; c < categories; ++c)
-        values[c].text = "v" + std::to_string(c);
-    std::vector<Hierarchy::Level> levels;
-    for (std::size_t l = 0; l < groups.size(); ++l)
-    {
-        Hierarchy::Level level;
-        level.name = std::to_string(l + 1);
-        level.groupOf = groups[l];
-        const std::uint32_t count = *std::max_element(groups[l].begin(), groups[l].end()) + 1;
-        std::vector<double> members(count, 0.0);
-        for (const std::uint32_t g : groups[l])
-            members[g] += 1.0;
-        for (std::uint32_t g = 0; g < count; ++g)
-        {
-            level.labels.push_back("g" + std::to_string(g));
-            level.loss.push_back(categories > 1 ? (members[g] - 1.0) / double(categories - 1) : 0.0);
-        }
-        levels.push_back(std::move(level));
-    }
-    return Hierarchy(name, values, std::move(levels));
-}
-
-/** The codes of `table` with each generalized quasi-identifier read at its level, straight from the
- * hierarchy. */
-RecordTable generalizedTable(RecordTable table, const Hierarchies& hierarchies,
-                             const std::vector<std::size_t>& levels)
-{
-    const std::size_t q = table.quasiIdentifierCount;
-    for (std::size_t i = 0; i < table.codes.size(); ++i)
-    {
-        const std::size_t j = i % q;
-        if (hierarchies[j])
-            table.codes[i] = hierarchies[j]->hierarchy.group(levels[j], table.codes[i]);
-    }
-    return table;
 }
 
 // Two regions far apart, each its own aggregate with two sites; ages 21, 23, 27, 34 (codes 0-3) in bands of
@@ -144,7 +103,7 @@ TEST_F(HandLattice, ChoosesTheLeastLossThatReachesTheCoarsestRegions)
     EXPECT_EQ(release.result.release.suppressed(), 1u);
     EXPECT_EQ(release.result.release.released, 8u);
 
-    const RecordTable generalized = generalizedTable(table, hierarchies, report.levels);
+    const RecordTable generalized = test::generalizedTable(table, hierarchies, report.levels);
     EXPECT_EQ(test::checkRelease(generalized, *dataset, release.fates, release.result, config.k), "");
 }
 
@@ -290,28 +249,10 @@ struct RandomLattice
         dataset.emplace(builder.build());
         for (std::size_t j = 0; j < categories.size(); ++j)
         {
-            // Random nested levels: each level merges random neighbouring groups of the one below.
-            std::vector<std::vector<std::uint32_t>> levels;
-            std::vector<std::uint32_t> groupOf(dataset->schema().categories(j));
-            std::iota(groupOf.begin(), groupOf.end(), 0u);
-            for (int l = 0; l < 2; ++l)
-            {
-                const std::uint32_t groups = *std::max_element(groupOf.begin(), groupOf.end()) + 1;
-                std::vector<std::uint32_t> merge(groups);
-                std::uint32_t next = 0;
-                for (std::uint32_t g = 0; g < groups; ++g)
-                {
-                    merge[g] = next;
-                    if (random() % 2 == 0 || g + 1 == groups)
-                        ++next;
-                }
-                for (std::uint32_t& g : groupOf)
-                    g = merge[g];
-                if (next > 1)
-                    levels.push_back(groupOf);
-            }
+            const std::vector<std::vector<std::uint32_t>> levels =
+                test::randomNestedLevels(random, dataset->schema().categories(j), 2);
             hierarchies.push_back(QuasiIdentifierHierarchy{
-                tableHierarchy("q" + std::to_string(j), levels, dataset->schema().categories(j)), 0});
+                test::tableHierarchy("q" + std::to_string(j), levels, dataset->schema().categories(j)), 0});
             hierarchies.back()->maxLevel = hierarchies.back()->hierarchy.levels() - 1;
         }
     }
@@ -437,7 +378,7 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
         const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
         ASSERT_TRUE(release.generalization);
         const RecordTable generalized =
-            generalizedTable(lattice.table, lattice.hierarchies, release.generalization->levels);
+            test::generalizedTable(lattice.table, lattice.hierarchies, release.generalization->levels);
         EXPECT_EQ(test::checkRelease(generalized, *lattice.dataset, release.fates, release.result, config.k,
                                      config.diversity),
                   "");

@@ -212,8 +212,8 @@ TEST(Generalize, TheComparisonSweepsEachApproachAtTheLevelsItsReleaseChooses)
     }
     ASSERT_EQ(levelsOfApproach.size(), 2);
 
-    // The sweep's middle row is the release vbas:aggregateregions makes with that approach unrefined: the same
-    // sites, regions and level of age.
+    // The sweep's middle row is the release vbas:aggregateregions makes with that approach unrefined: the
+    // same sites, regions and level of age.
     for (const char* locator : {"sitelocation.balanced_density", "sitelocation.naive_density"})
     {
         ASSERT_EQ(levelsOfApproach.value(locator).size(), 1) << locator;
@@ -234,9 +234,9 @@ TEST(Generalize, TheComparisonSweepsEachApproachAtTheLevelsItsReleaseChooses)
         for (const QString& age : ages)
         {
             const QStringList bounds = age.split('-');
-            widths.insert(age == "*"             ? QStringLiteral("*")
-                          : bounds.size() == 1   ? QStringLiteral("0")
-                                                 : QString::number(bounds[1].toInt() - bounds[0].toInt() + 1));
+            widths.insert(age == "*"           ? QStringLiteral("*")
+                          : bounds.size() == 1 ? QStringLiteral("0")
+                                               : QString::number(bounds[1].toInt() - bounds[0].toInt() + 1));
         }
         EXPECT_EQ(widths, levelsOfApproach.value(locator)) << locator;
     }
