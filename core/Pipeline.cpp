@@ -10,6 +10,7 @@
 #include "suppression/Suppressor.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -209,7 +210,18 @@ const Partitioner& Pipeline::partitioner(const PreparedData& data,
 
 namespace
 {
-/** The release of this pipeline at a chosen site count (ReleaseProbe), for counters that search it. */
+/** Sites after the refinement, with what it did. */
+struct RefinedSites
+{
+    Sites sites;
+    std::optional<RefinementReport> report;
+};
+
+/**
+ * The release of this pipeline at a chosen site count (ReleaseProbe), for counters that search it. It keeps
+ * the refined sites of every count it tried, so that the release at the chosen count is the one the search
+ * measured, not a second refinement (which a time limit could end elsewhere).
+ */
 class PipelineProbe : public ReleaseProbe
 {
 public:
@@ -223,15 +235,26 @@ public:
     {
         QuietFeedback quiet(feedback);
         std::vector<Point> located = mPipeline.locateSites(mData, sites, quiet);
+        if (!refined)
+            return mPipeline.withheld(mData, Sites(std::move(located)), quiet);
         std::optional<RefinementReport> report;
-        Sites chosen =
-            refined ? mPipeline.refineSites(mData, std::move(located), report, quiet) : Sites(located);
-        return mPipeline.withheld(mData, std::move(chosen), quiet);
+        Sites chosen = mPipeline.refineSites(mData, std::move(located), report, quiet);
+        const Count value = mPipeline.withheld(mData, chosen, quiet);
+        mRefined.insert_or_assign(sites, RefinedSites{std::move(chosen), std::move(report)});
+        return value;
+    }
+
+    /** The refined sites of `count` when it was tried refined. */
+    std::optional<RefinedSites> refined(std::uint64_t count) const
+    {
+        const auto found = mRefined.find(count);
+        return found == mRefined.end() ? std::nullopt : std::optional<RefinedSites>(found->second);
     }
 
 private:
     const Pipeline& mPipeline;
     const PreparedData& mData;
+    std::map<std::uint64_t, RefinedSites> mRefined;
 };
 } // namespace
 
@@ -239,6 +262,12 @@ std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& fe
                                           std::uint64_t* raw) const
 {
     PipelineProbe probe(*this, data);
+    return estimateSiteCount(data, probe, feedback, raw);
+}
+
+std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, ReleaseProbe& probe, Feedback& feedback,
+                                          std::uint64_t* raw) const
+{
     const std::uint64_t estimate = mSiteCounter->estimate(data.regions, data.k, probe, feedback);
     if (raw != nullptr)
         *raw = estimate;
@@ -249,6 +278,28 @@ std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& fe
                          std::to_string(data.regions.nonEmptyCount()) + " regions that hold records)");
     feedback.info("site count: " + std::to_string(clamped) + " (" + mConfig.siteCounter + ")");
     return clamped;
+}
+
+Pipeline::SelectedSites Pipeline::selectSites(const PreparedData& data, Feedback& feedback) const
+{
+    SelectedSites selected;
+    PipelineProbe probe(*this, data);
+    selected.count = estimateSiteCount(data, probe, feedback, &selected.estimate);
+    if (std::optional<RefinedSites> tried = probe.refined(selected.count); tried && mSiteRefiner)
+    {
+        feedback.info("site refinement: the sites the site count was chosen with");
+        logRefinement(*tried->report, feedback);
+        selected.sites = std::move(tried->sites);
+        selected.refinement = std::move(tried->report);
+        return selected;
+    }
+    {
+        Feedback::Stage stage(feedback, 0.0, 0.2);
+        selected.sites = locateSites(data, selected.count, feedback);
+    }
+    Feedback::Stage stage(feedback, 0.2, 1.0);
+    selected.sites = refineSites(data, std::move(selected.sites.points), selected.refinement, feedback);
+    return selected;
 }
 
 std::vector<Point> Pipeline::locateSites(const PreparedData& data, std::size_t count,
@@ -266,15 +317,19 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
     std::unique_ptr<Partitioner> constrained;
     Sites sites = mSiteRefiner->refine(data.regions, data.partitionInput(), data.k,
                                        partitioner(data, constrained), std::move(seeds), *report, feedback);
-
-    feedback.info(mConfig.siteRefiner + ": " + std::to_string(report->movesAccepted) + " of " +
-                  std::to_string(report->movesTried) + " moves kept, global anonymity " +
-                  std::to_string(report->anonymityBefore) + " -> " + std::to_string(report->anonymityAfter) +
-                  " before suppression; stopped: " + report->stopReason);
-    if (report->duplicateSitesDropped > 0)
-        feedback.info(std::to_string(report->duplicateSitesDropped) +
-                      " seed sites shared a location with another and were dropped");
+    logRefinement(*report, feedback);
     return sites;
+}
+
+void Pipeline::logRefinement(const RefinementReport& report, Feedback& feedback) const
+{
+    feedback.info(mConfig.siteRefiner + ": " + std::to_string(report.movesAccepted) + " of " +
+                  std::to_string(report.movesTried) + " moves kept, global anonymity " +
+                  std::to_string(report.anonymityBefore) + " -> " + std::to_string(report.anonymityAfter) +
+                  " before suppression; stopped: " + report.stopReason);
+    if (report.duplicateSitesDropped > 0)
+        feedback.info(std::to_string(report.duplicateSitesDropped) +
+                      " seed sites shared a location with another and were dropped");
 }
 
 Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites sites,
@@ -366,28 +421,21 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
 
 PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
 {
-    std::uint64_t raw = 0;
-    Sites sites;
     std::optional<PreparedData> data;
-    std::optional<RefinementReport> refinement;
     {
         Feedback::Stage stage(feedback, 0.0, 0.1);
         data.emplace(prepare(job, feedback));
     }
-    const std::uint64_t count = estimateSiteCount(*data, feedback, &raw);
+    std::optional<SelectedSites> selected;
     {
-        Feedback::Stage stage(feedback, 0.1, 0.2);
-        sites = locateSites(*data, count, feedback);
-    }
-    {
-        Feedback::Stage stage(feedback, 0.2, 0.7);
-        sites = refineSites(*data, std::move(sites.points), refinement, feedback);
+        Feedback::Stage stage(feedback, 0.1, 0.7);
+        selected.emplace(selectSites(*data, feedback));
     }
     Feedback::Stage stage(feedback, 0.7, 1.0);
-    PipelineResult result = finish(*data, std::move(sites), feedback);
-    result.estimatedSites = raw;
-    result.requestedSites = count;
-    result.refinement = std::move(refinement);
+    PipelineResult result = finish(*data, std::move(selected->sites), feedback);
+    result.estimatedSites = selected->estimate;
+    result.requestedSites = selected->count;
+    result.refinement = std::move(selected->refinement);
     return result;
 }
 
@@ -497,15 +545,8 @@ Sites Pipeline::selectSites(const Job& job, Feedback& feedback) const
         Feedback::Stage stage(feedback, 0.0, 0.1);
         data.emplace(prepare(job, feedback));
     }
-    const std::uint64_t count = estimateSiteCount(*data, feedback);
-    std::vector<Point> sites;
-    {
-        Feedback::Stage stage(feedback, 0.1, 0.3);
-        sites = locateSites(*data, count, feedback);
-    }
-    Feedback::Stage stage(feedback, 0.3, 1.0);
-    std::optional<RefinementReport> refinement;
-    return refineSites(*data, std::move(sites), refinement, feedback);
+    Feedback::Stage stage(feedback, 0.1, 1.0);
+    return selectSites(*data, feedback).sites;
 }
 
 PipelineConfig recommendedConfig()

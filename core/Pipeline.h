@@ -21,6 +21,7 @@
 namespace vbas
 {
 
+class ReleaseProbe;
 class SiteCounter;
 class SiteLocator;
 class SiteRefiner;
@@ -211,6 +212,23 @@ public:
     PipelineResult run(const Job& job, Feedback& feedback) const;
 
 private:
+    /** The site stages on prepared data: the count, and its sites located and refined. */
+    struct SelectedSites
+    {
+        std::uint64_t count = 0;
+        /** The site-count estimate before clamping. */
+        std::uint64_t estimate = 0;
+        Sites sites;
+        std::optional<RefinementReport> refinement;
+    };
+    /**
+     * The site stages; a count the site counter tried refined keeps the sites it was tried with, so the
+     * release is the one the search measured.
+     */
+    SelectedSites selectSites(const PreparedData& data, Feedback& feedback) const;
+    std::uint64_t estimateSiteCount(const PreparedData& data, ReleaseProbe& probe, Feedback& feedback,
+                                    std::uint64_t* raw) const;
+    void logRefinement(const RefinementReport& report, Feedback& feedback) const;
     /** A partition around sites, repaired when contiguity is asked for, and its aggregation. */
     struct Partitioned
     {

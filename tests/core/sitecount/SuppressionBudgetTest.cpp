@@ -139,3 +139,86 @@ TEST(SuppressionBudget, ChosenReleaseIsWithinTheBudgetAndTheNextCountsAreNot)
         EXPECT_GT(chosen, 5u) << "the scene should allow several regions";
     }
 }
+
+namespace
+{
+/** Refinements run so far by CountingRefiner (a registry's factory is a plain function, hence global). */
+int gRefinements = 0;
+
+/** Moves nothing; counts its runs. */
+class CountingRefiner : public SiteRefiner
+{
+public:
+    Sites refine(const RegionSet&, const PartitionInput&, Count, const Partitioner&, std::vector<Point> seeds,
+                 RefinementReport& report, Feedback&) const override
+    {
+        ++gRefinements;
+        report.stopReason = "counted";
+        return distinctSites(seeds);
+    }
+};
+
+/** Keeps every log line. */
+struct LogLines : Feedback
+{
+    std::vector<std::string> lines;
+    void info(const std::string& message) override { lines.push_back(message); }
+};
+
+/** The records the budget search logged for `sites` refined, or -1. */
+long long loggedRefined(const std::vector<std::string>& lines, std::uint64_t sites)
+{
+    const std::string prefix = "suppression budget: site count " + std::to_string(sites) + " withholds ";
+    for (const std::string& line : lines)
+        if (line.rfind(prefix, 0) == 0 && line.find(", refined") != std::string::npos)
+            return std::stoll(line.substr(prefix.size()));
+    return -1;
+}
+} // namespace
+
+// The release at the chosen count is the refined release the search measured, not a second refinement (which
+// costs a refinement's time, and which a time limit could end elsewhere).
+TEST(SuppressionBudget, TheReleaseIsTheOneTheSearchMeasured)
+{
+    std::mt19937_64 generator(5);
+    std::discrete_distribution<std::uint32_t> age({6, 5, 4, 3, 2, 1});
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    for (std::size_t r = 0; r < 200; ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, double(generator() % 1000), double(generator() % 1000));
+        for (std::size_t i = 0, records = 5 + generator() % 30; i < records; ++i)
+            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
+    }
+    const Dataset dataset = builder.build();
+    PipelineConfig config;
+    config.siteCounter = "sitecount.suppression_budget";
+    config.options.set("suppression_budget", 2.0);
+
+    Registry counting = Registry::builtIn();
+    counting.siteRefiners.emplace_back(
+        "refinement.counting", "Counting", "Counts its runs.",
+        [](const StrategyOptions&) -> std::unique_ptr<SiteRefiner>
+        { return std::make_unique<CountingRefiner>(); },
+        std::vector<OptionSpec>{}, Needs{}, "counting");
+    config.siteRefiner = "refinement.counting";
+    LogLines log;
+    gRefinements = 0;
+    const PipelineResult counted = Pipeline(config, counting).run(dataset, log);
+    const auto refinedTrials =
+        std::count_if(log.lines.begin(), log.lines.end(),
+                      [](const std::string& line) { return line.find(", refined") != std::string::npos; });
+    EXPECT_GT(refinedTrials, 1);
+    EXPECT_EQ(gRefinements, refinedTrials) << "one refinement per count tried, none more for the release";
+    EXPECT_EQ(loggedRefined(log.lines, counted.requestedSites), (long long)counted.release.suppressed());
+
+    config.siteRefiner = "refinement.suppression";
+    LogLines refinedLog;
+    const PipelineResult refined = Pipeline(config).run(dataset, refinedLog);
+    EXPECT_EQ(loggedRefined(refinedLog.lines, refined.requestedSites),
+              (long long)refined.release.suppressed());
+    ASSERT_TRUE(refined.refinement);
+    EXPECT_NE(std::find(refinedLog.lines.begin(), refinedLog.lines.end(),
+                        "site refinement: the sites the site count was chosen with"),
+              refinedLog.lines.end());
+}
