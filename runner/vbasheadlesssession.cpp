@@ -1,11 +1,15 @@
 #include "vbasheadlesssession.h"
 
 #include <qgsapplication.h>
+#include <qgsconfig.h>
 #include <qgsnativealgorithms.h>
 #include <qgsprocessingregistry.h>
 
 #include <QDir>
+#include <QFileInfo>
 #include <QSettings>
+
+#include <dlfcn.h>
 
 #ifdef __SANITIZE_ADDRESS__
 // Sanitizer builds (VBAS_SANITIZE): QGIS, Qt and OpenSSL keep allocations until exit by design, and
@@ -15,6 +19,28 @@ extern "C" const char* __asan_default_options()
     return "detect_leaks=0";
 }
 #endif
+
+namespace
+{
+/**
+ * The prefix QGIS is installed under, found from where libqgis_core was loaded (/usr for /usr/lib), or
+ * empty when that holds no data providers. Without it QGIS looks for its providers beside this executable
+ * and loads none but OGR and GDAL: no PostgreSQL, SpatiaLite or delimited text (qgis_process finds them
+ * because it is installed beside QGIS).
+ */
+QString installedQgisPrefix()
+{
+    Dl_info library;
+    if (dladdr(reinterpret_cast<void*>(&QgsApplication::initQgis), &library) == 0 ||
+        library.dli_fname == nullptr)
+        return QString();
+    const QString libraryDir = QFileInfo(QFile::decodeName(library.dli_fname)).canonicalPath();
+    const QString libSubdir = QStringLiteral("/" QGIS_LIB_SUBDIR);
+    const QString prefix = libraryDir.endsWith(libSubdir) ? libraryDir.chopped(libSubdir.size())
+                                                          : QStringLiteral(CMAKE_INSTALL_PREFIX);
+    return QDir(prefix + QStringLiteral("/" QGIS_PLUGIN_SUBDIR)).exists() ? prefix : QString();
+}
+} // namespace
 
 VbasHeadlessSession::VbasHeadlessSession(int& argc, char** argv)
 {
@@ -38,6 +64,10 @@ VbasHeadlessSession::VbasHeadlessSession(int& argc, char** argv)
     qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtimeDir));
 
     mApplication = std::make_unique<QgsApplication>(argc, argv, false, mProfile.path());
+    // QGIS_PREFIX_PATH, when set, is the user's choice and QGIS has applied it.
+    if (qEnvironmentVariableIsEmpty("QGIS_PREFIX_PATH"))
+        if (const QString prefix = installedQgisPrefix(); !prefix.isEmpty())
+            QgsApplication::setPrefixPath(prefix, true);
     QgsApplication::initQgis();
     QgsApplication::processingRegistry()->addProvider(
         new QgsNativeAlgorithms(QgsApplication::processingRegistry()));

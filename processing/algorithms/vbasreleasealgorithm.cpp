@@ -7,8 +7,11 @@
 #include "vbassteps.h"
 
 #include <qgsfeaturesink.h>
+#include <qgsprocessingfeedback.h>
 #include <qgsprocessingoutputs.h>
 #include <qgsprocessingparameters.h>
+
+#include <QElapsedTimer>
 
 #include <algorithm>
 #include <iterator>
@@ -120,7 +123,11 @@ QVariantMap VbasReleaseAlgorithm::processGuarded(const QVariantMap& parameters, 
     VbasSteps steps(3, feedback);
     const Job job = loadJob(parameters, context, &steps);
     steps.next();
+    QElapsedTimer engine;
+    engine.start();
     const VbasRelease release = computeRelease(*pipeline, job, request, parameters, context, &steps);
+    feedback->pushInfo(
+        QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
     steps.next();
     return writeRelease(parameters, context, &steps, job, release);
 }
@@ -157,8 +164,17 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
                 throw QgsProcessingException(invalidSinkError(parameters, name));
             return;
         }
-        VbasSink out(*sink, name, *feedback);
+        // The output's share of the bar, and a line saying what was written and how long it took.
+        QgsProcessingMultiStepFeedback share(std::max(wanted, 1), feedback);
+        share.setCurrentStep(outputs.size());
+        QElapsedTimer timer;
+        timer.start();
+        VbasSink out(*sink, name, share);
         writer(out);
+        feedback->pushInfo(QObject::tr("%1: wrote %2 features in %3 s")
+                               .arg(name)
+                               .arg(out.written())
+                               .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 2));
         outputs.insert(name, destination);
         if (role)
             VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());

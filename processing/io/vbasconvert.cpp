@@ -17,6 +17,7 @@
 #include <qgsunittypes.h>
 #include <qgswkbtypes.h>
 
+#include <QElapsedTimer>
 #include <QSet>
 
 #include <algorithm>
@@ -1081,16 +1082,31 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     VbasJobData data;
     std::vector<vbas::RegionInput> regionInputs;
     QStringList withoutGeometry;
+    const auto seconds = [](const QElapsedTimer& timer)
+    {
+        return QString::number(double(timer.elapsed()) / 1000.0, 'f', 2);
+    };
+    QElapsedTimer timer;
+    timer.start();
     {
         vbas::Feedback::Stage stage(feedback, 0.0, 0.4);
         regionInputs = loadRegions(regions, regionIdField, frame, pointMode, data, withoutGeometry, feedback);
     }
+    feedback.info(QObject::tr("REGIONS: read %1 small areas in %2 s")
+                      .arg(data.regionFeatures.size())
+                      .arg(seconds(timer))
+                      .toStdString());
+    timer.restart();
     vbas::RecordTable table;
     {
         vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
         table = loadRecords(records, recordFields, options, data.recordFeatures, data.quasiIdentifierValues,
                             feedback);
     }
+    feedback.info(QObject::tr("RECORDS: read %1 rows in %2 s")
+                      .arg(data.recordFeatures.size())
+                      .arg(seconds(timer))
+                      .toStdString());
     checkRegionsWithoutGeometry(withoutGeometry, regionInputs, table, feedback);
     checkAnyRecordMatches(regions, regionIdField, regionInputs, withoutGeometry, records, recordFields,
                           table);

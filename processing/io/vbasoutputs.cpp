@@ -91,6 +91,24 @@ void VbasSink::add(QgsFeature& feature)
                 "previous files are as they were")
                 .arg(mOutputName, mSink.lastError()));
     VbasOutputGuard::countWritten(mOutputName, 1);
+    // Every 4,096 features: the bar moves smoothly and costs nothing.
+    if (++mWritten % 4096 == 0 && mExpected > 0)
+        setProgress(mFrom + (1.0 - mFrom) * double(mWritten - mBase) / double(mExpected));
+}
+
+void VbasSink::expect(qint64 features, double from)
+{
+    mExpected = features;
+    mFrom = from;
+    mBase = mWritten;
+    setProgress(from);
+}
+
+void VbasSink::setProgress(double fraction)
+{
+    if (mFeedback.isCanceled())
+        throw VbasParameters::canceledError();
+    mFeedback.setProgress(100.0 * std::min(1.0, fraction));
 }
 
 QString VbasOutputs::metricOutputName(const std::string& id)
@@ -145,6 +163,7 @@ void VbasOutputs::writeAggregates(VbasSink& sink, const VbasRelease& release, co
                                   Audience audience)
 {
     const QgsFields fields = aggregateFields(release, audience);
+    sink.expect(qint64(release.result.aggregation.size()));
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
     {
         QgsFeature feature(fields);
@@ -168,6 +187,7 @@ void VbasOutputs::writeMapping(VbasSink& sink, QgsFeatureSource& regions, int re
 {
     const QHash<QgsFeatureId, std::size_t> regionOf = vbasFeatureRows(data.regionFeatures);
     const QgsFields fields = mappingFields(regions.fields(), regionIdField, release);
+    sink.expect(qint64(data.regionFeatures.size()));
     QgsFeatureIterator features =
         regions.getFeatures(QgsFeatureRequest().setSubsetOfAttributes(QgsAttributeList{regionIdField}));
     QgsFeature feature;
@@ -234,10 +254,15 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
     std::vector<QgsAttributes> rows;
     std::vector<qlonglong> counts;
     QHash<QString, std::size_t> mergedRow;
+    // Reading the records again is half the work, writing them the other half.
+    const double perFeature = 0.5 / double(std::max<long>(1, records.featureCount()));
+    qint64 read = 0;
     QgsFeatureIterator features = records.getFeatures(request);
     QgsFeature feature;
     while (features.nextFeature(feature))
     {
+        if (++read % 4096 == 0)
+            sink.setProgress(perFeature * double(read));
         const auto row = rowOf.constFind(feature.id());
         if (row == rowOf.constEnd())
             continue;
@@ -299,6 +324,7 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
     std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
 
     const QgsFields fields = recordFields(records.fields(), layout, release);
+    sink.expect(qint64(order.size()), 0.5);
     for (std::size_t i = 0; i < order.size(); ++i)
     {
         QgsAttributes attributes;
@@ -335,6 +361,7 @@ void VbasOutputs::writeSites(VbasSink& sink, const vbas::Sites& sites, const Vba
                              const VbasRelease* release)
 {
     const QgsFields fields = siteFields(release);
+    sink.expect(qint64(sites.points.size()));
     for (std::size_t s = 0; s < sites.points.size(); ++s)
     {
         QgsAttributes attributes;
@@ -365,6 +392,7 @@ QgsFields VbasOutputs::cellFields(const VbasRelease& release)
 void VbasOutputs::writeCells(VbasSink& sink, const VbasRelease& release, const VbasPlanarFrame& frame)
 {
     const QgsFields fields = cellFields(release);
+    sink.expect(qint64(release.cells.size()));
     for (std::size_t s = 0; s < release.cells.size(); ++s)
     {
         if (release.cells[s].empty())

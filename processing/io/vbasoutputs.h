@@ -40,10 +40,24 @@ public:
     VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback);
     void add(QgsFeature& feature);
 
+    /**
+     * Progress of the output from `from` (0..1) to its end over the `features` add() calls to come, so that a
+     * long write moves the bar; before it, a writer may report its own preparation with setProgress().
+     */
+    void expect(qint64 features, double from = 0.0);
+    /** Progress of the output so far (0..1), stopping promptly when the user cancels. */
+    void setProgress(double fraction);
+    /** Features written so far. */
+    qint64 written() const { return mWritten; }
+
 private:
     QgsFeatureSink& mSink;
     QString mOutputName;
     QgsProcessingFeedback& mFeedback;
+    qint64 mWritten = 0;
+    qint64 mExpected = 0;
+    qint64 mBase = 0; //!< features written when expect() was called
+    double mFrom = 0.0;
 };
 
 /**

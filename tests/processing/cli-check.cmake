@@ -71,6 +71,13 @@ endif()
 run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${INPUT}" REGION_FIELD=region COUNT_FIELD=n K=5)
 expect_results(3 28 1 3 3 FAIL)
 
+# The same table through QGIS's delimited-text provider, a plugin QGIS loads only from its installed
+# prefix: the runner must find it with no QGIS_PREFIX_PATH (as it must find PostgreSQL's).
+run_tool(TRUE --json run vbas:checkanonymity
+         "--INPUT=delimitedtext://file://${INPUT}?type=csv&delimiter=,&geomType=none" --REGION_FIELD=region
+         --QUASI_IDENTIFIERS=age_group --QUASI_IDENTIFIERS=sex --COUNT_FIELD=n --K=5)
+expect_results(6 28 2 5 2 FAIL)
+
 run_tool(FALSE run vbas:checkanonymity "--INPUT=${INPUT}" --REGION_FIELD=regoin)
 if(NOT ERR MATCHES "REGION_FIELD: INPUT has no field 'regoin'")
     message(FATAL_ERROR "the error does not name REGION_FIELD:\n${OUT}\n${ERR}")

@@ -134,6 +134,8 @@ AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& 
                                  feedback.cancel();
                          });
     AlgorithmRun run;
+    QObject::connect(&feedback, &QgsFeedback::progressChanged,
+                     [&run](double percent) { run.progress.push_back(percent); });
     run.results = algorithm.run(parameters, context, &feedback, &run.ok);
     run.errors = feedback.errors();
     run.log = feedback.textLog();

@@ -45,6 +45,8 @@ struct AlgorithmRun
     std::map<QString, std::shared_ptr<QgsVectorLayer>> layers;
     QString errors; //!< what the algorithm reported as errors
     QString log;    //!< the whole text log
+    /** Every progress the run reported, in order (percent). */
+    QVector<double> progress;
 };
 
 /** Returns the numeric result `name` of `run`, failing the test when there is none. */
