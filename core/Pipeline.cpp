@@ -315,7 +315,7 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
         return seeds;
     report.emplace();
     std::unique_ptr<Partitioner> constrained;
-    Sites sites = mSiteRefiner->refine(data.regions, data.partitionInput(), data.k,
+    Sites sites = mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, mConfig.diversity},
                                        partitioner(data, constrained), std::move(seeds), *report, feedback);
     logRefinement(*report, feedback);
     return sites;

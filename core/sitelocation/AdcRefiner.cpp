@@ -101,10 +101,12 @@ std::unique_ptr<SiteRefiner> AdcRefiner::create(const StrategyOptions& options)
                                         options.flag(keepWithheldOption()));
 }
 
-Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
+Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, const ReleaseRule& rule,
                          const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
                          Feedback& feedback) const
 {
+    // ADC's objective is anonymity before suppression (SPEC section 6); l-diversity is not part of it.
+    const Count k = rule.k;
     const Clock::time_point start = Clock::now();
     std::vector<Point> sites = distinctSites(seeds);
     report = RefinementReport{};

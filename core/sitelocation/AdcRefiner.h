@@ -32,7 +32,7 @@ public:
     static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
     /** "adc_max_moves", "adc_max_seconds" (0: no limit) and "adc_keep_withheld". */
     static std::vector<OptionSpec> options();
-    Sites refine(const RegionSet& regions, const PartitionInput& input, Count k,
+    Sites refine(const RegionSet& regions, const PartitionInput& input, const ReleaseRule& rule,
                  const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
                  Feedback& feedback) const override;
 

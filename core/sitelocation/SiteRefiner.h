@@ -3,6 +3,7 @@
 #include "Feedback.h"
 #include "data/RegionSet.h"
 #include "partition/Partitioner.h"
+#include "suppression/Diversity.h"
 
 #include <string>
 #include <vector>
@@ -25,8 +26,21 @@ struct RefinementReport
     double seconds = 0.0;
 };
 
+/** What every released group must hold: k records, and l-diversity of its sensitive values when on. */
+struct ReleaseRule
+{
+    // Implicit: k alone is the rule without l-diversity.
+    ReleaseRule(Count k_, DiversityRule diversity_ = {}) // NOLINT(google-explicit-constructor)
+        : k(k_)
+        , diversity(diversity_)
+    {
+    }
+    Count k;
+    DiversityRule diversity;
+};
+
 /**
- * Improves the sites of any site locator (the seed) for a given partitioner and k.
+ * Improves the sites of any site locator (the seed) for a given partitioner and release rule.
  *
  * Contract: returns at most as many sites as it was given, at distinct locations inside the
  * bounding box of the region points, with power weights only when the partitioner supports them;
@@ -36,7 +50,7 @@ class SiteRefiner
 {
 public:
     virtual ~SiteRefiner() = default;
-    virtual Sites refine(const RegionSet& regions, const PartitionInput& input, Count k,
+    virtual Sites refine(const RegionSet& regions, const PartitionInput& input, const ReleaseRule& rule,
                          const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
                          Feedback& feedback) const = 0;
 };

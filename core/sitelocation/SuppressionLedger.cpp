@@ -1,5 +1,9 @@
 #include "SuppressionLedger.h"
 
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
 namespace vbas
 {
 namespace
@@ -8,7 +12,8 @@ namespace
 constexpr std::size_t kDenseLimit = std::size_t(1) << 22;
 } // namespace
 
-SuppressionLedger::SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k)
+SuppressionLedger::SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k,
+                                     const DiversityRule& diversity)
     : mRegions(regions)
     , mK(k)
     , mClasses(regions.classCount())
@@ -16,6 +21,7 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const Incremental
     , mSiteRecords(partition.sites().size(), 0)
     , mSiteWithheld(partition.sites().size(), 0)
     , mRegionCount(partition.sites().size(), 0)
+    , mDiversity(diversity)
 {
     const std::size_t sites = partition.sites().size();
     if (mDense)
@@ -34,6 +40,17 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const Incremental
             mHistograms[s].add(entries);
         mSiteRecords[s] += regions.records(r);
         ++mRegionCount[s];
+    }
+    if (mDiversity.enabled())
+    {
+        tallySensitiveValues();
+        for (RegionIndex r = 0; r < regions.size(); ++r)
+            for (std::size_t t = mTallyStart[r]; t < mTallyStart[r + 1]; ++t)
+            {
+                std::vector<Count>& slots = mSensitive[groupKey(regionSite[r], mTallies[t].cls)];
+                slots.resize(mFieldSlots.back(), 0);
+                slots[mTallies[t].slot] += mTallies[t].count;
+            }
     }
     for (SiteIndex s = 0; s < sites; ++s)
     {
@@ -56,13 +73,31 @@ void SuppressionLedger::moveRecords(RegionIndex region, SiteIndex from, SiteInde
     mReleasing -= releases(from) + releases(to);
     Count* source = mDense ? mCounts.data() + std::size_t(from) * mClasses : nullptr;
     Count* target = mDense ? mCounts.data() + std::size_t(to) * mClasses : nullptr;
+    const bool diversity = mDiversity.enabled();
+    std::size_t tally = diversity ? mTallyStart[region] : 0;
     for (const ClassCount& entry : entries)
     {
         const Count before = mDense ? source[entry.cls] : mHistograms[from].count(entry.cls);
         const Count after = mDense ? target[entry.cls] : mHistograms[to].count(entry.cls);
+        const Count sourceBefore = withheldPart(from, entry.cls, before);
+        const Count targetBefore = withheldPart(to, entry.cls, after);
+        if (diversity)
+        {
+            // The class's sensitive values move with its records (tallies and entries both by class).
+            std::vector<Count>& sourceSlots = mSensitive[groupKey(from, entry.cls)];
+            std::vector<Count>& targetSlots = mSensitive[groupKey(to, entry.cls)];
+            targetSlots.resize(mFieldSlots.back(), 0);
+            for (; tally < mTallyStart[region + 1] && mTallies[tally].cls == entry.cls; ++tally)
+            {
+                sourceSlots[mTallies[tally].slot] -= mTallies[tally].count;
+                targetSlots[mTallies[tally].slot] += mTallies[tally].count;
+            }
+            if (before == entry.count)
+                mSensitive.erase(groupKey(from, entry.cls));
+        }
         // Unsigned wrap-around adds the signed differences exactly.
-        const Count sourceChange = withheldPart(before - entry.count) - withheldPart(before);
-        const Count targetChange = withheldPart(after + entry.count) - withheldPart(after);
+        const Count sourceChange = withheldPart(from, entry.cls, before - entry.count) - sourceBefore;
+        const Count targetChange = withheldPart(to, entry.cls, after + entry.count) - targetBefore;
         mSiteWithheld[from] += sourceChange;
         mSiteWithheld[to] += targetChange;
         mWithheld += sourceChange + targetChange;
@@ -99,9 +134,83 @@ Count SuppressionLedger::withheldOf(RegionIndex region, SiteIndex s) const
 {
     Count sum = 0;
     for (const ClassCount& entry : mRegions.histograms().entries(region))
-        if (isWithheld(count(s, entry.cls)))
+        if (withheldPart(s, entry.cls, count(s, entry.cls)) > 0)
             sum += entry.count;
     return sum;
+}
+
+bool SuppressionLedger::diverse(SiteIndex s, ClassId cls, Count count) const
+{
+    const auto group = mSensitive.find(groupKey(s, cls));
+    if (group == mSensitive.end())
+        return false;
+    const std::vector<Count>& slots = group->second;
+    for (std::size_t field = 0; field + 1 < mFieldSlots.size(); ++field)
+    {
+        Count distinct = 0;
+        double countLogCountSum = 0.0;
+        for (std::uint32_t slot = mFieldSlots[field]; slot < mFieldSlots[field + 1]; ++slot)
+            if (slots[slot] > 0)
+            {
+                ++distinct;
+                countLogCountSum += double(slots[slot]) * std::log(double(slots[slot]));
+            }
+        if (!passesDiversity(mDiversity, distinct, count, countLogCountSum))
+            return false;
+    }
+    return true;
+}
+
+void SuppressionLedger::tallySensitiveValues()
+{
+    const Dataset& dataset = mRegions.dataset();
+    const std::size_t fields = dataset.sensitiveCount();
+    mFieldSlots.assign(fields + 1, 0);
+    for (std::size_t field = 0; field < fields; ++field)
+    {
+        std::uint32_t values = 0;
+        for (std::size_t row = 0; row < dataset.rows(); ++row)
+            values = std::max(values, dataset.rowSensitive(row, field) + 1);
+        mFieldSlots[field + 1] = mFieldSlots[field] + values;
+    }
+    std::vector<std::pair<RegionIndex, SensitiveTally>> tallies;
+    for (std::size_t row = 0; row < dataset.rows(); ++row)
+    {
+        const RegionIndex region = dataset.rowRegion(row);
+        if (region == kNoRegion)
+            continue;
+        const ClassId cls = dataset.rowClass(row);
+        // A class global suppression withheld is in no region's histogram.
+        const HistogramTable::Range entries = mRegions.histograms().entries(region);
+        const ClassCount* entry = std::lower_bound(entries.begin(), entries.end(), cls,
+                                                   [](const ClassCount& e, ClassId c) { return e.cls < c; });
+        if (entry == entries.end() || entry->cls != cls)
+            continue;
+        for (std::size_t field = 0; field < fields; ++field)
+            tallies.push_back(
+                {region,
+                 {cls, mFieldSlots[field] + dataset.rowSensitive(row, field), dataset.rowCount(row)}});
+    }
+    std::sort(tallies.begin(), tallies.end(),
+              [](const auto& a, const auto& b) {
+                  return std::tie(a.first, a.second.cls, a.second.slot) <
+                         std::tie(b.first, b.second.cls, b.second.slot);
+              });
+    mTallyStart.assign(mRegions.size() + 1, 0);
+    for (std::size_t t = 0; t < tallies.size(); ++t)
+    {
+        const auto& [region, tally] = tallies[t];
+        if (!mTallies.empty() && t > 0 && tallies[t - 1].first == region &&
+            mTallies.back().cls == tally.cls && mTallies.back().slot == tally.slot)
+            mTallies.back().count += tally.count;
+        else
+        {
+            mTallies.push_back(tally);
+            ++mTallyStart[region + 1];
+        }
+    }
+    for (RegionIndex r = 0; r < mRegions.size(); ++r)
+        mTallyStart[r + 1] += mTallyStart[r];
 }
 
 Count SuppressionLedger::globalAnonymity() const

@@ -225,10 +225,11 @@ std::unique_ptr<SiteRefiner> SuppressionRefiner::create(const StrategyOptions& o
                                                 options.flag(moveWeightsOption()));
 }
 
-Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput& input, Count k,
-                                 const Partitioner& partitioner, std::vector<Point> seeds,
-                                 RefinementReport& report, Feedback& feedback) const
+Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput& input,
+                                 const ReleaseRule& rule, const Partitioner& partitioner,
+                                 std::vector<Point> seeds, RefinementReport& report, Feedback& feedback) const
 {
+    const Count k = rule.k;
     const Clock::time_point start = Clock::now();
     std::vector<Point> sites = distinctSites(seeds);
     report = RefinementReport{};
@@ -240,7 +241,7 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     std::vector<double> zeros(weighted ? sites.size() : 0, 0.0);
     const std::unique_ptr<IncrementalPartition> partition =
         partitioner.incremental(input, Sites(std::move(sites), std::move(zeros)), feedback);
-    SuppressionLedger ledger(regions, *partition, k);
+    SuppressionLedger ledger(regions, *partition, k, rule.diversity);
     Targets targets(regions, *partition, ledger, k);
     const Count withheldBefore = ledger.withheld();
     const std::size_t formed = ledger.formed();
@@ -375,8 +376,10 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     report.objectiveAfter = double(ledger.withheld());
     report.anonymityAfter = ledger.globalAnonymity();
     report.seconds = elapsed();
-    feedback.info("refinement.suppression: local suppression withholds " + std::to_string(ledger.withheld()) +
-                  " records, " + std::to_string(withheldBefore) + " before the refinement");
+    feedback.info(std::string("refinement.suppression: local suppression") +
+                  (rule.diversity.enabled() ? " and l-diversity withhold " : " withholds ") +
+                  std::to_string(ledger.withheld()) + " records, " + std::to_string(withheldBefore) +
+                  " before the refinement");
     Sites refined(partition->sites(), partition->weights());
     if (!refined.weighted())
         refined.weights.clear();

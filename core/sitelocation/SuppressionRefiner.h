@@ -12,11 +12,10 @@ class StrategyOptions;
 
 /**
  * refinement.suppression: changes sites one at a time and keeps a change only when it lowers the
- * records that local suppression withholds (SPEC section 11), no aggregate formed before is lost
- * and no aggregate releasing records before ends up withholding all of them (so the released
- * regions do not fall). Where the partitioner has a weighted form, a change is first the site's
- * power weight, up or down by the step times the squared distance to its nearest neighbour site,
- * then its position.
+ * records that local suppression and l-diversity withhold (SPEC section 11), no aggregate formed before is
+ * lost and no aggregate releasing records before ends up withholding all of them (so the released regions do
+ * not fall). Where the partitioner has a weighted form, a change is first the site's power weight, up or down
+ * by the step times the squared distance to its nearest neighbour site, then its position.
  *
  * A pass visits the sites whose aggregates withhold records, most withheld first (ties: site
  * index). For a site it tries its weight, then a step towards, in this order: the neighbouring regions whose
@@ -29,9 +28,10 @@ class StrategyOptions;
  * time limit. A site that kept nothing is skipped until a kept move changes an aggregate next to
  * it, which makes passes after the first cheap.
  *
- * The interface carries k, not the l-diversity rule, so l-diversity withholding is not part of the
- * objective. Moves are evaluated incrementally (IncrementalPartition, SuppressionLedger). Seed
- * sites sharing a location are reduced to one, as in ADC.
+ * With the l-diversity rule on, the withheld records include the groups of k or more that fail it,
+ * tracked per (aggregate, class) from the sensitive values of the rows (SPEC section 11's objective).
+ * Moves are evaluated incrementally (IncrementalPartition, SuppressionLedger). Seed sites sharing a
+ * location are reduced to one, as in ADC.
  */
 class SuppressionRefiner : public SiteRefiner
 {
@@ -41,7 +41,7 @@ public:
     /** "suppression_max_moves", "suppression_max_seconds" (0: no limit) and "suppression_move_weights". */
     static std::vector<OptionSpec> options();
     /** report.objectiveBefore/After: records withheld by local suppression. */
-    Sites refine(const RegionSet& regions, const PartitionInput& input, Count k,
+    Sites refine(const RegionSet& regions, const PartitionInput& input, const ReleaseRule& rule,
                  const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
                  Feedback& feedback) const override;
 

@@ -44,8 +44,9 @@ std::vector<std::size_t> releasedEntryOfRows(const Dataset& dataset, const Aggre
     return rowEntry;
 }
 
-/** Whether the values of one group (distinct count, total, sum of c ln c over value counts) pass. */
-bool passes(const DiversityRule& rule, Count distinct, Count total, double countLogCountSum)
+} // namespace
+
+bool passesDiversity(const DiversityRule& rule, Count distinct, Count total, double countLogCountSum)
 {
     if (rule.measure == DiversityRule::Measure::Distinct)
         return distinct >= rule.l;
@@ -55,8 +56,6 @@ bool passes(const DiversityRule& rule, Count distinct, Count total, double count
     const double required = std::log(double(rule.l));
     return entropy >= required - 1e-12 * required;
 }
-
-} // namespace
 
 void checkDiversityRule(const DiversityRule& rule, const Dataset& dataset)
 {
@@ -104,7 +103,7 @@ std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& 
                 total += count;
                 countLogCountSum += double(count) * std::log(double(count));
             }
-            if (!passes(rule, distinct, total, countLogCountSum))
+            if (!passesDiversity(rule, distinct, total, countLogCountSum))
                 failing[entry] = true;
             first = next;
         }

@@ -26,6 +26,12 @@ struct DiversityRule
     bool enabled() const { return l >= 2; }
 };
 
+/**
+ * Whether one field's values in a group pass `rule`: `distinct` values over `total` records, with
+ * `countLogCountSum` the sum of c ln c over the values' counts c.
+ */
+bool passesDiversity(const DiversityRule& rule, Count distinct, Count total, double countLogCountSum);
+
 /** Throws Error(Subject::Sensitive) when `rule` is on and `dataset` has no sensitive field. */
 void checkDiversityRule(const DiversityRule& rule, const Dataset& dataset);
 

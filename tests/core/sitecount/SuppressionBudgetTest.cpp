@@ -149,8 +149,8 @@ int gRefinements = 0;
 class CountingRefiner : public SiteRefiner
 {
 public:
-    Sites refine(const RegionSet&, const PartitionInput&, Count, const Partitioner&, std::vector<Point> seeds,
-                 RefinementReport& report, Feedback&) const override
+    Sites refine(const RegionSet&, const PartitionInput&, const ReleaseRule&, const Partitioner&,
+                 std::vector<Point> seeds, RefinementReport& report, Feedback&) const override
     {
         ++gRefinements;
         report.stopReason = "counted";

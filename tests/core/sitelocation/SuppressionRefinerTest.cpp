@@ -104,6 +104,66 @@ TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
     EXPECT_GT(improved, runs / 2) << "the scenes should give the refinement work";
 }
 
+// With l-diversity on, the objective is every withheld record (below k or failing l), as the release
+// recounts it from the rows (failingDiversity), never from the ledger.
+TEST(SuppressionRefiner, CountsLDiversityWithholdingInItsObjective)
+{
+    int improved = 0, runs = 0;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed)
+    {
+        std::mt19937_64 generator(seed);
+        std::discrete_distribution<std::uint32_t> age({5, 4, 3, 2, 1});
+        // Diagnosis skewed (most records one value), a second field with three values.
+        std::discrete_distribution<std::uint32_t> diagnosis({8, 1, 1});
+        DatasetBuilder builder({qi("age"), qi("sex")});
+        builder.sensitiveFields(2);
+        for (std::size_t r = 0; r < 120; ++r)
+        {
+            const std::string id = std::to_string(r);
+            builder.region(id, double(generator() % 1000), double(generator() % 1000));
+            for (std::size_t i = 0, records = 5 + generator() % 36; i < records; ++i)
+                builder.records(id, {age(generator), std::uint32_t(generator() % 2)}, 1,
+                                {diagnosis(generator), std::uint32_t(generator() % 3)});
+        }
+        const Dataset dataset = builder.build();
+        for (const DiversityRule::Measure measure :
+             {DiversityRule::Measure::Distinct, DiversityRule::Measure::Entropy})
+            for (const std::size_t sites : {std::size_t(6), std::size_t(20)})
+            {
+                SCOPED_TRACE("seed " + std::to_string(seed) + " sites " + std::to_string(sites) +
+                             (measure == DiversityRule::Measure::Distinct ? " distinct" : " entropy"));
+                PipelineConfig plainConfig = configFor(4, "sitelocation.balanced_density", "");
+                plainConfig.diversity = {2, measure};
+                PipelineConfig refinedConfig =
+                    configFor(4, "sitelocation.balanced_density", "refinement.suppression");
+                refinedConfig.diversity = plainConfig.diversity;
+                const Pipeline plain(plainConfig);
+                const Pipeline refined(refinedConfig);
+                Feedback feedback;
+                const PreparedData data = plain.prepare(dataset, feedback);
+                const std::vector<Point> seeds = plain.locateSites(data, sites, feedback);
+                const PipelineResult before = plain.finish(data, seeds, feedback);
+                std::optional<RefinementReport> report;
+                const Sites moved = refined.refineSites(data, seeds, report, feedback);
+                const PipelineResult after = refined.finish(data, moved, feedback);
+                ASSERT_TRUE(report);
+                EXPECT_EQ(report->objectiveBefore,
+                          double(before.release.locallySuppressed + before.release.diversitySuppressed));
+                EXPECT_EQ(report->objectiveAfter,
+                          double(after.release.locallySuppressed + after.release.diversitySuppressed));
+                EXPECT_LE(after.release.suppressed(), before.release.suppressed());
+                EXPECT_GE(after.aggregation.size(), before.aggregation.size()) << "an aggregate was emptied";
+                if (report->movesAccepted > 0)
+                {
+                    EXPECT_LT(after.release.suppressed(), before.release.suppressed());
+                }
+                improved += after.release.diversitySuppressed < before.release.diversitySuppressed;
+                ++runs;
+            }
+    }
+    EXPECT_GT(improved, runs / 4) << "the scenes should give l-diversity withholding to lower";
+}
+
 TEST(SuppressionRefiner, IsDeterministic)
 {
     const Dataset dataset = randomScene(77, 200).build();
