@@ -324,8 +324,12 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
 void Pipeline::logRefinement(const RefinementReport& report, Feedback& feedback) const
 {
     feedback.info(mConfig.siteRefiner + ": " + std::to_string(report.movesAccepted) + " of " +
-                  std::to_string(report.movesTried) + " moves kept, global anonymity " +
-                  std::to_string(report.anonymityBefore) + " -> " + std::to_string(report.anonymityAfter) +
+                  std::to_string(report.movesTried) + " moves kept" +
+                  (report.movesAcceptedOnTie > 0
+                       ? " (" + std::to_string(report.movesAcceptedOnTie) + " on the entropy tie-break)"
+                       : std::string()) +
+                  ", global anonymity " + std::to_string(report.anonymityBefore) + " -> " +
+                  std::to_string(report.anonymityAfter) +
                   " before suppression; stopped: " + report.stopReason);
     if (report.duplicateSitesDropped > 0)
         feedback.info(std::to_string(report.duplicateSitesDropped) +

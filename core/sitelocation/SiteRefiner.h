@@ -16,6 +16,8 @@ struct RefinementReport
 {
     std::uint64_t movesTried = 0;
     std::uint64_t movesAccepted = 0;
+    /** Of the accepted moves, those that kept the objective and won on the tie-break (entropy). */
+    std::uint64_t movesAcceptedOnTie = 0;
     double objectiveBefore = 0.0;
     double objectiveAfter = 0.0;
     Count anonymityBefore = 0;

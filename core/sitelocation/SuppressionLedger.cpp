@@ -139,6 +139,26 @@ Count SuppressionLedger::withheldOf(RegionIndex region, SiteIndex s) const
     return sum;
 }
 
+double SuppressionLedger::entropyTerm(SiteIndex s, const std::vector<RegionIndex>& members) const
+{
+    const auto nLogN = [](Count n)
+    {
+        return n > 0 ? double(n) * std::log2(double(n)) : 0.0;
+    };
+    double term = 0.0;
+    Count released = 0;
+    for (const RegionIndex region : members)
+    {
+        Count kept = 0;
+        for (const ClassCount& entry : mRegions.histograms().entries(region))
+            if (withheldPart(s, entry.cls, count(s, entry.cls)) == 0)
+                kept += entry.count;
+        term -= nLogN(kept);
+        released += kept;
+    }
+    return term + nLogN(released);
+}
+
 bool SuppressionLedger::diverse(SiteIndex s, ClassId cls, Count count) const
 {
     const auto group = mSensitive.find(groupKey(s, cls));

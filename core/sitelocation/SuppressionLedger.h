@@ -44,6 +44,12 @@ public:
     Count withheldOf(RegionIndex region, SiteIndex s) const;
     /** Whether class count `count` is below k (0 < count < k). */
     bool isWithheld(Count count) const { return count > 0 && count < mK; }
+    /**
+     * The aggregate of site s's part of the non-uniform entropy (SPEC section 7) were `members` its regions,
+     * at the ledger's class counts: N log2 N - sum over members of n log2 n, n the records a region keeps
+     * released and N their sum. Summed over all sites, the entropy of the release.
+     */
+    double entropyTerm(SiteIndex s, const std::vector<RegionIndex>& members) const;
     /** Smallest class count of an aggregate with records, before suppression; 0 when none has records. */
     Count globalAnonymity() const;
 

@@ -266,6 +266,40 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
         for (SiteIndex t : around)
             settled[t] = 0;
     };
+    // SPEC section 11: at equal withheld records, lower non-uniform entropy decides. Only the aggregates a
+    // move touched change their part of it; their regions before the move are read off its changes.
+    std::vector<SiteIndex> touched;
+    std::vector<RegionIndex> arrived, earlier;
+    const auto lowersEntropy = [&](const std::vector<IncrementalPartition::Change>& moved)
+    {
+        touched.clear();
+        for (const IncrementalPartition::Change& change : moved)
+            touched.insert(touched.end(), {change.from, change.to});
+        std::sort(touched.begin(), touched.end());
+        touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+        double after = 0.0, previously = 0.0;
+        for (const SiteIndex t : touched)
+            after += ledger.entropyTerm(t, partition->members(t));
+        ledger.revert(moved);
+        for (const SiteIndex t : touched)
+        {
+            arrived.clear();
+            earlier = partition->members(t);
+            for (const IncrementalPartition::Change& change : moved)
+                if (change.to == t)
+                    arrived.push_back(change.region);
+                else if (change.from == t)
+                    earlier.push_back(change.region);
+            std::sort(arrived.begin(), arrived.end());
+            earlier.erase(std::remove_if(earlier.begin(), earlier.end(),
+                                         [&](RegionIndex r)
+                                         { return std::binary_search(arrived.begin(), arrived.end(), r); }),
+                          earlier.end());
+            previously += ledger.entropyTerm(t, earlier);
+        }
+        ledger.apply(moved);
+        return after < previously - 1e-9 * std::max(1.0, previously);
+    };
     double step = 1.0;
     std::size_t levelsDone = 0;
     while (true)
@@ -327,10 +361,12 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
                 }
                 const Count withheld = ledger.withheld();
                 ledger.apply(changes);
-                if (ledger.withheld() < withheld && ledger.formed() >= formed &&
-                    ledger.releasing() >= releasing)
+                const bool fewer = ledger.withheld() < withheld;
+                if (ledger.formed() >= formed && ledger.releasing() >= releasing &&
+                    (fewer || (ledger.withheld() == withheld && lowersEntropy(changes))))
                 {
                     ++report.movesAccepted;
+                    report.movesAcceptedOnTie += !fewer;
                     kept = keptHere = true;
                     break;
                 }

@@ -12,7 +12,8 @@ class StrategyOptions;
 
 /**
  * refinement.suppression: changes sites one at a time and keeps a change only when it lowers the
- * records that local suppression and l-diversity withhold (SPEC section 11), no aggregate formed before is
+ * records that local suppression and l-diversity withhold, or keeps them and lowers the non-uniform
+ * entropy (SPEC section 11), no aggregate formed before is
  * lost and no aggregate releasing records before ends up withholding all of them (so the released regions do
  * not fall). Where the partitioner has a weighted form, a change is first the site's power weight, up or down
  * by the step times the squared distance to its nearest neighbour site, then its position.
@@ -22,11 +23,11 @@ class StrategyOptions;
  * withheld records this aggregate would release (their weighted mean, then the region with most),
  * the neighbouring records of its three withheld classes closest to k, the point mirroring its
  * own withheld records (to hand them to neighbours), and the two neighbour sites withholding
- * most. The first move that lowers the withheld count is kept; ties are rejected rather than
- * broken by entropy. The step, a fraction of the way to the target, starts at 1 and halves after
- * a pass that keeps nothing; the search stops after such a pass at step 1/16, or at the move or
- * time limit. A site that kept nothing is skipped until a kept move changes an aggregate next to
- * it, which makes passes after the first cheap.
+ * most. The first move that lowers the withheld count, or keeps it and lowers the non-uniform
+ * entropy (SPEC section 11's tie-break), is kept. The step, a fraction of the way to the target, starts at 1
+ * and halves after a pass that keeps nothing; the search stops after such a pass at step 1/16, or at the move
+ * or time limit. A site that kept nothing is skipped until a kept move changes an aggregate next to it, which
+ * makes passes after the first cheap.
  *
  * With the l-diversity rule on, the withheld records include the groups of k or more that fail it,
  * tracked per (aggregate, class) from the sensitive values of the rows (SPEC section 11's objective).
