@@ -9,7 +9,7 @@ packages=(
 
     libcgal-dev libgeos-dev libgdal-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    libqgis-dev qgis qgis-providers python3-qgis
+    libqgis-dev qgis qgis-providers python3-qgis gdal-bin
     xvfb xauth
     chromium
 )

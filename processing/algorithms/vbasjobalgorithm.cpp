@@ -482,12 +482,14 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     feedback->pushInfo(job.frame->description());
     if (const QString warning = job.frame->distortionWarning(); !warning.isEmpty())
         feedback->pushWarning(warning);
-    job.data = runEngine(feedback,
-                         [&](vbas::Feedback& engineFeedback)
-                         {
-                             return loadJobData(*job.regions, job.regionIdField, *job.frame, point,
-                                                *job.records, job.recordFields, options, engineFeedback);
-                         });
+    job.recordsLayer = wholeRecordsLayer(parameters, context);
+    job.data =
+        runEngine(feedback,
+                  [&](vbas::Feedback& engineFeedback)
+                  {
+                      return loadJobData(*job.regions, job.regionIdField, *job.frame, point, *job.records,
+                                         job.recordsLayer, job.recordFields, options, engineFeedback);
+                  });
     if (parameterDefinition(kPartition) != nullptr)
     {
         const QList<QgsMapLayer*> obstacles = parameterAsLayerList(parameters, kObstacles, context);
@@ -511,6 +513,19 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
                           return vbas::buildHierarchies(specs, tables, names, job.data.quasiIdentifierValues);
                       });
     return job;
+}
+
+const QgsVectorLayer* VbasJobAlgorithm::wholeRecordsLayer(const QVariantMap& parameters,
+                                                          QgsProcessingContext& context) const
+{
+    const QVariant given = parameters.value(kRecords);
+    if (given.userType() == qMetaTypeId<QgsProcessingFeatureSourceDefinition>())
+    {
+        const auto definition = given.value<QgsProcessingFeatureSourceDefinition>();
+        if (definition.selectedFeaturesOnly || definition.featureLimit >= 0)
+            return nullptr;
+    }
+    return parameterAsVectorLayer(parameters, kRecords, context);
 }
 
 std::map<std::string, std::string>

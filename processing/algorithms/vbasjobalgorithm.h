@@ -76,6 +76,12 @@ protected:
     void addDataParameters();
     /** Adds GENERALIZATION and HIERARCHY_TABLES (both optional: without them nothing is generalized). */
     void addGeneralizationParameters();
+    /**
+     * The layer behind RECORDS when QGIS reads it whole (no selected features only, no feature limit), for
+     * reading it through GDAL's Arrow stream; nullptr otherwise.
+     */
+    const QgsVectorLayer* wholeRecordsLayer(const QVariantMap& parameters,
+                                            QgsProcessingContext& context) const;
     /** Returns the text of every HIERARCHY_TABLES file by the field its name names. */
     std::map<std::string, std::string> parameterAsHierarchyTables(const QVariantMap& parameters,
                                                                   QgsProcessingContext& context) const;

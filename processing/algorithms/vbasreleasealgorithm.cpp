@@ -2,6 +2,7 @@
 
 #include "vbaslayerstyler.h"
 #include "vbasmapimage.h"
+#include "vbasogrtable.h"
 #include "vbasqgiscompat.h"
 #include "vbasreport.h"
 #include "vbassteps.h"
@@ -156,7 +157,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
             return;
         advance();
         QString destination;
-        const std::unique_ptr<QgsFeatureSink> sink(
+        std::unique_ptr<QgsFeatureSink> sink(
             parameterAsSink(parameters, name, context, destination, fields, type, frame.sourceCrs()));
         if (!sink)
         {
@@ -169,8 +170,17 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         share.setCurrentStep(outputs.size());
         QElapsedTimer timer;
         timer.start();
-        VbasSink out(*sink, name, share);
+        // Rows without geometry (millions of records) go into the table QGIS created straight through GDAL.
+        std::unique_ptr<VbasOgrTable> table;
+        if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination))
+        {
+            sink.reset();
+            table = std::make_unique<VbasOgrTable>(destination, fields, name);
+        }
+        VbasSink out(table ? *table : *sink, name, share);
         writer(out);
+        if (table)
+            table->finish();
         feedback->pushInfo(QObject::tr("%1: wrote %2 features in %3 s")
                                .arg(name)
                                .arg(out.written())
@@ -202,7 +212,8 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
                         "review only and must not be published"));
     write(kOutputRecords, std::nullopt, VbasOutputs::recordFields(job.records->fields(), layout, release),
           VbasCompat::WkbNoGeometry,
-          [&](VbasSink& sink) { VbasOutputs::writeRecords(sink, *job.records, layout, job.data, release); });
+          [&](VbasSink& sink)
+          { VbasOutputs::writeRecords(sink, *job.records, job.recordsLayer, layout, job.data, release); });
     write(kOutputSites, VbasStyling::Role::Sites, VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
           [&](VbasSink& sink)
           {

@@ -1,5 +1,6 @@
 #include "vbasconvert.h"
 
+#include "vbasarrowrecords.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -284,9 +285,10 @@ QString percent(double fraction)
 class FeatureLoop
 {
 public:
-    FeatureLoop(const QgsFeatureSource& source, vbas::Feedback& feedback)
+    /** Over `features` features (-1: unknown; then the bar stays, cancel still works). */
+    FeatureLoop(long features, vbas::Feedback& feedback)
         : mFeedback(feedback)
-        , mStep(source.featureCount() > 0 ? 1.0 / double(source.featureCount()) : 0.0)
+        , mStep(features > 0 ? 1.0 / double(features) : 0.0)
     {
     }
     void next()
@@ -337,7 +339,7 @@ std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField
     const VbasPlanarReader reader(frame, source, VbasParameters::kRegions);
     data.geometries = std::make_unique<vbas::RegionGeometries>();
     std::vector<vbas::RegionInput> regions;
-    FeatureLoop loop(source, feedback);
+    FeatureLoop loop(source.featureCount(), feedback);
     QgsFeatureIterator features =
         source.getFeatures(QgsFeatureRequest().setSubsetOfAttributes(QgsAttributeList{idField}));
     QgsFeature feature;
@@ -562,11 +564,11 @@ void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& f
  * records), or nothing when the count is NULL. Throws, naming COUNT_FIELD, for a count that is no whole
  * number of 0 or more (text holding one is accepted, as CSV files deliver it).
  */
-std::optional<qint64> rowRecords(const QgsFeature& feature, int countField)
+std::optional<qint64> rowRecords(QgsFeatureId feature, const QVariant* countValue)
 {
-    if (countField < 0)
+    if (countValue == nullptr)
         return 1;
-    const QVariant value = feature.attribute(countField);
+    const QVariant& value = *countValue;
     if (VbasCompat::isNull(value))
         return std::nullopt;
     bool isNumber = false;
@@ -578,7 +580,7 @@ std::optional<qint64> rowRecords(const QgsFeature& feature, int countField)
                 "feature %1 has the count '%2', but counts must be whole numbers of 0 or more (0: the "
                 "row holds no records); fix that row, or leave COUNT_FIELD empty to count every row "
                 "as one record")
-                .arg(feature.id())
+                .arg(feature)
                 .arg(value.toString()));
     return static_cast<qint64>(count);
 }
@@ -631,53 +633,58 @@ void reportEmptyRows(const QgsFeatureSource& source, const VbasRecordFields& fie
                 .arg(field));
 }
 
-vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& fields,
-                              const vbas::DatasetOptions& options, std::vector<QgsFeatureId>& rowFeatures,
+vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* layer,
+                              const VbasRecordFields& fields, const vbas::DatasetOptions& options,
+                              std::vector<QgsFeatureId>& rowFeatures,
                               std::vector<std::vector<vbas::CategoryValue>>& quasiIdentifierValues,
                               vbas::Feedback& feedback)
 {
     const QList<int> published = fields.publishedValues();
+    // Read in this order: the quasi-identifiers, the published values, the region, the count.
     QgsAttributeList attributes = fields.quasiIdentifiers + published;
+    const int q = fields.quasiIdentifiers.size(), regionAt = attributes.size();
     attributes << fields.region;
     if (fields.count >= 0)
         attributes << fields.count;
-    QgsFeatureRequest request;
-    request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(attributes);
+    const int sensitiveAt = q, countAt = regionAt + 1;
+    VbasRecordRows rows(source, layer, attributes);
+    feedback.info(rows.columnar() ? "RECORDS: read through GDAL's Arrow stream"
+                                  : "RECORDS: read through QGIS's feature iterator");
 
     vbas::RecordTable table;
-    table.quasiIdentifierCount = std::size_t(fields.quasiIdentifiers.size());
+    table.quasiIdentifierCount = std::size_t(q);
     table.sensitiveCount = std::size_t(fields.sensitive.size());
     QHash<QString, std::uint32_t> regionKeys;
     std::vector<VbasCategoryCodes> categories(table.quasiIdentifierCount);
     std::vector<VbasCategoryCodes> sensitiveCategories(table.sensitiveCount);
     std::vector<QSet<QString>> distinct(std::size_t(published.size()));
     vbas::Count records = 0;
-    FeatureLoop loop(source, feedback);
-    QgsFeatureIterator features = source.getFeatures(request);
-    QgsFeature feature;
+    FeatureLoop loop(rows.expectedRows(), feedback);
+    QgsFeatureId id = 0;
+    QVector<QVariant> values;
     std::size_t nullRegionRows = 0;
     vbas::Count nullRegionRecords = 0;
     QgsFeatureId firstNullRegion = 0;
     EmptyRows empty;
-    while (features.nextFeature(feature))
+    while (rows.next(id, values))
     {
         loop.next();
-        const std::optional<qint64> read = rowRecords(feature, fields.count);
+        const std::optional<qint64> read = rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr);
         if (!read && empty.null++ == 0)
-            empty.firstNull = feature.id();
+            empty.firstNull = id;
         const qint64 count = read.value_or(0);
         if (count == 0)
         {
             empty.zero += read ? 1 : 0;
             continue; // no records: in no output, whatever its other fields hold
         }
-        const QVariant region = feature.attribute(fields.region);
+        const QVariant& region = values.at(regionAt);
         records += vbas::Count(count);
         std::uint32_t key = kNullRegionKey;
         if (VbasCompat::isNull(region))
         {
             if (nullRegionRows++ == 0)
-                firstNullRegion = feature.id();
+                firstNullRegion = id;
             nullRegionRecords += vbas::Count(count);
         }
         else
@@ -692,27 +699,25 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const VbasRecordFields& 
         }
         table.regionKey.push_back(key);
         for (std::size_t j = 0; j < categories.size(); ++j)
-            table.codes.push_back(categories[j].code(feature.attribute(fields.quasiIdentifiers.at(int(j)))));
+            table.codes.push_back(categories[j].code(values.at(int(j))));
         for (std::size_t j = 0; j < sensitiveCategories.size(); ++j)
-            table.sensitiveCodes.push_back(
-                sensitiveCategories[j].code(feature.attribute(fields.sensitive.at(int(j)))));
+            table.sensitiveCodes.push_back(sensitiveCategories[j].code(values.at(sensitiveAt + int(j))));
         for (std::size_t j = 0; j < distinct.size(); ++j)
-            distinct[j].insert(vbasValueKey(feature.attribute(published.at(int(j)))));
+            distinct[j].insert(vbasValueKey(values.at(q + int(j))));
         if (fields.count >= 0)
             table.counts.push_back(count);
-        rowFeatures.push_back(feature.id());
+        rowFeatures.push_back(id);
     }
     reportEmptyRows(source, fields, empty, rowFeatures.size(), feedback);
     refuseIdentifiers(source, fields, distinct, records);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowFeatures.size(),
                       options, feedback);
     reportNullCategories(source, fields, categories, feedback);
-    const std::size_t q = categories.size();
-    for (std::size_t j = 0; j < q; ++j)
+    for (std::size_t j = 0; j < categories.size(); ++j)
     {
         quasiIdentifierValues.push_back(categories[j].values());
         const std::vector<std::uint32_t> rank = categories[j].ranks();
-        for (std::size_t i = j; i < table.codes.size(); i += q)
+        for (std::size_t i = j; i < table.codes.size(); i += categories.size())
             table.codes[i] = rank[table.codes[i]];
     }
     return table;
@@ -1076,8 +1081,8 @@ QString vbasValueKey(const QVariant& value)
 
 VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
                         vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
-                        const VbasRecordFields& recordFields, const vbas::DatasetOptions& options,
-                        vbas::Feedback& feedback)
+                        const QgsVectorLayer* recordsLayer, const VbasRecordFields& recordFields,
+                        const vbas::DatasetOptions& options, vbas::Feedback& feedback)
 {
     VbasJobData data;
     std::vector<vbas::RegionInput> regionInputs;
@@ -1100,8 +1105,8 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     vbas::RecordTable table;
     {
         vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
-        table = loadRecords(records, recordFields, options, data.recordFeatures, data.quasiIdentifierValues,
-                            feedback);
+        table = loadRecords(records, recordsLayer, recordFields, options, data.recordFeatures,
+                            data.quasiIdentifierValues, feedback);
     }
     feedback.info(QObject::tr("RECORDS: read %1 rows in %2 s")
                       .arg(data.recordFeatures.size())
@@ -1129,7 +1134,7 @@ vbas::Sites loadSites(QgsFeatureSource& source, const QString& parameter, const 
             QObject::tr("%1: the weight field '%2' is not in the layer").arg(parameter, weightField));
     vbas::Sites sites;
     std::size_t withoutPoint = 0;
-    FeatureLoop loop(source, feedback);
+    FeatureLoop loop(source.featureCount(), feedback);
     QgsFeatureRequest request;
     if (weightIndex < 0)
         request.setNoAttributes();

@@ -190,11 +190,15 @@ struct VbasJobData
  * does; rows of count 0 hold no records and are skipped, NULL counts are refused unless
  * `recordFields.nullCountAsZero`; when no record's small area is among the region ids, the error points
  * at the two id fields.
+ *
+ * `recordsLayer`, when given, is the layer behind `records` read whole (no selection or limit): its rows are
+ * then read through GDAL's Arrow stream when OGR reads it (VbasArrowRecords), which gives the same dataset
+ * far faster; nullptr reads them through `records`.
  */
 VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
                         vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
-                        const VbasRecordFields& recordFields, const vbas::DatasetOptions& options,
-                        vbas::Feedback& feedback);
+                        const QgsVectorLayer* recordsLayer, const VbasRecordFields& recordFields,
+                        const vbas::DatasetOptions& options, vbas::Feedback& feedback);
 
 /** Returns the index of every feature id in `features`, to find a feature's row when reading a source again.
  */

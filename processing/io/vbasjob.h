@@ -14,6 +14,8 @@ struct VbasJob
 {
     std::unique_ptr<QgsProcessingFeatureSource> regions;
     std::unique_ptr<QgsProcessingFeatureSource> records;
+    /** The layer behind `records` when it is read whole (for GDAL's Arrow stream), else nullptr. */
+    const QgsVectorLayer* recordsLayer = nullptr;
     int regionIdField = -1;
     VbasRecordFields recordFields;
     std::optional<VbasPlanarFrame> frame;

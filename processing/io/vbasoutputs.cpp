@@ -1,5 +1,6 @@
 #include "vbasoutputs.h"
 
+#include "vbasarrowrecords.h"
 #include "vbasoutputguard.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
@@ -239,31 +240,32 @@ QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout&
     return published;
 }
 
-void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const RecordLayout& layout,
-                               const VbasJobData& data, const VbasRelease& release)
+void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const QgsVectorLayer* recordsLayer,
+                               const RecordLayout& layout, const VbasJobData& data,
+                               const VbasRelease& release)
 {
     const vbas::Dataset& dataset = *data.dataset;
     const std::vector<vbas::RecordFate>& fates = release.fates;
     const QHash<QgsFeatureId, std::size_t> rowOf = vbasFeatureRows(data.recordFeatures);
     const QList<int> values = layout.roles.quasiIdentifiers + layout.roles.publishedValues();
     const bool merged = layout.roles.count >= 0;
-    QgsFeatureRequest request;
-    request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(values);
 
     // The published rows, without row_id; a pre-aggregated input's rows merged by everything but the count.
     std::vector<QgsAttributes> rows;
     std::vector<qlonglong> counts;
     QHash<QString, std::size_t> mergedRow;
     // Reading the records again is half the work, writing them the other half.
-    const double perFeature = 0.5 / double(std::max<long>(1, records.featureCount()));
+    VbasRecordRows features(records, recordsLayer, values);
+    const long expected = features.expectedRows();
+    const double perFeature = expected > 0 ? 0.5 / double(expected) : 0.0;
     qint64 read = 0;
-    QgsFeatureIterator features = records.getFeatures(request);
-    QgsFeature feature;
-    while (features.nextFeature(feature))
+    QgsFeatureId id = 0;
+    QVector<QVariant> feature;
+    while (features.next(id, feature))
     {
         if (++read % 4096 == 0)
             sink.setProgress(perFeature * double(read));
-        const auto row = rowOf.constFind(feature.id());
+        const auto row = rowOf.constFind(id);
         if (row == rowOf.constEnd())
             continue;
         const vbas::RecordFate fate = fates[row.value()];
@@ -278,7 +280,7 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
         for (int i = 0; i < values.size(); ++i)
         {
             const std::size_t level = std::size_t(i) < q ? layout.level(release, std::size_t(i)) : 0;
-            const QVariant value = feature.attribute(values.at(i));
+            const QVariant& value = feature.at(i);
             const vbas::ClassId cls = dataset.rowClass(row.value());
             if (level == 0 || cls == vbas::kNoClass)
             {
@@ -327,9 +329,6 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
     sink.expect(qint64(order.size()), 0.5);
     for (std::size_t i = 0; i < order.size(); ++i)
     {
-        QgsAttributes attributes;
-        if (layout.rowId)
-            attributes << int(i + 1);
         QgsAttributes& published = rows[order[i]];
         if (merged)
         {
@@ -337,9 +336,10 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
             const int at = layout.flagFates ? published.size() - 1 : published.size();
             published.insert(at, counts[order[i]]);
         }
-        attributes << published;
+        if (layout.rowId)
+            published.prepend(int(i + 1));
         QgsFeature out(fields);
-        out.setAttributes(attributes);
+        out.setAttributes(published);
         sink.add(out);
     }
 }

@@ -123,9 +123,10 @@ QgsFields recordFields(const QgsFields& fields, const RecordLayout& layout, cons
  * Writes the released records in a uniformly random order drawn from the operating system's randomness
  * (never the user's seed), so that the order of the input (sorted by small area, say) tells nothing. A
  * pre-aggregated input is published merged: one row per distinct published row with its summed count.
+ * `recordsLayer` is the layer behind `records` when read whole (VbasRecordRows), or nullptr.
  */
-void writeRecords(VbasSink& sink, QgsFeatureSource& records, const RecordLayout& layout,
-                  const VbasJobData& data, const VbasRelease& release);
+void writeRecords(VbasSink& sink, QgsFeatureSource& records, const QgsVectorLayer* recordsLayer,
+                  const RecordLayout& layout, const VbasJobData& data, const VbasRelease& release);
 
 /**
  * Sites as points: site_id, weight (the power weight in square metres of the computation plane, 0

@@ -1,0 +1,194 @@
+// VbasOgrTable fills a GeoPackage table QGIS created with exactly the rows QGIS would have written (every
+// field type a release writes, NULLs), all or none; and a release's records written through it are the
+// rows the QGIS path writes.
+
+#include "vbasogrtable.h"
+#include "processingtestutils.h"
+#include "realdata.h"
+
+#include <qgsvectorfilewriter.h>
+#include <qgsvectorlayer.h>
+
+#include <QDate>
+#include <QDateTime>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+namespace
+{
+QgsFields typedFields()
+{
+    QgsFields fields;
+    fields.append(QgsField(QStringLiteral("id"), QVariant::Int));
+    fields.append(QgsField(QStringLiteral("big"), QVariant::LongLong));
+    fields.append(QgsField(QStringLiteral("score"), QVariant::Double));
+    fields.append(QgsField(QStringLiteral("label"), QVariant::String));
+    fields.append(QgsField(QStringLiteral("onset"), QVariant::Date));
+    fields.append(QgsField(QStringLiteral("seen"), QVariant::DateTime));
+    return fields;
+}
+
+/** Creates the empty table `name` in `path` as Processing's sinks do, and returns its sink destination. */
+QString createTable(const QString& path, const QString& name, const QgsFields& fields)
+{
+    QgsVectorFileWriter::SaveVectorOptions options;
+    options.driverName = QStringLiteral("GPKG");
+    options.layerName = name;
+    QString error;
+    std::unique_ptr<QgsVectorFileWriter> writer(QgsVectorFileWriter::create(
+        path, fields, QgsWkbTypes::NoGeometry, QgsCoordinateReferenceSystem(),
+        QgsCoordinateTransformContext(), options, QgsFeatureSink::SinkFlags(), nullptr, nullptr));
+    EXPECT_EQ(writer->hasError(), QgsVectorFileWriter::NoError) << writer->errorMessage().toStdString();
+    return path + QStringLiteral("|layername=") + name;
+}
+
+QList<QgsAttributes> typedRows()
+{
+    QList<QgsAttributes> rows;
+    for (int i = 0; i < 500; ++i)
+        rows << QgsAttributes(QVector<QVariant>{
+            i, i % 7 == 0 ? QVariant(QVariant::LongLong) : QVariant(qlonglong(5000000000LL + i)),
+            i % 5 == 0 ? QVariant(QVariant::Double) : QVariant(0.125 * i),
+            i % 3 == 0 ? QVariant(QVariant::String) : QVariant(QStringLiteral("ação %1").arg(i)),
+            i % 4 == 0 ? QVariant(QVariant::Date) : QVariant(QDate(2004, 1 + i % 12, 1 + i % 28)),
+            QVariant(QDateTime(QDate(2005, 2, 3), QTime(4, 5, 6)))});
+    return rows;
+}
+
+QList<QgsAttributes> rowsOf(const QString& destination)
+{
+    QgsVectorLayer layer(destination, QStringLiteral("t"), QStringLiteral("ogr"));
+    EXPECT_TRUE(layer.isValid());
+    QList<QgsAttributes> rows;
+    QgsFeature feature;
+    QgsFeatureIterator it = layer.getFeatures(QgsFeatureRequest().addOrderBy(QStringLiteral("id")));
+    while (it.nextFeature(feature))
+        rows << feature.attributes().mid(1); // without the GeoPackage's fid
+    return rows;
+}
+} // namespace
+
+TEST(OgrTable, TakesGeoPackageTablesOnly)
+{
+    EXPECT_TRUE(VbasOgrTable::accepts(QStringLiteral("/tmp/out.gpkg|layername=records")));
+    EXPECT_TRUE(VbasOgrTable::accepts(QStringLiteral("/tmp/OUT.GPKG")));
+    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("/tmp/records.csv")));
+    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("/tmp/records.shp")));
+    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("memory:?field=a:integer")));
+}
+
+TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
+{
+    QTemporaryDir dir;
+    const QgsFields fields = typedFields();
+    const QList<QgsAttributes> rows = typedRows();
+
+    // The same rows through QGIS's writer and through GDAL.
+    const QString byQgis = createTable(dir.filePath("qgis.gpkg"), "t", fields);
+    {
+        QgsVectorLayer layer(byQgis, QStringLiteral("t"), QStringLiteral("ogr"));
+        QgsFeatureList features;
+        for (const QgsAttributes& row : rows)
+        {
+            QgsFeature feature(layer.fields()); // the GeoPackage's fid first
+            QgsAttributes withFid(1);
+            withFid << row;
+            feature.setAttributes(withFid);
+            features << feature;
+        }
+        ASSERT_TRUE(layer.dataProvider()->addFeatures(features));
+    }
+    const QString byGdal = createTable(dir.filePath("gdal.gpkg"), "t", fields);
+    {
+        VbasOgrTable table(byGdal, fields, QStringLiteral("OUTPUT_RECORDS"));
+        for (const QgsAttributes& row : rows)
+        {
+            QgsFeature feature(fields);
+            feature.setAttributes(row);
+            ASSERT_TRUE(table.addFeature(feature));
+        }
+        table.finish();
+    }
+    const QList<QgsAttributes> expected = rowsOf(byQgis);
+    const QList<QgsAttributes> written = rowsOf(byGdal);
+    ASSERT_EQ(expected.size(), rows.size());
+    ASSERT_EQ(written.size(), rows.size());
+    for (int i = 0; i < rows.size(); ++i)
+        for (int f = 0; f < fields.size(); ++f)
+        {
+            EXPECT_EQ(written[i][f].isNull(), expected[i][f].isNull()) << "row " << i << " field " << f;
+            EXPECT_EQ(written[i][f], expected[i][f]) << "row " << i << " field " << f;
+        }
+    // And they are the rows given (QGIS's side checked too, so a writer that lost both would show).
+    EXPECT_EQ(written[1][3].toString(), QStringLiteral("ação 1"));
+    EXPECT_TRUE(written[0][1].isNull());
+    EXPECT_EQ(written[1][1].toLongLong(), 5000000001LL);
+    EXPECT_EQ(written[6][4].toDate(), QDate(2004, 7, 7));
+}
+
+TEST(OgrTable, AnUnfinishedTableKeepsNoRow)
+{
+    QTemporaryDir dir;
+    const QgsFields fields = typedFields();
+    const QString destination = createTable(dir.filePath("t.gpkg"), "t", fields);
+    {
+        VbasOgrTable table(destination, fields, QStringLiteral("OUTPUT_RECORDS"));
+        for (const QgsAttributes& row : typedRows())
+        {
+            QgsFeature feature(fields);
+            feature.setAttributes(row);
+            ASSERT_TRUE(table.addFeature(feature));
+        }
+        // a cancel or an error: no finish()
+    }
+    EXPECT_TRUE(rowsOf(destination).isEmpty());
+}
+
+TEST(OgrTable, AReleaseWritesTheRecordsQgisWould)
+{
+    // One release (the engine is deterministic), its records once into a GeoPackage (through GDAL) and once
+    // into a memory layer (through QGIS): the same rows, in their random orders.
+    const OlindaInput olinda;
+    QTemporaryDir dir;
+    QVariantMap parameters = olinda.parameters({"age", "sex", "married"});
+    parameters.insert("SENSITIVE_FIELDS", QStringList{"education"});
+    parameters.insert("L", 2);
+    parameters.insert("GENERALIZATION", "age: interval 5 10 max 10");
+    parameters.insert("KEEP_SUPPRESSED", true);
+    parameters.insert("OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT);
+    const AlgorithmRun viaQgis = runAlgorithm("vbas:aggregateregions", parameters);
+    parameters.insert("OUTPUT_RECORDS",
+                      QStringLiteral("ogr:dbname='%1' table=\"records\"").arg(dir.filePath("release.gpkg")));
+    const AlgorithmRun viaGdal = runAlgorithm("vbas:aggregateregions", parameters);
+    ASSERT_TRUE(viaQgis.ok) << viaQgis.errors.toStdString();
+    ASSERT_TRUE(viaGdal.ok) << viaGdal.errors.toStdString();
+
+    const auto sortedRows = [](QgsVectorLayer& layer)
+    {
+        QStringList rows;
+        QgsFeature feature;
+        QgsFeatureIterator it = layer.getFeatures();
+        while (it.nextFeature(feature))
+        {
+            QStringList values;
+            for (const QgsField& field : layer.fields())
+                if (field.name() != QLatin1String("fid"))
+                    values << field.name() + "=" +
+                                  (feature.attribute(field.name()).isNull()
+                                       ? QStringLiteral("NULL")
+                                       : feature.attribute(field.name()).toString());
+            rows << values.join(',');
+        }
+        rows.sort();
+        return rows;
+    };
+    QgsVectorLayer* expected = outputLayer(viaQgis, "OUTPUT_RECORDS");
+    QgsVectorLayer* written = outputLayer(viaGdal, "OUTPUT_RECORDS");
+    ASSERT_TRUE(expected && written);
+    const QStringList expectedRows = sortedRows(*expected);
+    EXPECT_EQ(expectedRows.size(), kOlindaPatients); // released and withheld (flagged) alike
+    EXPECT_EQ(sortedRows(*written), expectedRows);
+    EXPECT_TRUE(expectedRows.join(QChar(10)).contains("vbas_fate=suppressed"))
+        << expectedRows.first().toStdString();
+}
