@@ -46,6 +46,31 @@ PipelineConfig configFor(Count k, const std::string& locator, const std::string&
     return config;
 }
 
+/** One refinement of `sites` seeds, with the releases before and after it recounted by Pipeline::finish. */
+struct Refined
+{
+    PipelineResult before;
+    PipelineResult after;
+    Sites moved;
+    RefinementReport report;
+};
+
+Refined refineOnce(const PipelineConfig& plainConfig, const PipelineConfig& refinedConfig,
+                   const Dataset& dataset, std::size_t sites)
+{
+    const Pipeline plain(plainConfig);
+    const Pipeline refined(refinedConfig);
+    Feedback feedback;
+    const PreparedData data = plain.prepare(dataset, feedback);
+    const std::vector<Point> seeds = plain.locateSites(data, sites, feedback);
+    std::optional<RefinementReport> report;
+    Sites moved = refined.refineSites(data, seeds, report, feedback);
+    EXPECT_TRUE(report);
+    PipelineResult after = refined.finish(data, moved, feedback);
+    return {plain.finish(data, seeds, feedback), std::move(after), std::move(moved),
+            report.value_or(RefinementReport{})};
+}
+
 std::size_t releasingAggregates(const PipelineResult& result)
 {
     std::size_t count = 0;
@@ -74,24 +99,20 @@ TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
                         SCOPED_TRACE("seed " + std::to_string(seed) + " k " + std::to_string(k) + " " +
                                      locator + " s " + std::to_string(sites) +
                                      (weights ? " weights" : " positions"));
-                        const Pipeline plain(configFor(k, locator, ""));
-                        const Pipeline refined(configFor(k, locator, "refinement.suppression", weights));
-                        Feedback feedback;
-                        const PreparedData data = plain.prepare(dataset, feedback);
-                        const std::vector<Point> seeds = plain.locateSites(data, sites, feedback);
-                        const PipelineResult before = plain.finish(data, seeds, feedback);
-                        std::optional<RefinementReport> report;
-                        const Sites moved = refined.refineSites(data, seeds, report, feedback);
-                        ASSERT_TRUE(report);
-                        EXPECT_TRUE(weights || moved.weights.empty());
-                        const PipelineResult after = refined.finish(data, moved, feedback);
+                        const Refined run = refineOnce(
+                            configFor(k, locator, ""),
+                            configFor(k, locator, "refinement.suppression", weights), dataset, sites);
+                        const PipelineResult& before = run.before;
+                        const PipelineResult& after = run.after;
+                        const RefinementReport& report = run.report;
+                        EXPECT_TRUE(weights || run.moved.weights.empty());
 
                         EXPECT_LE(after.release.suppressed(), before.release.suppressed());
                         EXPECT_GE(after.aggregation.size(), before.aggregation.size())
                             << "an aggregate was emptied";
                         EXPECT_GE(releasingAggregates(after), releasingAggregates(before));
-                        EXPECT_EQ(report->objectiveBefore, double(before.release.locallySuppressed));
-                        EXPECT_EQ(report->objectiveAfter, double(after.release.locallySuppressed));
+                        EXPECT_EQ(report.objectiveBefore, double(before.release.locallySuppressed));
+                        EXPECT_EQ(report.objectiveAfter, double(after.release.locallySuppressed));
                         // Kept moves lower (withheld, non-uniform entropy) lexicographically (SPEC section
                         // 11).
                         const double entropyBefore = before.metric("quality.non_uniform_entropy");
@@ -100,8 +121,8 @@ TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
                         {
                             EXPECT_LE(entropyAfter, entropyBefore * (1.0 + 1e-12));
                         }
-                        entropyOnly += int(report->movesAcceptedOnTie);
-                        if (report->movesAccepted > 0)
+                        entropyOnly += int(report.movesAcceptedOnTie);
+                        if (report.movesAccepted > 0)
                         {
                             EXPECT_TRUE(after.release.suppressed() < before.release.suppressed() ||
                                         entropyAfter < entropyBefore)
@@ -149,23 +170,17 @@ TEST(SuppressionRefiner, CountsLDiversityWithholdingInItsObjective)
                 PipelineConfig refinedConfig =
                     configFor(4, "sitelocation.balanced_density", "refinement.suppression");
                 refinedConfig.diversity = plainConfig.diversity;
-                const Pipeline plain(plainConfig);
-                const Pipeline refined(refinedConfig);
-                Feedback feedback;
-                const PreparedData data = plain.prepare(dataset, feedback);
-                const std::vector<Point> seeds = plain.locateSites(data, sites, feedback);
-                const PipelineResult before = plain.finish(data, seeds, feedback);
-                std::optional<RefinementReport> report;
-                const Sites moved = refined.refineSites(data, seeds, report, feedback);
-                const PipelineResult after = refined.finish(data, moved, feedback);
-                ASSERT_TRUE(report);
-                EXPECT_EQ(report->objectiveBefore,
+                const Refined run = refineOnce(plainConfig, refinedConfig, dataset, sites);
+                const PipelineResult& before = run.before;
+                const PipelineResult& after = run.after;
+                const RefinementReport& report = run.report;
+                EXPECT_EQ(report.objectiveBefore,
                           double(before.release.locallySuppressed + before.release.diversitySuppressed));
-                EXPECT_EQ(report->objectiveAfter,
+                EXPECT_EQ(report.objectiveAfter,
                           double(after.release.locallySuppressed + after.release.diversitySuppressed));
                 EXPECT_LE(after.release.suppressed(), before.release.suppressed());
                 EXPECT_GE(after.aggregation.size(), before.aggregation.size()) << "an aggregate was emptied";
-                if (report->movesAccepted > 0)
+                if (report.movesAccepted > 0)
                 {
                     EXPECT_LT(after.release.suppressed(), before.release.suppressed());
                 }
