@@ -11,6 +11,7 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     libqgis-dev qgis qgis-providers python3-qgis gdal-bin
     xvfb xauth
+    postgresql postgresql-postgis # a throw-away PostGIS cluster for the push-down tests
     chromium
 )
 missing=()

@@ -24,6 +24,9 @@ const QString kCentroid = QStringLiteral("centroid");
 const QString kPointOnSurface = QStringLiteral("point_on_surface");
 const QString kUnknownFail = QStringLiteral("fail");
 const QString kUnknownDrop = QStringLiteral("drop");
+const QString kGroupAutomatic = QStringLiteral("auto");
+const QString kGroupDatabase = QStringLiteral("database");
+const QString kGroupRows = QStringLiteral("rows");
 
 /** Returns `definition` with its tooltip help set. */
 template <typename Definition> Definition* withHelp(Definition* definition, const QString& help)
@@ -258,6 +261,17 @@ void VbasJobAlgorithm::addDataParameters()
         QObject::tr("With COUNT_FIELD: a row whose count is NULL is refused (how many records it holds is "
                     "unknown); checked, it is read as 0 and holds no records, and the log says how many rows "
                     "were. Rows of count 0 always hold no records."))));
+    addParameter(VbasCompat::advanced(wordChoice(
+        VbasRecordFields::kGroupRecords, QObject::tr("Where the records are counted"),
+        {kGroupAutomatic, kGroupDatabase, kGroupRows}, kGroupAutomatic,
+        QObject::tr(
+            "auto: a PostgreSQL/PostGIS or SpatiaLite table is grouped by its database (GROUP BY the small "
+            "area and the fields the release reads, with COUNT(*); the layer's filter applies), so that only "
+            "counts travel; files are read row by row, which GDAL does faster than SQLite groups them "
+            "(2.85 M records of a GeoPackage: 1.5 s read, 4.9 s grouped). database: group in the "
+            "database whenever the records are in PostgreSQL, SpatiaLite, a GeoPackage or an SQLite file. "
+            "rows: read every row. The release is the same; with COUNT_FIELD rows are always read."),
+        true)));
     addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterCrs(VbasPlanarFrame::kComputationCrs,
                                       QObject::tr("Computation CRS (projected, in metres)"), QVariant(),
@@ -446,6 +460,10 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     job.recordFields.nullCountAsZero =
         parameterDefinition(VbasRecordFields::kNullCountAsZero) != nullptr &&
         parameterAsBoolean(parameters, VbasRecordFields::kNullCountAsZero, context);
+    const QString grouping = parameterAsChoiceId(parameters, VbasRecordFields::kGroupRecords, context);
+    job.recordFields.grouping = grouping == kGroupRows       ? VbasGrouping::Rows
+                                : grouping == kGroupDatabase ? VbasGrouping::Database
+                                                             : VbasGrouping::Automatic;
     if (parameterDefinition(kSensitiveFields))
         job.recordFields.sensitive = parameterAsFieldIndices(parameters, kSensitiveFields, fields, context);
     if (parameterDefinition(kReleaseFields))

@@ -1,7 +1,9 @@
 #include "vbasarrowrecords.h"
 
+#include "vbasconvert.h"
 #include "vbasqgiscompat.h"
 
+#include <qgsdatasourceuri.h>
 #include <qgsexception.h>
 #include <qgsfeaturesource.h>
 #include <qgsproviderregistry.h>
@@ -9,6 +11,7 @@
 
 #include <QDate>
 
+#include <cpl_error.h>
 #include <cpl_string.h>
 #include <gdal.h>
 #include <ogr_api.h>
@@ -135,6 +138,8 @@ struct VbasArrowRecords::Stream
 {
     GDALDatasetH dataset = nullptr;
     OGRLayerH layer = nullptr;
+    /** The layer is the result of a GROUP BY query (openGroups), owned by the dataset until released. */
+    bool resultSet = false;
     ArrowArrayStream stream{};
     ArrowSchema schema{};
     ArrowArray batch{};
@@ -142,6 +147,11 @@ struct VbasArrowRecords::Stream
     int fidColumn = -1;
     /** Per asked field: its column and kind (the feature id column for a GeoPackage's "fid"). */
     std::vector<std::pair<int, Kind>> columns;
+    /** Grouped: the COUNT(*) column and its kind, the rows read and the records of the last one. */
+    std::optional<std::pair<int, Kind>> countColumn;
+    std::int64_t groupsRead = 0;
+    qint64 groupSize = 1;
+    QString groupedBy;
 
     ~Stream()
     {
@@ -152,10 +162,118 @@ struct VbasArrowRecords::Stream
             schema.release(&schema);
         if (stream.release != nullptr)
             stream.release(&stream);
+        if (resultSet)
+            GDALDatasetReleaseResultSet(dataset, layer);
         if (dataset != nullptr)
             GDALClose(dataset);
     }
+
+    int columnNamed(const QString& name) const
+    {
+        for (std::int64_t c = 0; c < schema.n_children; ++c)
+            if (QString::fromUtf8(schema.children[c]->name) == name)
+                return int(c);
+        return -1;
+    }
+
+    /** The column of a field and its kind, or nothing when the stream lacks it or cannot convert its type. */
+    std::optional<std::pair<int, Kind>> column(int index) const
+    {
+        if (index < 0)
+            return std::nullopt;
+        const ArrowSchema& child = *schema.children[index];
+        const std::optional<Kind> kind = kindOf(child.format);
+        if (!kind || child.dictionary != nullptr)
+            return std::nullopt;
+        return std::pair(index, *kind);
+    }
+
+    /**
+     * Starts the Arrow stream of `layer` with `options` and finds the columns of `fields`; with `withFid`,
+     * the feature id column too, named `fidName` (OGC_FID when empty), which a field of that name reads.
+     * False when GDAL cannot stream the layer or a field's type is not converted.
+     */
+    bool start(const QStringList& fields, const QString& fidName, bool withFid, CPLStringList options)
+    {
+        options.AddString(withFid ? "INCLUDE_FID=YES" : "INCLUDE_FID=NO");
+        options.AddString("MAX_FEATURES_IN_BATCH=65536");
+        if (!OGR_L_GetArrowStream(layer, &stream, options.List()) || stream.get_schema(&stream, &schema) != 0)
+            return false;
+        if (withFid)
+        {
+            fidColumn = columnNamed(fidName.isEmpty() ? QStringLiteral("OGC_FID") : fidName);
+            if (fidColumn < 0 || std::strcmp(schema.children[fidColumn]->format, "l") != 0)
+                return false;
+        }
+        for (const QString& field : fields)
+        {
+            const auto found = column(withFid && field == fidName ? fidColumn : columnNamed(field));
+            if (!found)
+                return false;
+            columns.push_back(*found);
+        }
+        return true;
+    }
 };
+
+namespace
+{
+/** `name` quoted as an SQL identifier (PostgreSQL and SQLite alike). */
+QString quotedIdentifier(QString name)
+{
+    return QLatin1Char('"') + name.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
+}
+
+/** Whether every field is the layer's own (not joined, virtual or an expression) and no edit is pending. */
+bool fieldsInTheSource(const QgsVectorLayer& layer, const QStringList& fields)
+{
+    if (layer.isModified())
+        return false;
+    for (const QString& field : fields)
+        if (layer.fields().fieldOrigin(layer.fields().lookupField(field)) != QgsFields::OriginProvider)
+            return false;
+    return true;
+}
+
+/** Opens the OGR dataset of a layer of QGIS's OGR provider and finds its layer; false when GDAL cannot. */
+bool openOgrLayer(const QgsVectorLayer& layer, GDALDatasetH& dataset, OGRLayerH& ogrLayer)
+{
+    const QVariantMap parts =
+        QgsProviderRegistry::instance()->decodeUri(QStringLiteral("ogr"), layer.source());
+    CPLStringList openOptions;
+    for (const QString& option : parts.value(QStringLiteral("openOptions")).toStringList())
+        openOptions.AddString(option.toUtf8().constData());
+    dataset = GDALOpenEx(parts.value(QStringLiteral("path")).toString().toUtf8().constData(),
+                         GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, openOptions.List(), nullptr);
+    if (dataset == nullptr)
+        return false;
+    const QString layerName = parts.value(QStringLiteral("layerName")).toString();
+    ogrLayer = !layerName.isEmpty()
+                   ? GDALDatasetGetLayerByName(dataset, layerName.toUtf8().constData())
+                   : GDALDatasetGetLayer(dataset, parts.value(QStringLiteral("layerId"), 0).toInt());
+    return ogrLayer != nullptr;
+}
+
+/** A subset string that is a whole SQL query, not a filter (QGIS's OGR provider allows both). */
+bool wholeQuery(const QString& subset)
+{
+    return subset.trimmed().startsWith(QLatin1String("select"), Qt::CaseInsensitive);
+}
+
+/** Keeps GDAL's error messages out of the terminal while it runs; the caller reads the last one. */
+struct QuietGdal
+{
+    QuietGdal()
+    {
+        CPLPushErrorHandler(CPLQuietErrorHandler);
+        CPLErrorReset();
+    }
+    ~QuietGdal() { CPLPopErrorHandler(); }
+    QuietGdal(const QuietGdal&) = delete;
+    QuietGdal& operator=(const QuietGdal&) = delete;
+    static QString last() { return QString::fromUtf8(CPLGetLastErrorMsg()); }
+};
+} // namespace
 
 VbasArrowRecords::VbasArrowRecords(std::unique_ptr<Stream> stream)
     : mStream(std::move(stream))
@@ -169,30 +287,14 @@ std::unique_ptr<VbasArrowRecords> VbasArrowRecords::open(const QgsVectorLayer& l
 {
     const QString subset = layer.subsetString().trimmed();
     // Unsaved edits, joined, virtual and expression fields live in QGIS, not in the file.
-    if (layer.providerType() != QLatin1String("ogr") || layer.isModified() ||
-        subset.startsWith(QLatin1String("select"), Qt::CaseInsensitive))
+    if (layer.providerType() != QLatin1String("ogr") || wholeQuery(subset) ||
+        !fieldsInTheSource(layer, fields))
         return nullptr;
-    for (const QString& field : fields)
-        if (layer.fields().fieldOrigin(layer.fields().lookupField(field)) != QgsFields::OriginProvider)
-            return nullptr;
-    const QVariantMap parts =
-        QgsProviderRegistry::instance()->decodeUri(QStringLiteral("ogr"), layer.source());
-    CPLStringList openOptions;
-    for (const QString& option : parts.value(QStringLiteral("openOptions")).toStringList())
-        openOptions.AddString(option.toUtf8().constData());
     auto stream = std::make_unique<Stream>();
-    stream->dataset = GDALOpenEx(parts.value(QStringLiteral("path")).toString().toUtf8().constData(),
-                                 GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, openOptions.List(), nullptr);
-    if (stream->dataset == nullptr)
+    if (!openOgrLayer(layer, stream->dataset, stream->layer))
         return nullptr;
-    const QString layerName = parts.value(QStringLiteral("layerName")).toString();
-    OGRLayerH ogrLayer =
-        !layerName.isEmpty()
-            ? GDALDatasetGetLayerByName(stream->dataset, layerName.toUtf8().constData())
-            : GDALDatasetGetLayer(stream->dataset, parts.value(QStringLiteral("layerId"), 0).toInt());
-    stream->layer = ogrLayer;
-    if (ogrLayer == nullptr ||
-        (!subset.isEmpty() && OGR_L_SetAttributeFilter(ogrLayer, subset.toUtf8().constData()) != OGRERR_NONE))
+    OGRLayerH ogrLayer = stream->layer;
+    if (!subset.isEmpty() && OGR_L_SetAttributeFilter(ogrLayer, subset.toUtf8().constData()) != OGRERR_NONE)
         return nullptr;
 
     // Only the asked fields travel.
@@ -208,35 +310,89 @@ std::unique_ptr<VbasArrowRecords> VbasArrowRecords::open(const QgsVectorLayer& l
         if (!fields.contains(QString::fromUtf8(name)))
             ignored.AddString(name);
     }
-    CPLStringList streamOptions;
-    streamOptions.AddString("INCLUDE_FID=YES");
-    streamOptions.AddString("MAX_FEATURES_IN_BATCH=65536");
-    if (OGR_L_SetIgnoredFields(ogrLayer, const_cast<const char**>(ignored.List())) != OGRERR_NONE ||
-        !OGR_L_GetArrowStream(ogrLayer, &stream->stream, streamOptions.List()) ||
-        stream->stream.get_schema(&stream->stream, &stream->schema) != 0)
+    if (OGR_L_SetIgnoredFields(ogrLayer, const_cast<const char**>(ignored.List())) != OGRERR_NONE)
         return nullptr;
+    if (!stream->start(fields, fidName, true, CPLStringList()))
+        return nullptr;
+    return std::unique_ptr<VbasArrowRecords>(new VbasArrowRecords(std::move(stream)));
+}
 
-    const QString fidColumn = fidName.isEmpty() ? QStringLiteral("OGC_FID") : fidName;
-    const auto columnNamed = [&](const QString& name)
-    {
-        for (std::int64_t c = 0; c < stream->schema.n_children; ++c)
-            if (QString::fromUtf8(stream->schema.children[c]->name) == name)
-                return int(c);
-        return -1;
-    };
-    stream->fidColumn = columnNamed(fidColumn);
-    if (stream->fidColumn < 0 || std::strcmp(stream->schema.children[stream->fidColumn]->format, "l") != 0)
+std::unique_ptr<VbasArrowRecords>
+VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fields, bool files, QString& why)
+{
+    const QString provider = layer.providerType();
+    const QString subset = layer.subsetString().trimmed();
+    if (!fieldsInTheSource(layer, fields))
         return nullptr;
+    const QuietGdal quiet;
+    auto stream = std::make_unique<Stream>();
+    QString table;
+    if (provider == QLatin1String("postgres") || provider == QLatin1String("spatialite"))
+    {
+        const QgsDataSourceUri uri(layer.source());
+        // An authentication configuration is expanded into the user and password libpq needs.
+        const QString path = provider == QLatin1String("postgres")
+                                 ? QStringLiteral("PG:") + uri.connectionInfo(true)
+                                 : uri.database();
+        table =
+            uri.table().startsWith(QLatin1Char('('))
+                ? uri.table() + QStringLiteral(" AS vbas_source")
+                : (uri.schema().isEmpty() ? QString() : quotedIdentifier(uri.schema()) + QLatin1Char('.')) +
+                      quotedIdentifier(uri.table());
+        stream->dataset = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr,
+                                     nullptr, nullptr);
+        if (stream->dataset == nullptr)
+        {
+            why = QObject::tr("GDAL could not connect to the database: %1").arg(QuietGdal::last());
+            return nullptr;
+        }
+    }
+    else if (provider == QLatin1String("ogr") && files && !wholeQuery(subset))
+    {
+        OGRLayerH fileLayer = nullptr;
+        if (!openOgrLayer(layer, stream->dataset, fileLayer))
+            return nullptr;
+        const char* driver = GDALGetDriverShortName(GDALGetDatasetDriver(stream->dataset));
+        if (std::strcmp(driver, "GPKG") != 0 && std::strcmp(driver, "SQLite") != 0)
+            return nullptr;
+        table = quotedIdentifier(QString::fromUtf8(OGR_L_GetName(fileLayer)));
+    }
+    else
+        return nullptr;
+    stream->groupedBy = QString::fromUtf8(GDALGetDriverLongName(GDALGetDatasetDriver(stream->dataset)));
+
+    // Identical rows become one row and their count; ordered so that a second run numbers them alike.
+    QStringList columns;
+    QStringList places;
     for (const QString& field : fields)
     {
-        const int column = !fidName.isEmpty() && field == fidName ? stream->fidColumn : columnNamed(field);
-        if (column < 0)
-            return nullptr;
-        const ArrowSchema& child = *stream->schema.children[column];
-        const std::optional<Kind> kind = kindOf(child.format);
-        if (!kind || child.dictionary != nullptr)
-            return nullptr;
-        stream->columns.emplace_back(column, *kind);
+        columns << quotedIdentifier(field);
+        places << QString::number(places.size() + 1);
+    }
+    const QString countName = QStringLiteral("vbas_group_records");
+    const QString sql = QStringLiteral("SELECT %1, COUNT(*) AS %2 FROM %3%4 GROUP BY %5 ORDER BY %5")
+                            .arg(columns.join(QStringLiteral(", ")), countName, table,
+                                 subset.isEmpty() ? QString() : QStringLiteral(" WHERE (%1)").arg(subset),
+                                 places.join(QStringLiteral(", ")));
+    stream->layer = GDALDatasetExecuteSQL(stream->dataset, sql.toUtf8().constData(), nullptr, nullptr);
+    if (stream->layer == nullptr)
+    {
+        why = QObject::tr("%1 refused the query %2: %3").arg(stream->groupedBy, sql, QuietGdal::last());
+        return nullptr;
+    }
+    stream->resultSet = true;
+    if (!stream->start(fields, QString(), false, CPLStringList()))
+    {
+        why = QObject::tr("a field has a type GDAL's stream does not give (date-time, list...) or GDAL "
+                          "failed: %1")
+                  .arg(QuietGdal::last());
+        return nullptr;
+    }
+    stream->countColumn = stream->column(stream->columnNamed(countName));
+    if (!stream->countColumn)
+    {
+        why = QObject::tr("%1 gave no whole-number count").arg(stream->groupedBy);
+        return nullptr;
     }
     return std::unique_ptr<VbasArrowRecords>(new VbasArrowRecords(std::move(stream)));
 }
@@ -260,7 +416,13 @@ bool VbasArrowRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
     }
     // A struct array's offset applies to its children too.
     const std::int64_t row = s.row + s.batch.offset;
-    id = fixed<std::int64_t>(*s.batch.children[s.fidColumn], row + s.batch.children[s.fidColumn]->offset);
+    if (s.countColumn)
+    {
+        id = s.groupsRead++;
+        s.groupSize = cell(*s.batch.children[s.countColumn->first], s.countColumn->second, row).toLongLong();
+    }
+    else
+        id = fixed<std::int64_t>(*s.batch.children[s.fidColumn], row + s.batch.children[s.fidColumn]->offset);
     values.resize(int(s.columns.size()));
     for (std::size_t f = 0; f < s.columns.size(); ++f)
         values[int(f)] = cell(*s.batch.children[s.columns[f].first], s.columns[f].second, row);
@@ -270,11 +432,27 @@ bool VbasArrowRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
 
 long VbasArrowRecords::cheapRowCount() const
 {
-    return long(OGR_L_GetFeatureCount(mStream->layer, FALSE));
+    // A query's result is counted by running the query again.
+    return grouped() ? -1 : long(OGR_L_GetFeatureCount(mStream->layer, FALSE));
+}
+
+bool VbasArrowRecords::grouped() const
+{
+    return mStream->countColumn.has_value();
+}
+
+qint64 VbasArrowRecords::groupSize() const
+{
+    return mStream->groupSize;
+}
+
+QString VbasArrowRecords::groupedBy() const
+{
+    return grouped() ? mStream->groupedBy : QString();
 }
 
 VbasRecordRows::VbasRecordRows(QgsFeatureSource& source, const QgsVectorLayer* layer,
-                               const QList<int>& attributes)
+                               const QList<int>& attributes, VbasGrouping grouping)
     : mSource(source)
     , mAttributes(attributes)
 {
@@ -283,7 +461,18 @@ VbasRecordRows::VbasRecordRows(QgsFeatureSource& source, const QgsVectorLayer* l
         QStringList names;
         for (const int field : attributes)
             names << source.fields().at(field).name();
-        mColumnar = VbasArrowRecords::open(*layer, names);
+        if (grouping != VbasGrouping::Rows)
+        {
+            mColumnar = VbasArrowRecords::openGroups(*layer, names, grouping == VbasGrouping::Database,
+                                                     mGroupingRefused);
+            if (!mColumnar && grouping == VbasGrouping::Database && !mGroupingRefused.isEmpty())
+                throw QgsProcessingException(
+                    QObject::tr("RECORDS: GROUP_RECORDS asks the database to group the records, but %1; "
+                                "set GROUP_RECORDS to rows to read every row instead")
+                        .arg(mGroupingRefused));
+        }
+        if (!mColumnar)
+            mColumnar = VbasArrowRecords::open(*layer, names);
     }
     if (!mColumnar)
     {
@@ -296,7 +485,23 @@ VbasRecordRows::VbasRecordRows(QgsFeatureSource& source, const QgsVectorLayer* l
 bool VbasRecordRows::next(QgsFeatureId& id, QVector<QVariant>& values)
 {
     if (mColumnar)
-        return mColumnar->next(id, values);
+    {
+        if (!mColumnar->next(id, values))
+            return false;
+        if (grouped())
+        {
+            // Mixes each value's key (NULL apart from empty text) and the count into the running digest.
+            const auto mix = [this](std::uint64_t x)
+            {
+                mDigest = (mDigest ^ x) * 0x100000001b3ULL;
+                mDigest ^= mDigest >> 29;
+            };
+            for (const QVariant& value : values)
+                mix(qHash(vbasValueKey(value)));
+            mix(std::uint64_t(groupSize()));
+        }
+        return true;
+    }
     if (!mFeatures.nextFeature(mFeature))
         return false;
     id = mFeature.id();
@@ -304,6 +509,20 @@ bool VbasRecordRows::next(QgsFeatureId& id, QVector<QVariant>& values)
     for (int i = 0; i < mAttributes.size(); ++i)
         values[i] = mFeature.attribute(mAttributes.at(i));
     return true;
+}
+
+QString VbasRecordRows::description() const
+{
+    if (grouped())
+        return QObject::tr("RECORDS: grouped by the database (%1): GROUP BY the %2 fields read, with "
+                           "COUNT(*); only the counts travel")
+            .arg(mColumnar->groupedBy())
+            .arg(mAttributes.size());
+    const QString read = columnar() ? QObject::tr("RECORDS: read through GDAL's Arrow stream")
+                                    : QObject::tr("RECORDS: read through QGIS's feature iterator");
+    return mGroupingRefused.isEmpty()
+               ? read
+               : QObject::tr("%1 (the database did not group them: %2)").arg(read, mGroupingRefused);
 }
 
 long VbasRecordRows::expectedRows() const

@@ -635,21 +635,20 @@ void reportEmptyRows(const QgsFeatureSource& source, const VbasRecordFields& fie
 
 vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* layer,
                               const VbasRecordFields& fields, const vbas::DatasetOptions& options,
-                              std::vector<QgsFeatureId>& rowFeatures,
-                              std::vector<std::vector<vbas::CategoryValue>>& quasiIdentifierValues,
-                              vbas::Feedback& feedback)
+                              VbasJobData& data, vbas::Feedback& feedback)
 {
+    std::vector<QgsFeatureId>& rowFeatures = data.recordFeatures;
     const QList<int> published = fields.publishedValues();
     // Read in this order: the quasi-identifiers, the published values, the region, the count.
-    QgsAttributeList attributes = fields.quasiIdentifiers + published;
-    const int q = fields.quasiIdentifiers.size(), regionAt = attributes.size();
-    attributes << fields.region;
+    QgsAttributeList attributes = fields.readFields();
+    const int q = fields.quasiIdentifiers.size(), regionAt = attributes.size() - 1;
     if (fields.count >= 0)
         attributes << fields.count;
     const int sensitiveAt = q, countAt = regionAt + 1;
-    VbasRecordRows rows(source, layer, attributes);
-    feedback.info(rows.columnar() ? "RECORDS: read through GDAL's Arrow stream"
-                                  : "RECORDS: read through QGIS's feature iterator");
+    VbasRecordRows rows(source, layer, attributes, fields.count >= 0 ? VbasGrouping::Rows : fields.grouping);
+    feedback.info(rows.description().toStdString());
+    data.recordsGrouped = rows.grouped();
+    const bool counted = fields.count >= 0 || rows.grouped();
 
     vbas::RecordTable table;
     table.quasiIdentifierCount = std::size_t(q);
@@ -669,7 +668,9 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     while (rows.next(id, values))
     {
         loop.next();
-        const std::optional<qint64> read = rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr);
+        const std::optional<qint64> read =
+            rows.grouped() ? rows.groupSize()
+                           : rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr);
         if (!read && empty.null++ == 0)
             empty.firstNull = id;
         const qint64 count = read.value_or(0);
@@ -704,10 +705,11 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
             table.sensitiveCodes.push_back(sensitiveCategories[j].code(values.at(sensitiveAt + int(j))));
         for (std::size_t j = 0; j < distinct.size(); ++j)
             distinct[j].insert(vbasValueKey(values.at(q + int(j))));
-        if (fields.count >= 0)
+        if (counted)
             table.counts.push_back(count);
         rowFeatures.push_back(id);
     }
+    data.recordsDigest = rows.digest();
     reportEmptyRows(source, fields, empty, rowFeatures.size(), feedback);
     refuseIdentifiers(source, fields, distinct, records);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowFeatures.size(),
@@ -715,10 +717,17 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     reportNullCategories(source, fields, categories, feedback);
     for (std::size_t j = 0; j < categories.size(); ++j)
     {
-        quasiIdentifierValues.push_back(categories[j].values());
+        data.quasiIdentifierValues.push_back(categories[j].values());
         const std::vector<std::uint32_t> rank = categories[j].ranks();
         for (std::size_t i = j; i < table.codes.size(); i += categories.size())
             table.codes[i] = rank[table.codes[i]];
+    }
+    // Sensitive codes in text order too: the same codes whatever order the rows come in (grouped or not).
+    for (std::size_t j = 0; j < sensitiveCategories.size(); ++j)
+    {
+        const std::vector<std::uint32_t> rank = sensitiveCategories[j].ranks();
+        for (std::size_t i = j; i < table.sensitiveCodes.size(); i += sensitiveCategories.size())
+            table.sensitiveCodes[i] = rank[table.sensitiveCodes[i]];
     }
     return table;
 }
@@ -1105,10 +1114,10 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     vbas::RecordTable table;
     {
         vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
-        table = loadRecords(records, recordsLayer, recordFields, options, data.recordFeatures,
-                            data.quasiIdentifierValues, feedback);
+        table = loadRecords(records, recordsLayer, recordFields, options, data, feedback);
     }
-    feedback.info(QObject::tr("RECORDS: read %1 rows in %2 s")
+    feedback.info((data.recordsGrouped ? QObject::tr("RECORDS: read %1 groups in %2 s")
+                                       : QObject::tr("RECORDS: read %1 rows in %2 s"))
                       .arg(data.recordFeatures.size())
                       .arg(seconds(timer))
                       .toStdString());

@@ -5,6 +5,7 @@
 #include "generalization/Hierarchy.h"
 #include "geometry/RegionGeometries.h"
 #include "partition/Partitioner.h"
+#include "vbasarrowrecords.h"
 
 #include <qgscoordinatereferencesystem.h>
 #include <qgscoordinatetransform.h>
@@ -157,11 +158,22 @@ struct VbasRecordFields
     /** NULL counts read as 0 (no records) instead of refused (NULL_COUNT_AS_ZERO). */
     bool nullCountAsZero = false;
 
+    /** Where the records are counted (GROUP_RECORDS); a COUNT_FIELD table is always read row by row. */
+    VbasGrouping grouping = VbasGrouping::Automatic;
+
     /** The parameter that reads NULL counts as 0; named in the error that refuses them. */
     static inline const QString kNullCountAsZero = QStringLiteral("NULL_COUNT_AS_ZERO");
+    /** The parameter that says where the records are counted. */
+    static inline const QString kGroupRecords = QStringLiteral("GROUP_RECORDS");
 
     /** Returns the published fields that are no quasi-identifiers: sensitive, then released ones. */
     QList<int> publishedValues() const { return sensitive + released; }
+    /**
+     * The fields a release reads of each row, in this order: the quasi-identifiers, the published values,
+     * the region. Writing the released records reads them again in the same order, so that a database
+     * groups and numbers the rows alike both times.
+     */
+    QList<int> readFields() const { return quasiIdentifiers + publishedValues() + QList<int>{region}; }
 };
 
 /** The inputs of a job as the engine takes them, with the way back to the features they came from. */
@@ -171,8 +183,15 @@ struct VbasJobData
     /** The REGIONS feature of each region; a feature without geometry (and records) is left out. */
     std::vector<QgsFeatureId> regionFeatures;
     std::optional<vbas::Dataset> dataset;
-    /** The RECORDS feature of each record row; rows of count 0 (no records) are left out. */
+    /**
+     * The RECORDS feature of each record row; rows of count 0 (no records) are left out. When the database
+     * grouped the records, each row is a group and its "feature" its place in the grouped query's order.
+     */
     std::vector<QgsFeatureId> recordFeatures;
+    /** Whether the database grouped the records (VbasGrouping): the released records are then read so too. */
+    bool recordsGrouped = false;
+    /** The digest of the grouped rows (VbasRecordRows::digest()), to check the second read against. */
+    std::uint64_t recordsDigest = 0;
     /** The value of every category code of each quasi-identifier (for generalization hierarchies). */
     std::vector<std::vector<vbas::CategoryValue>> quasiIdentifierValues;
 };

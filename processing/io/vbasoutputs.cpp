@@ -254,8 +254,13 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
     std::vector<QgsAttributes> rows;
     std::vector<qlonglong> counts;
     QHash<QString, std::size_t> mergedRow;
-    // Reading the records again is half the work, writing them the other half.
-    VbasRecordRows features(records, recordsLayer, values);
+    // Reading the records again is half the work, writing them the other half. Grouped by the database
+    // when the job's were: read in the job's order, so that the rows are numbered alike.
+    VbasRecordRows features(records, recordsLayer, layout.roles.readFields(),
+                            data.recordsGrouped ? VbasGrouping::Database : VbasGrouping::Rows);
+    if (features.grouped() != data.recordsGrouped)
+        throw QgsProcessingException(
+            QObject::tr("RECORDS: the database no longer groups the records as it did when they were read"));
     const long expected = features.expectedRows();
     const double perFeature = expected > 0 ? 0.5 / double(expected) : 0.0;
     qint64 read = 0;
@@ -298,7 +303,8 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
             attributes << fateName(fate);
         if (!merged)
         {
-            rows.push_back(attributes);
+            // A group counted by the database is as many identical records.
+            rows.insert(rows.end(), std::size_t(dataset.rowCount(row.value())), attributes);
             continue;
         }
         QStringList key;
@@ -315,6 +321,12 @@ void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const 
         rows.push_back(attributes);
         counts.push_back(qlonglong(dataset.rowCount(row.value())));
     }
+
+    if (features.digest() != data.recordsDigest)
+        throw QgsProcessingException(
+            QObject::tr("RECORDS changed while the release ran (the database's groups differ from those the "
+                        "release was computed on); nothing is written: run it again on a table no one edits "
+                        "meanwhile"));
 
     // The order of the input (sorted by small area, say) must not survive: shuffled from the operating
     // system's randomness, which no parameter can repeat.

@@ -2,6 +2,7 @@
 
 #include "processingtestutils.h"
 
+#include <qgscoordinatetransformcontext.h>
 #include <qgsdistancearea.h>
 #include <qgsfeatureiterator.h>
 #include <qgsprocessing.h>
@@ -33,6 +34,58 @@ OlindaInput::OlindaInput()
     : tracts(openData(QStringLiteral("demo/olinda.gpkg"), QStringLiteral("tracts")))
     , patients(openData(QStringLiteral("demo/olinda_patients.csv")))
 {
+}
+
+VbasJobData loadOlindaJob(const OlindaInput& olinda, QgsVectorLayer& records, const VbasRecordFields& fields,
+                          bool wholeLayer, QStringList& log)
+{
+    struct Lines : vbas::Feedback
+    {
+        QStringList lines;
+        void info(const std::string& message) override { lines << QString::fromStdString(message); }
+    };
+    const VbasPlanarFrame frame(*olinda.tracts, QgsCoordinateTransformContext());
+    Lines lines;
+    VbasJobData data =
+        loadJobData(*olinda.tracts, olinda.tracts->fields().lookupField("CD_GEOCODI"), frame,
+                    vbas::RepresentativePoint::Centroid, records, wholeLayer ? &records : nullptr, fields,
+                    vbas::DatasetOptions{vbas::UnknownRegionPolicy::Drop}, lines);
+    log = lines.lines;
+    return data;
+}
+
+VbasRecordFields recordRoles(const QgsFields& fields, const QString& region,
+                             const QStringList& quasiIdentifiers, const QStringList& sensitive,
+                             const QString& count)
+{
+    VbasRecordFields roles;
+    roles.region = fields.lookupField(region);
+    for (const QString& name : quasiIdentifiers)
+        roles.quasiIdentifiers << fields.lookupField(name);
+    for (const QString& name : sensitive)
+        roles.sensitive << fields.lookupField(name);
+    roles.count = count.isEmpty() ? -1 : fields.lookupField(count);
+    return roles;
+}
+
+std::map<std::vector<std::uint32_t>, vbas::Count> recordsPerGroup(const VbasJobData& data)
+{
+    const vbas::Dataset& dataset = *data.dataset;
+    std::map<std::vector<std::uint32_t>, vbas::Count> groups;
+    for (std::size_t row = 0; row < dataset.rows(); ++row)
+    {
+        std::vector<std::uint32_t> key{std::uint32_t(dataset.rowRegion(row))};
+        const vbas::ClassId cls = dataset.rowClass(row);
+        if (cls != vbas::kNoClass)
+        {
+            const std::uint32_t* codes = dataset.classes().codes(cls);
+            key.insert(key.end(), codes, codes + dataset.schema().size());
+        }
+        for (std::size_t f = 0; f < dataset.sensitiveCount(); ++f)
+            key.push_back(std::uint32_t(dataset.rowSensitive(row, f)));
+        groups[key] += dataset.rowCount(row);
+    }
+    return groups;
 }
 
 QVariantMap OlindaInput::parameters(const QStringList& quasiIdentifiers) const

@@ -3,6 +3,8 @@
 // The repository's real data (data/README.md) and checks of a release that use none of VBAS's code:
 // group recounts, and areas measured with QGIS's own QgsDistanceArea on the original polygons.
 
+#include "vbasconvert.h"
+
 #include <qgsvectorlayer.h>
 
 #include <QStringList>
@@ -24,6 +26,23 @@ struct OlindaInput
     /** Naive anonymity-based site count, so that there are tens of aggregates and some suppression. */
     QVariantMap parameters(const QStringList& quasiIdentifiers = kOlindaQuasiIdentifiers) const;
 };
+
+/**
+ * The job data of `records` over the Olinda tracts (unknown tracts dropped); with `wholeLayer` the records
+ * may be read through GDAL (Arrow stream, or grouped by the database as `fields.grouping` says), else only
+ * through QGIS. `log` receives the info lines.
+ */
+VbasJobData loadOlindaJob(const OlindaInput& olinda, QgsVectorLayer& records, const VbasRecordFields& fields,
+                          bool wholeLayer, QStringList& log);
+/** The roles of the fields named so in `fields` (count empty: every row is one record). */
+VbasRecordFields recordRoles(const QgsFields& fields, const QString& region,
+                             const QStringList& quasiIdentifiers, const QStringList& sensitive,
+                             const QString& count = QString());
+/**
+ * The records of a job per group of identical records (small area, quasi-identifier codes, sensitive
+ * codes): the same map whether the records were read one per row or grouped by a database.
+ */
+std::map<std::vector<std::uint32_t>, vbas::Count> recordsPerGroup(const VbasJobData& data);
 
 /** Opens `path` (relative to the repository's data/ folder), optionally one `layer` of it; fails the test
  * when invalid. */

@@ -1,45 +1,38 @@
 // RECORDS read through GDAL's Arrow stream (VbasArrowRecords) give the very dataset QGIS's own iteration
 // gives: the same rows, feature ids, region keys, classes, counts, sensitive codes and category values, on
-// the demo's CSV and on a GeoPackage and a Shapefile of typed fields with NULLs and a subset string.
+// the demo's CSV and on a GeoPackage and a Shapefile of typed fields with NULLs and a subset string. Rows
+// grouped by the database (GeoPackage, SpatiaLite) hold the same records per group, and a release of them
+// publishes the same rows.
 
 #include "vbasarrowrecords.h"
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "releasecheck.h"
 #include "vbasconvert.h"
 
-#include <qgscoordinatetransformcontext.h>
+#include <qgsdatasourceuri.h>
 
 #include <QTemporaryDir>
 
 #include <gdal.h>
+#include <gdal_utils.h>
 #include <ogr_api.h>
 #include <ogr_srs_api.h>
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <tuple>
 
 namespace
 {
-/** Keeps the engine's info lines. */
-struct Lines : vbas::Feedback
-{
-    QStringList lines;
-    void info(const std::string& message) override { lines << QString::fromStdString(message); }
-};
-
 /** The job data of `records` over the Olinda tracts, through the Arrow stream or through QGIS. */
 VbasJobData load(const OlindaInput& olinda, QgsVectorLayer& records, const VbasRecordFields& fields,
                  bool columnar, QStringList& log)
 {
-    const VbasPlanarFrame frame(*olinda.tracts, QgsCoordinateTransformContext());
-    Lines lines;
-    VbasJobData data =
-        loadJobData(*olinda.tracts, olinda.tracts->fields().lookupField("CD_GEOCODI"), frame,
-                    vbas::RepresentativePoint::Centroid, records, columnar ? &records : nullptr, fields,
-                    vbas::DatasetOptions{vbas::UnknownRegionPolicy::Drop}, lines);
-    log = lines.lines;
-    return data;
+    VbasRecordFields rows = fields;
+    rows.grouping = VbasGrouping::Rows;
+    return loadOlindaJob(olinda, records, rows, columnar, log);
 }
 
 void expectSameData(const VbasJobData& columnar, const VbasJobData& iterated)
@@ -79,19 +72,6 @@ void expectSameData(const VbasJobData& columnar, const VbasJobData& iterated)
             EXPECT_EQ(x[c].day, y[c].day);
         }
     }
-}
-
-VbasRecordFields roles(const QgsFields& fields, const QString& region, const QStringList& quasiIdentifiers,
-                       const QStringList& sensitive, const QString& count = QString())
-{
-    VbasRecordFields roles;
-    roles.region = fields.lookupField(region);
-    for (const QString& name : quasiIdentifiers)
-        roles.quasiIdentifiers << fields.lookupField(name);
-    for (const QString& name : sensitive)
-        roles.sensitive << fields.lookupField(name);
-    roles.count = count.isEmpty() ? -1 : fields.lookupField(count);
-    return roles;
 }
 
 /**
@@ -141,7 +121,7 @@ TEST(ArrowRecords, TheDemoCsvGivesTheDatasetQgisGives)
 {
     const OlindaInput olinda;
     const VbasRecordFields fields =
-        roles(olinda.patients->fields(), "tract", {"age", "sex", "married"}, {"education"});
+        recordRoles(olinda.patients->fields(), "tract", {"age", "sex", "married"}, {"education"});
     QStringList columnarLog, iteratedLog;
     const VbasJobData columnar = load(olinda, *olinda.patients, fields, true, columnarLog);
     const VbasJobData iterated = load(olinda, *olinda.patients, fields, false, iteratedLog);
@@ -180,7 +160,7 @@ TEST(ArrowRecords, TypedFieldsNullsAndASubsetGiveTheDatasetQgisGives)
                 if (withDate)
                     quasiIdentifiers << "onset";
                 const VbasRecordFields fields =
-                    roles(layer.fields(), "tract", quasiIdentifiers, {"sex"}, QStringLiteral("n"));
+                    recordRoles(layer.fields(), "tract", quasiIdentifiers, {"sex"}, QStringLiteral("n"));
                 QStringList columnarLog, iteratedLog;
                 const VbasJobData columnar = load(olinda, layer, fields, true, columnarLog);
                 const VbasJobData iterated = load(olinda, layer, fields, false, iteratedLog);
@@ -224,4 +204,135 @@ TEST(ArrowRecords, UnsavedEditsAndFieldsOfQgisAreReadThroughQgis)
     ASSERT_TRUE(layer.changeAttributeValue(1, layer.fields().lookupField("age"), 99));
     EXPECT_EQ(VbasArrowRecords::open(layer, {"tract", "age"}), nullptr);
     layer.rollBack();
+}
+
+namespace
+{
+/** The typed table of writeTypedTable() as a SpatiaLite database, and the layer QGIS's provider opens. */
+std::unique_ptr<QgsVectorLayer> spatiaLiteCopy(const QString& gpkg, const QString& path)
+{
+    GDALDatasetH source = GDALOpenEx(gpkg.toUtf8().constData(), GDAL_OF_VECTOR, nullptr, nullptr, nullptr);
+    const char* arguments[] = {"-f", "SQLite", "-dsco", "SPATIALITE=YES", nullptr};
+    GDALVectorTranslateOptions* options =
+        GDALVectorTranslateOptionsNew(const_cast<char**>(arguments), nullptr);
+    GDALDatasetH copy = GDALVectorTranslate(path.toUtf8().constData(), nullptr, 1, &source, options, nullptr);
+    GDALVectorTranslateOptionsFree(options);
+    EXPECT_TRUE(copy != nullptr);
+    GDALClose(copy);
+    GDALClose(source);
+    QgsDataSourceUri uri;
+    uri.setDatabase(path);
+    uri.setDataSource(QString(), QStringLiteral("patients"), QStringLiteral("geom"));
+    return std::make_unique<QgsVectorLayer>(uri.uri(), QStringLiteral("patients"),
+                                            QStringLiteral("spatialite"));
+}
+} // namespace
+
+TEST(ArrowRecords, GroupsCountedByTheDatabaseHoldTheRecordsEveryRowHolds)
+{
+    const OlindaInput olinda;
+    QStringList tracts;
+    QgsFeature tract;
+    QgsFeatureIterator it = olinda.tracts->getFeatures();
+    while (it.nextFeature(tract) && tracts.size() < 40)
+        tracts << tract.attribute("CD_GEOCODI").toString();
+    QTemporaryDir dir;
+    const QString gpkg = writeTypedTable(dir.filePath("typed.gpkg"), "GPKG", tracts, 3000);
+    QgsVectorLayer geoPackage(gpkg, QStringLiteral("patients"), QStringLiteral("ogr"));
+    const std::unique_ptr<QgsVectorLayer> spatiaLite = spatiaLiteCopy(gpkg, dir.filePath("typed.sqlite"));
+    ASSERT_TRUE(geoPackage.isValid());
+    ASSERT_TRUE(spatiaLite->isValid());
+    for (const auto& [layer, database, automatic] :
+         {std::tuple(&geoPackage, "GeoPackage", false), std::tuple(spatiaLite.get(), "SQLite", true)})
+        for (const QString& subset : {QString(), QStringLiteral("n > 0 AND age < 60")})
+        {
+            SCOPED_TRACE(QString("%1 %2").arg(database, subset).toStdString());
+            ASSERT_TRUE(layer->setSubsetString(subset));
+            // NULL ages and sexes, a 64-bit code and a real; sex also published as a sensitive value.
+            VbasRecordFields fields =
+                recordRoles(layer->fields(), "tract", {"age", "code", "score"}, {"sex"});
+            QStringList rowsLog, groupedLog, automaticLog;
+            fields.grouping = VbasGrouping::Rows;
+            const VbasJobData rows = loadOlindaJob(olinda, *layer, fields, true, rowsLog);
+            fields.grouping = VbasGrouping::Database;
+            const VbasJobData grouped = loadOlindaJob(olinda, *layer, fields, true, groupedLog);
+            fields.grouping = VbasGrouping::Automatic;
+            const VbasJobData automaticData = loadOlindaJob(olinda, *layer, fields, true, automaticLog);
+
+            EXPECT_FALSE(rows.recordsGrouped);
+            ASSERT_TRUE(grouped.recordsGrouped) << groupedLog.join('\n').toStdString();
+            EXPECT_TRUE(
+                groupedLog.filter(QStringLiteral("RECORDS: grouped by the database (%1").arg(database))
+                    .size() == 1)
+                << groupedLog.join('\n').toStdString();
+            // A GeoPackage streams faster than SQLite groups it; QGIS's SpatiaLite provider does not stream.
+            EXPECT_EQ(automaticData.recordsGrouped, automatic) << automaticLog.join('\n').toStdString();
+            // Fewer rows, the same records in every group; every group at most once.
+            EXPECT_LT(grouped.dataset->rows(), rows.dataset->rows() / 2);
+            EXPECT_EQ(grouped.dataset->rows(), recordsPerGroup(grouped).size());
+            EXPECT_EQ(recordsPerGroup(grouped), recordsPerGroup(rows));
+            EXPECT_EQ(grouped.quasiIdentifierValues.size(), rows.quasiIdentifierValues.size());
+            for (std::size_t j = 0; j < rows.quasiIdentifierValues.size(); ++j)
+                for (std::size_t c = 0; c < rows.quasiIdentifierValues[j].size(); ++c)
+                    EXPECT_EQ(grouped.quasiIdentifierValues[j].at(c).text,
+                              rows.quasiIdentifierValues[j][c].text);
+        }
+}
+
+TEST(ArrowRecords, AReleaseOfDatabaseGroupsPublishesWhatAReleaseOfEveryRowPublishes)
+{
+    const OlindaInput olinda;
+    QTemporaryDir dir;
+    // The demo's patients as a GeoPackage table.
+    GDALDatasetH source =
+        GDALOpenEx(olinda.patients->source().toUtf8().constData(), GDAL_OF_VECTOR, nullptr, nullptr, nullptr);
+    const char* arguments[] = {"-f", "GPKG", "-nln", "patients", nullptr};
+    GDALVectorTranslateOptions* options =
+        GDALVectorTranslateOptionsNew(const_cast<char**>(arguments), nullptr);
+    const QString path = dir.filePath("patients.gpkg");
+    GDALClose(GDALVectorTranslate(path.toUtf8().constData(), nullptr, 1, &source, options, nullptr));
+    GDALVectorTranslateOptionsFree(options);
+    GDALClose(source);
+    QgsVectorLayer patients(path, QStringLiteral("patients"), QStringLiteral("ogr"));
+    ASSERT_TRUE(patients.isValid());
+    ASSERT_EQ(patients.featureCount(), kOlindaPatients);
+
+    QVariantMap parameters = olinda.parameters();
+    parameters["RECORDS"] = asParameter(&patients);
+    parameters["SENSITIVE_FIELDS"] = QStringList{"health"};
+    parameters["GROUP_RECORDS"] = "database";
+    const AlgorithmRun grouped = runAlgorithm("vbas:aggregateregions", parameters);
+    parameters["GROUP_RECORDS"] = "rows";
+    const AlgorithmRun rows = runAlgorithm("vbas:aggregateregions", parameters);
+    ASSERT_TRUE(grouped.ok) << grouped.errors.toStdString();
+    ASSERT_TRUE(rows.ok) << rows.errors.toStdString();
+    EXPECT_TRUE(grouped.log.contains("RECORDS: grouped by the database (GeoPackage)"))
+        << grouped.log.toStdString();
+    EXPECT_TRUE(rows.log.contains("RECORDS: read through GDAL's Arrow stream"));
+
+    ReleaseInput input{olinda.tracts.get(),     "CD_GEOCODI", &patients, "tract", "patient_id",
+                       kOlindaQuasiIdentifiers, QString(),    5};
+    const ReleaseRecount recount = expectSoundRelease(grouped, input);
+    EXPECT_EQ(recount.input, kOlindaPatients);
+    for (const char* result : {"AGGREGATES", "RECORDS_RELEASED", "SUPPRESSED", "RECORDS_DROPPED"})
+        EXPECT_EQ(number(grouped, result), number(rows, result)) << result;
+    // One published row per record either way, with the same values.
+    const QStringList published = QStringList{"tract", "health"} + kOlindaQuasiIdentifiers;
+    QMap<QString, qint64> groupedRows, everyRow;
+    for (const auto& [run, counts] : {std::pair(&grouped, &groupedRows), std::pair(&rows, &everyRow)})
+    {
+        QgsVectorLayer* records = outputLayer(*run, "OUTPUT_RECORDS");
+        ASSERT_TRUE(records != nullptr);
+        EXPECT_EQ(records->featureCount(), number(*run, "RECORDS_RELEASED"));
+        QgsFeature feature;
+        QgsFeatureIterator features = records->getFeatures();
+        while (features.nextFeature(feature))
+        {
+            QStringList key;
+            for (const QString& field : published)
+                key << feature.attribute(field).toString();
+            ++(*counts)[key.join('|')];
+        }
+    }
+    EXPECT_EQ(groupedRows, everyRow);
 }
