@@ -67,13 +67,12 @@ EOF
 export QT_QPA_PLATFORM=offscreen
 regions="postgres://$connection table=\"public\".\"areas\" (geom) key='area_fid'"
 patients="postgres://$connection table=\"public\".\"patients\" key='patient_id'"
-release() { # release GROUP_RECORDS: the cheapest release, to time the I/O; no records written
-    "$runner" run vbas:aggregateregions -- "REGIONS=$regions" REGION_ID_FIELD=area_id "RECORDS=$patients" \
-        RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender QUASI_IDENTIFIERS=education \
-        K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false "GROUP_RECORDS=$1" \
-        "OUTPUT=ogr:dbname='$work/release.gpkg' table=\"aggregates\" (geom)"
-}
-read -r grouped grouped_mib <<< "$(timed release auto)"
+# The cheapest release, to time the I/O; no records written. GROUP_RECORDS=... goes after it.
+release=("$runner" run vbas:aggregateregions -- "REGIONS=$regions" REGION_ID_FIELD=area_id "RECORDS=$patients"
+    RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender QUASI_IDENTIFIERS=education
+    K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false
+    "OUTPUT=ogr:dbname='$work/release.gpkg' table=\"aggregates\" (geom)")
+read -r grouped grouped_mib <<< "$(timed "${release[@]}" GROUP_RECORDS=auto)"
 grep -E '^RECORDS: |release computed|Released' "$work/last.log" | sed 's/^/    /'
 groups=$("${psql[@]}" -t -A -c "SELECT count(*) FROM (SELECT 1 FROM patients GROUP BY area, age, gender, education) AS g")
 
@@ -83,7 +82,7 @@ printf '%-56s %8s s %6s MiB\n' "release, grouped by PostgreSQL (no records writt
 if [ "$records" -le 5000000 ]; then
     read -r iterate iterate_mib <<< "$(timed /usr/bin/python3 "$work/qgis-iterate.py" \
         "$connection table=\"public\".\"patients\" key='patient_id'")"
-    read -r rows rows_mib <<< "$(timed release rows)"
+    read -r rows rows_mib <<< "$(timed "${release[@]}" GROUP_RECORDS=rows)"
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
     printf '%-56s %8s s %6s MiB\n' "QGIS iterates the records (4 columns)" "$iterate" "$iterate_mib"
     printf '%-56s %8s s %6s MiB\n' "release, every row read (GROUP_RECORDS=rows)" "$rows" "$rows_mib"

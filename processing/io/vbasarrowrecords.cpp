@@ -490,14 +490,24 @@ bool VbasRecordRows::next(QgsFeatureId& id, QVector<QVariant>& values)
             return false;
         if (grouped())
         {
-            // Mixes each value's key (NULL apart from empty text) and the count into the running digest.
+            // Mixes each value and the count into the running digest. Both reads give the same types, so
+            // a value's own hash will do (no text written: this runs for every group).
             const auto mix = [this](std::uint64_t x)
             {
                 mDigest = (mDigest ^ x) * 0x100000001b3ULL;
                 mDigest ^= mDigest >> 29;
             };
             for (const QVariant& value : values)
-                mix(qHash(vbasValueKey(value)));
+            {
+                if (VbasCompat::isNull(value))
+                    mix(0x9e3779b97f4a7c15ULL);
+                else if (value.type() == QVariant::String)
+                    mix(qHash(value.toString()) + 1);
+                else if (value.type() == QVariant::Int || value.type() == QVariant::LongLong)
+                    mix(qHash(value.toLongLong()) + 2);
+                else
+                    mix(qHash(vbasValueKey(value)) + 3);
+            }
             mix(std::uint64_t(groupSize()));
         }
         return true;

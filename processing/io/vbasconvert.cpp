@@ -1023,10 +1023,23 @@ std::uint32_t VbasCategoryCodes::code(const QVariant& value)
         ++mNullRows;
         return *mNull;
     }
+    const bool wholeNumber = value.type() == QVariant::Int || value.type() == QVariant::LongLong;
+    if (wholeNumber)
+    {
+        const auto found = mWholeNumber.constFind(value.toLongLong());
+        if (found != mWholeNumber.constEnd())
+            return found.value();
+    }
     const QString text = vbasKeyText(value);
     const auto found = mText.constFind(text);
     if (found != mText.constEnd())
+    {
+        if (wholeNumber)
+            mWholeNumber.insert(value.toLongLong(), found.value());
         return found.value();
+    }
+    if (wholeNumber)
+        mWholeNumber.insert(value.toLongLong(), mSize);
     mText.insert(text, mSize);
     mFirstValue.resize(int(mSize) + 1);
     mFirstValue[int(mSize)] = value;

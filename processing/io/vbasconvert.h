@@ -248,6 +248,8 @@ public:
 
 private:
     QHash<QString, std::uint32_t> mText;
+    /** The codes of whole numbers already coded, found without writing them as text first. */
+    QHash<qlonglong, std::uint32_t> mWholeNumber;
     QVector<QVariant> mFirstValue; //!< the first value coded, per non-NULL code
     std::optional<std::uint32_t> mNull;
     std::uint32_t mSize = 0;
