@@ -120,6 +120,23 @@ ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& i
     return recount;
 }
 
+void expectSameRelease(const AlgorithmRun& a, const AlgorithmRun& b, const QStringList& publishedFields)
+{
+    for (const char* result : {"AGGREGATES", "RECORDS_RELEASED", "SUPPRESSED", "RECORDS_DROPPED"})
+        EXPECT_EQ(number(a, result), number(b, result)) << result;
+    QMap<QStringList, qint64> published[2];
+    for (int r = 0; r < 2; ++r)
+    {
+        QgsVectorLayer* records = outputLayer(r == 0 ? a : b, QStringLiteral("OUTPUT_RECORDS"));
+        ASSERT_TRUE(records != nullptr);
+        QgsFeature feature;
+        QgsFeatureIterator features = records->getFeatures();
+        while (features.nextFeature(feature))
+            ++published[r][quasiIdentifierValues(feature, publishedFields)];
+    }
+    EXPECT_EQ(published[0], published[1]);
+}
+
 QVariantMap OutputFolder::release(QVariantMap parameters) const
 {
     const QString gpkg = path(QStringLiteral("release.gpkg"));

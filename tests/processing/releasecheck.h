@@ -47,6 +47,13 @@ struct ReleaseRecount
  */
 ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& input);
 
+/**
+ * Expects two releases of the same records, read in two ways, to publish the same: the same numbers of
+ * aggregates, released, suppressed and dropped records, and the same released rows (each combination of
+ * `publishedFields` as often in one as in the other).
+ */
+void expectSameRelease(const AlgorithmRun& a, const AlgorithmRun& b, const QStringList& publishedFields);
+
 /** A temporary folder that receives the file outputs of one run, to check what a run leaves there. */
 class OutputFolder
 {
