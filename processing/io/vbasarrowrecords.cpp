@@ -189,12 +189,13 @@ struct VbasArrowRecords::Stream
     }
 
     /**
-     * Starts the Arrow stream of `layer` with `options` and finds the columns of `fields`; with `withFid`,
+     * Starts the Arrow stream of `layer` and finds the columns of `fields`; with `withFid`,
      * the feature id column too, named `fidName` (OGC_FID when empty), which a field of that name reads.
      * False when GDAL cannot stream the layer or a field's type is not converted.
      */
-    bool start(const QStringList& fields, const QString& fidName, bool withFid, CPLStringList options)
+    bool start(const QStringList& fields, const QString& fidName, bool withFid)
     {
+        CPLStringList options;
         options.AddString(withFid ? "INCLUDE_FID=YES" : "INCLUDE_FID=NO");
         options.AddString("MAX_FEATURES_IN_BATCH=65536");
         if (!OGR_L_GetArrowStream(layer, &stream, options.List()) || stream.get_schema(&stream, &schema) != 0)
@@ -312,7 +313,7 @@ std::unique_ptr<VbasArrowRecords> VbasArrowRecords::open(const QgsVectorLayer& l
     }
     if (OGR_L_SetIgnoredFields(ogrLayer, const_cast<const char**>(ignored.List())) != OGRERR_NONE)
         return nullptr;
-    if (!stream->start(fields, fidName, true, CPLStringList()))
+    if (!stream->start(fields, fidName, true))
         return nullptr;
     return std::unique_ptr<VbasArrowRecords>(new VbasArrowRecords(std::move(stream)));
 }
@@ -381,7 +382,7 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
         return nullptr;
     }
     stream->resultSet = true;
-    if (!stream->start(fields, QString(), false, CPLStringList()))
+    if (!stream->start(fields, QString(), false))
     {
         why = QObject::tr("a field has a type GDAL's stream does not give (date-time, list...) or GDAL "
                           "failed: %1")
