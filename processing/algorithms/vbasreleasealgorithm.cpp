@@ -174,10 +174,9 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         std::unique_ptr<VbasOgrTable> table;
         if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination))
         {
-            sink.reset();
-            table = std::make_unique<VbasOgrTable>(destination, fields, name);
+            table = std::make_unique<VbasOgrTable>(std::move(sink), destination, fields, name);
         }
-        VbasSink out(table ? *table : *sink, name, share);
+        VbasSink out = table ? VbasSink(*table, name, share) : VbasSink(*sink, name, share);
         writer(out);
         if (table)
             table->finish();
@@ -213,7 +212,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     write(kOutputRecords, std::nullopt, VbasOutputs::recordFields(job.records->fields(), layout, release),
           VbasCompat::WkbNoGeometry,
           [&](VbasSink& sink)
-          { VbasOutputs::writeRecords(sink, *job.records, job.recordsLayer, layout, job.data, release); });
+          { VbasOutputs::writeRecords(sink, job.records->fields(), layout, job.data, release); });
     write(kOutputSites, VbasStyling::Role::Sites, VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
           [&](VbasSink& sink)
           {

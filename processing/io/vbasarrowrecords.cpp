@@ -1,7 +1,7 @@
 #include "vbasarrowrecords.h"
 
-#include "vbasconvert.h"
 #include "vbasqgiscompat.h"
+#include "vbasquietgdal.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsexception.h>
@@ -261,19 +261,6 @@ bool wholeQuery(const QString& subset)
     return subset.trimmed().startsWith(QLatin1String("select"), Qt::CaseInsensitive);
 }
 
-/** Keeps GDAL's error messages out of the terminal while it runs; the caller reads the last one. */
-struct QuietGdal
-{
-    QuietGdal()
-    {
-        CPLPushErrorHandler(CPLQuietErrorHandler);
-        CPLErrorReset();
-    }
-    ~QuietGdal() { CPLPopErrorHandler(); }
-    QuietGdal(const QuietGdal&) = delete;
-    QuietGdal& operator=(const QuietGdal&) = delete;
-    static QString last() { return QString::fromUtf8(CPLGetLastErrorMsg()); }
-};
 } // namespace
 
 VbasArrowRecords::VbasArrowRecords(std::unique_ptr<Stream> stream)
@@ -325,7 +312,7 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
     const QString subset = layer.subsetString().trimmed();
     if (!fieldsInTheSource(layer, fields))
         return nullptr;
-    const QuietGdal quiet;
+    const VbasQuietGdal quiet;
     auto stream = std::make_unique<Stream>();
     QString table;
     if (provider == QLatin1String("postgres") || provider == QLatin1String("spatialite"))
@@ -344,7 +331,7 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
                                      nullptr, nullptr);
         if (stream->dataset == nullptr)
         {
-            why = QObject::tr("GDAL could not connect to the database: %1").arg(QuietGdal::last());
+            why = QObject::tr("GDAL could not connect to the database: %1").arg(VbasQuietGdal::last());
             return nullptr;
         }
     }
@@ -362,7 +349,8 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
         return nullptr;
     stream->groupedBy = QString::fromUtf8(GDALGetDriverLongName(GDALGetDatasetDriver(stream->dataset)));
 
-    // Identical rows become one row and their count; ordered so that a second run numbers them alike.
+    // Identical rows become one row and their count. Unordered: a sort would cost a third of the query at
+    // national scale, and the release reads the groups once.
     QStringList columns;
     QStringList places;
     for (const QString& field : fields)
@@ -371,14 +359,14 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
         places << QString::number(places.size() + 1);
     }
     const QString countName = QStringLiteral("vbas_group_records");
-    const QString sql = QStringLiteral("SELECT %1, COUNT(*) AS %2 FROM %3%4 GROUP BY %5 ORDER BY %5")
+    const QString sql = QStringLiteral("SELECT %1, COUNT(*) AS %2 FROM %3%4 GROUP BY %5")
                             .arg(columns.join(QStringLiteral(", ")), countName, table,
                                  subset.isEmpty() ? QString() : QStringLiteral(" WHERE (%1)").arg(subset),
                                  places.join(QStringLiteral(", ")));
     stream->layer = GDALDatasetExecuteSQL(stream->dataset, sql.toUtf8().constData(), nullptr, nullptr);
     if (stream->layer == nullptr)
     {
-        why = QObject::tr("%1 refused the query %2: %3").arg(stream->groupedBy, sql, QuietGdal::last());
+        why = QObject::tr("%1 refused the query %2: %3").arg(stream->groupedBy, sql, VbasQuietGdal::last());
         return nullptr;
     }
     stream->resultSet = true;
@@ -386,7 +374,7 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
     {
         why = QObject::tr("a field has a type GDAL's stream does not give (date-time, list...) or GDAL "
                           "failed: %1")
-                  .arg(QuietGdal::last());
+                  .arg(VbasQuietGdal::last());
         return nullptr;
     }
     stream->countColumn = stream->column(stream->columnNamed(countName));
@@ -486,33 +474,7 @@ VbasRecordRows::VbasRecordRows(QgsFeatureSource& source, const QgsVectorLayer* l
 bool VbasRecordRows::next(QgsFeatureId& id, QVector<QVariant>& values)
 {
     if (mColumnar)
-    {
-        if (!mColumnar->next(id, values))
-            return false;
-        if (grouped())
-        {
-            // Mixes each value and the count into the running digest. Both reads give the same types, so
-            // a value's own hash will do (no text written: this runs for every group).
-            const auto mix = [this](std::uint64_t x)
-            {
-                mDigest = (mDigest ^ x) * 0x100000001b3ULL;
-                mDigest ^= mDigest >> 29;
-            };
-            for (const QVariant& value : values)
-            {
-                if (VbasCompat::isNull(value))
-                    mix(0x9e3779b97f4a7c15ULL);
-                else if (value.type() == QVariant::String)
-                    mix(qHash(value.toString()) + 1);
-                else if (value.type() == QVariant::Int || value.type() == QVariant::LongLong)
-                    mix(qHash(value.toLongLong()) + 2);
-                else
-                    mix(qHash(vbasValueKey(value)) + 3);
-            }
-            mix(std::uint64_t(groupSize()));
-        }
-        return true;
-    }
+        return mColumnar->next(id, values);
     if (!mFeatures.nextFeature(mFeature))
         return false;
     id = mFeature.id();

@@ -7,7 +7,6 @@
 #include <QVariant>
 #include <QVector>
 
-#include <cstdint>
 #include <memory>
 
 class QgsFeatureSource;
@@ -48,11 +47,10 @@ public:
     static std::unique_ptr<VbasArrowRecords> open(const QgsVectorLayer& layer, const QStringList& fields);
     /**
      * Opens the groups of identical rows of `layer` as its database counts them: `SELECT fields, COUNT(*)
-     * ... WHERE <subset string> GROUP BY fields ORDER BY fields`, for a PostgreSQL or SpatiaLite layer, and
-     * with `files` for a GeoPackage or SQLite file read by OGR. Each row of the stream is then a group: its
-     * id is its place in that order (the same on every run over the same table) and groupSize() its
-     * records. Returns nullptr when the layer is none of those, has unsaved edits or fields of QGIS's own,
-     * and sets `why` when the database refused the query.
+     * ... WHERE <subset string> GROUP BY fields`, for a PostgreSQL or SpatiaLite layer, and with `files`
+     * for a GeoPackage or SQLite file read by OGR. Each row of the stream is then a group: its id is its
+     * place in the stream and groupSize() its records. Returns nullptr when the layer is none of those, has
+     * unsaved edits or fields of QGIS's own, and sets `why` when the database refused the query.
      */
     static std::unique_ptr<VbasArrowRecords> openGroups(const QgsVectorLayer& layer,
                                                         const QStringList& fields, bool files, QString& why);
@@ -100,11 +98,6 @@ public:
     bool grouped() const { return mColumnar && mColumnar->grouped(); }
     /** The records the last row read stands for: 1 unless grouped. */
     qint64 groupSize() const { return mColumnar ? mColumnar->groupSize() : 1; }
-    /**
-     * A digest of the grouped rows read so far (values and counts, in order; 0 unless grouped): two reads of
-     * the same table give the same digest, so a table changed between them is caught.
-     */
-    std::uint64_t digest() const { return mDigest; }
     /** One line for the log: how the rows are read. */
     QString description() const;
     /** Reads the next row into `id` and `values` (the attributes in order); false after the last. */
@@ -121,7 +114,6 @@ private:
     std::unique_ptr<VbasArrowRecords> mColumnar;
     /** Why the database did not group the records, when it was asked to and could not. */
     QString mGroupingRefused;
-    std::uint64_t mDigest = 0;
     QgsFeatureIterator mFeatures;
     QgsFeature mFeature;
 };

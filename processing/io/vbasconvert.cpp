@@ -538,7 +538,7 @@ void reportNullCategories(const QgsFeatureSource& source, const VbasRecordFields
  * would let it single people out like an identifier (SPEC section 10).
  */
 void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& fields,
-                       const std::vector<QSet<QString>>& distinct, vbas::Count records)
+                       const std::vector<VbasCategoryCodes>& distinct, vbas::Count records)
 {
     const QList<int> published = fields.publishedValues();
     for (int j = 0; j < published.size(); ++j)
@@ -644,7 +644,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     const int q = fields.quasiIdentifiers.size(), regionAt = attributes.size() - 1;
     if (fields.count >= 0)
         attributes << fields.count;
-    const int sensitiveAt = q, countAt = regionAt + 1;
+    const int countAt = regionAt + 1;
     VbasRecordRows rows(source, layer, attributes, fields.count >= 0 ? VbasGrouping::Rows : fields.grouping);
     feedback.info(rows.description().toStdString());
     data.recordsGrouped = rows.grouped();
@@ -655,8 +655,9 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     table.sensitiveCount = std::size_t(fields.sensitive.size());
     QHash<QString, std::uint32_t> regionKeys;
     std::vector<VbasCategoryCodes> categories(table.quasiIdentifierCount);
-    std::vector<VbasCategoryCodes> sensitiveCategories(table.sensitiveCount);
-    std::vector<QSet<QString>> distinct(std::size_t(published.size()));
+    // Sensitive values first, as publishedValues() lists them.
+    std::vector<VbasCategoryCodes> publishedCategories(std::size_t(published.size()));
+    std::vector<std::uint32_t>& publishedCodes = data.recordValues.publishedCodes;
     vbas::Count records = 0;
     FeatureLoop loop(rows.expectedRows(), feedback);
     QgsFeatureId id = 0;
@@ -701,34 +702,41 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
         table.regionKey.push_back(key);
         for (std::size_t j = 0; j < categories.size(); ++j)
             table.codes.push_back(categories[j].code(values.at(int(j))));
-        for (std::size_t j = 0; j < sensitiveCategories.size(); ++j)
-            table.sensitiveCodes.push_back(sensitiveCategories[j].code(values.at(sensitiveAt + int(j))));
-        for (std::size_t j = 0; j < distinct.size(); ++j)
-            distinct[j].insert(vbasValueKey(values.at(q + int(j))));
+        for (std::size_t j = 0; j < publishedCategories.size(); ++j)
+            publishedCodes.push_back(publishedCategories[j].code(values.at(q + int(j))));
         if (counted)
             table.counts.push_back(count);
         rowFeatures.push_back(id);
     }
-    data.recordsDigest = rows.digest();
     reportEmptyRows(source, fields, empty, rowFeatures.size(), feedback);
-    refuseIdentifiers(source, fields, distinct, records);
+    refuseIdentifiers(source, fields, publishedCategories, records);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowFeatures.size(),
                       options, feedback);
     reportNullCategories(source, fields, categories, feedback);
+    // Codes become ranks in text order: the same codes whatever order the rows come in (grouped or not).
+    const auto rankCodes = [](const VbasCategoryCodes& codes, std::vector<std::uint32_t>& column,
+                              std::size_t first, std::size_t width)
+    {
+        const std::vector<std::uint32_t> rank = codes.ranks();
+        for (std::size_t i = first; i < column.size(); i += width)
+            column[i] = rank[column[i]];
+    };
     for (std::size_t j = 0; j < categories.size(); ++j)
     {
         data.quasiIdentifierValues.push_back(categories[j].values());
-        const std::vector<std::uint32_t> rank = categories[j].ranks();
-        for (std::size_t i = j; i < table.codes.size(); i += categories.size())
-            table.codes[i] = rank[table.codes[i]];
+        data.recordValues.values.push_back(categories[j].rankedValues());
+        rankCodes(categories[j], table.codes, j, categories.size());
     }
-    // Sensitive codes in text order too: the same codes whatever order the rows come in (grouped or not).
-    for (std::size_t j = 0; j < sensitiveCategories.size(); ++j)
+    for (std::size_t j = 0; j < publishedCategories.size(); ++j)
     {
-        const std::vector<std::uint32_t> rank = sensitiveCategories[j].ranks();
-        for (std::size_t i = j; i < table.sensitiveCodes.size(); i += sensitiveCategories.size())
-            table.sensitiveCodes[i] = rank[table.sensitiveCodes[i]];
+        data.recordValues.values.push_back(publishedCategories[j].rankedValues());
+        rankCodes(publishedCategories[j], publishedCodes, j, publishedCategories.size());
     }
+    const std::size_t width = publishedCategories.size();
+    table.sensitiveCodes.reserve(rowFeatures.size() * table.sensitiveCount);
+    for (std::size_t i = 0; i < publishedCodes.size(); i += width)
+        table.sensitiveCodes.insert(table.sensitiveCodes.end(), publishedCodes.begin() + std::ptrdiff_t(i),
+                                    publishedCodes.begin() + std::ptrdiff_t(i + table.sensitiveCount));
     return table;
 }
 } // namespace
@@ -1019,7 +1027,11 @@ std::uint32_t VbasCategoryCodes::code(const QVariant& value)
     if (VbasCompat::isNull(value))
     {
         if (!mNull)
+        {
+            mFirstValue.resize(int(mSize) + 1);
+            mFirstValue[int(mSize)] = value;
             mNull = mSize++;
+        }
         ++mNullRows;
         return *mNull;
     }
@@ -1077,6 +1089,16 @@ std::vector<vbas::CategoryValue> VbasCategoryCodes::values() const
             break;
         }
     }
+    return values;
+}
+
+QVector<QVariant> VbasCategoryCodes::rankedValues() const
+{
+    const std::vector<std::uint32_t> rank = ranks();
+    QVector<QVariant> values;
+    values.resize(int(mSize));
+    for (std::uint32_t code = 0; code < mSize; ++code)
+        values[int(rank[code])] = mFirstValue.at(int(code));
     return values;
 }
 
@@ -1143,6 +1165,7 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     vbas::Feedback::Stage stage(feedback, 0.9, 1.0);
     data.dataset.emplace(vbas::Dataset::build(
         std::move(regionInputs), vbas::Schema(std::move(quasiIdentifiers)), table, options, feedback));
+    data.recordValues.quasiIdentifierCodes = std::move(table.codes);
     return data;
 }
 

@@ -170,8 +170,7 @@ struct VbasRecordFields
     QList<int> publishedValues() const { return sensitive + released; }
     /**
      * The fields a release reads of each row, in this order: the quasi-identifiers, the published values,
-     * the region. Writing the released records reads them again in the same order, so that a database
-     * groups and numbers the rows alike both times.
+     * the region.
      */
     QList<int> readFields() const { return quasiIdentifiers + publishedValues() + QList<int>{region}; }
 };
@@ -188,12 +187,23 @@ struct VbasJobData
      * grouped the records, each row is a group and its "feature" its place in the grouped query's order.
      */
     std::vector<QgsFeatureId> recordFeatures;
-    /** Whether the database grouped the records (VbasGrouping): the released records are then read so too. */
+    /** Whether the database grouped the records (VbasGrouping). */
     bool recordsGrouped = false;
-    /** The digest of the grouped rows (VbasRecordRows::digest()), to check the second read against. */
-    std::uint64_t recordsDigest = 0;
     /** The value of every category code of each quasi-identifier (for generalization hierarchies). */
     std::vector<std::vector<vbas::CategoryValue>> quasiIdentifierValues;
+    /**
+     * What the released records publish, kept from the one read of RECORDS: writing them reads nothing
+     * again, so a table edited meanwhile cannot change what is published. Codes are ranks in text order.
+     */
+    struct RecordValues
+    {
+        /** Per record row, the code of each quasi-identifier (the engine's). */
+        std::vector<std::uint32_t> quasiIdentifierCodes;
+        /** Per record row, the code of each published value (VbasRecordFields::publishedValues()). */
+        std::vector<std::uint32_t> publishedCodes;
+        /** Per field, quasi-identifiers then published values: the value of each code as read. */
+        std::vector<QVector<QVariant>> values;
+    } recordValues;
 };
 
 /**
@@ -243,6 +253,8 @@ public:
      * numeric field and its day for a date, for generalization hierarchies.
      */
     std::vector<vbas::CategoryValue> values() const;
+    /** Returns the value of every category in rank order, as first read (NULL as read too). */
+    QVector<QVariant> rankedValues() const;
     /** Returns the number of NULL values coded. */
     std::size_t nullRows() const { return mNullRows; }
 
@@ -250,7 +262,7 @@ private:
     QHash<QString, std::uint32_t> mText;
     /** The codes of whole numbers already coded, found without writing them as text first. */
     QHash<qlonglong, std::uint32_t> mWholeNumber;
-    QVector<QVariant> mFirstValue; //!< the first value coded, per non-NULL code
+    QVector<QVariant> mFirstValue; //!< the first value coded, per code
     std::optional<std::uint32_t> mNull;
     std::uint32_t mSize = 0;
     std::size_t mNullRows = 0;

@@ -1,6 +1,7 @@
 #include "vbasogrtable.h"
 
 #include "vbasqgiscompat.h"
+#include "vbasquietgdal.h"
 
 #include <qgsexception.h>
 #include <qgsfeature.h>
@@ -115,55 +116,123 @@ VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, 
     t.inTransaction = GDALDatasetStartTransaction(t.dataset, FALSE) == OGRERR_NONE;
 }
 
+namespace
+{
+/** Closes QGIS's sink; returns `destination`, so that the table opens after. */
+const QString& closed(std::unique_ptr<QgsFeatureSink> created, const QString& destination)
+{
+    // Closing a table without geometry, QGIS's exporter runs a query of GDAL's that reports "No geometry
+    // column": harmless, and not the user's concern.
+    const VbasQuietGdal quiet;
+    created.reset();
+    return destination;
+}
+} // namespace
+
+VbasOgrTable::VbasOgrTable(std::unique_ptr<QgsFeatureSink> created, const QString& destination,
+                           const QgsFields& fields, const QString& outputName)
+    : VbasOgrTable(closed(std::move(created), destination), fields, outputName)
+{
+}
+
 VbasOgrTable::~VbasOgrTable() = default;
+
+namespace
+{
+/** Sets field `index` of `feature` to `value`, written as `writing` says. */
+void setField(OGRFeatureH feature, int index, Writing writing, const QVariant& value)
+{
+    if (VbasCompat::isNull(value))
+    {
+        OGR_F_SetFieldNull(feature, index);
+        return;
+    }
+    switch (writing)
+    {
+    case Writing::Text:
+        OGR_F_SetFieldString(feature, index, value.toString().toUtf8().constData());
+        break;
+    case Writing::Integer:
+        OGR_F_SetFieldInteger64(feature, index, value.toLongLong());
+        break;
+    case Writing::Real:
+        OGR_F_SetFieldDouble(feature, index, value.toDouble());
+        break;
+    case Writing::Date:
+    {
+        const QDate date = value.toDate();
+        OGR_F_SetFieldDateTime(feature, index, date.year(), date.month(), date.day(), 0, 0, 0, 0);
+        break;
+    }
+    case Writing::DateTime:
+    {
+        const QDateTime time = value.toDateTime();
+        OGR_F_SetFieldDateTimeEx(feature, index, time.date().year(), time.date().month(), time.date().day(),
+                                 time.time().hour(), time.time().minute(),
+                                 float(time.time().second()) + float(time.time().msec()) / 1000.0f,
+                                 time.timeSpec() == Qt::UTC ? 100 : 0);
+        break;
+    }
+    }
+}
+} // namespace
 
 bool VbasOgrTable::addFeature(QgsFeature& feature, QgsFeatureSink::Flags)
 {
     Table& t = *mTable;
     const QgsAttributes attributes = feature.attributes();
     for (std::size_t f = 0; f < t.columns.size(); ++f)
-    {
-        const auto [index, writing] = t.columns[f];
-        const QVariant value = int(f) < attributes.size() ? attributes.at(int(f)) : QVariant();
-        if (VbasCompat::isNull(value))
-        {
-            OGR_F_SetFieldNull(t.feature, index);
-            continue;
-        }
-        switch (writing)
-        {
-        case Writing::Text:
-            OGR_F_SetFieldString(t.feature, index, value.toString().toUtf8().constData());
-            break;
-        case Writing::Integer:
-            OGR_F_SetFieldInteger64(t.feature, index, value.toLongLong());
-            break;
-        case Writing::Real:
-            OGR_F_SetFieldDouble(t.feature, index, value.toDouble());
-            break;
-        case Writing::Date:
-        {
-            const QDate date = value.toDate();
-            OGR_F_SetFieldDateTime(t.feature, index, date.year(), date.month(), date.day(), 0, 0, 0, 0);
-            break;
-        }
-        case Writing::DateTime:
-        {
-            const QDateTime time = value.toDateTime();
-            OGR_F_SetFieldDateTimeEx(t.feature, index, time.date().year(), time.date().month(),
-                                     time.date().day(), time.time().hour(), time.time().minute(),
-                                     float(time.time().second()) + float(time.time().msec()) / 1000.0f,
-                                     time.timeSpec() == Qt::UTC ? 100 : 0);
-            break;
-        }
-        }
-    }
+        setField(t.feature, t.columns[f].first, t.columns[f].second,
+                 int(f) < attributes.size() ? attributes.at(int(f)) : QVariant());
+    return create();
+}
+
+bool VbasOgrTable::create()
+{
+    Table& t = *mTable;
     OGR_F_SetFID(t.feature, OGRNullFID);
     if (OGR_L_CreateFeature(t.layer, t.feature) != OGRERR_NONE)
     {
         mError = QString::fromUtf8(CPLGetLastErrorMsg());
         return false;
     }
+    return true;
+}
+
+bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(std::size_t)>& written)
+{
+    Table& t = *mTable;
+    const std::size_t first = rows.numbered ? 1 : 0;
+    constexpr std::size_t kAhead = 16;
+    // Text as UTF-8 once per value; other values are cheap to convert.
+    std::vector<std::vector<QByteArray>> utf8(rows.columns());
+    for (std::size_t c = 0; c < rows.columns(); ++c)
+        if (t.columns[first + c].second == Writing::Text)
+            for (const QVariant& value : rows.values[c])
+                utf8[c].push_back(VbasCompat::isNull(value) ? QByteArray() : value.toString().toUtf8());
+    for (std::size_t i = 0; i < rows.order.size(); ++i)
+    {
+        if (i % 4096 == 0)
+            written(i);
+        // Rows are read in shuffled order: each would wait on memory, unless fetched a few rows ahead.
+        if (i + kAhead < rows.order.size())
+            __builtin_prefetch(rows.written(i + kAhead));
+        if (rows.numbered)
+            OGR_F_SetFieldInteger64(t.feature, t.columns[0].first, GIntBig(i + 1));
+        const std::uint32_t* codes = rows.written(i);
+        for (std::size_t c = 0; c < rows.columns(); ++c)
+        {
+            const auto [index, writing] = t.columns[first + c];
+            const QVariant& value = rows.values[c].at(int(codes[c]));
+            if (writing == Writing::Text && !VbasCompat::isNull(value))
+                OGR_F_SetFieldString(t.feature, index, utf8[c][codes[c]].constData());
+            else
+                setField(t.feature, index, writing, value);
+        }
+        if (!create())
+            return false;
+    }
+    written(rows.order.size());
     return true;
 }
 

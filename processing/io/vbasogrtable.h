@@ -1,10 +1,13 @@
 #pragma once
 
+#include "vbascodedrows.h"
+
 #include <qgsfeaturesink.h>
 #include <qgsfields.h>
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -30,6 +33,9 @@ public:
      * or of a type this sink does not write.
      */
     VbasOgrTable(const QString& destination, const QgsFields& fields, const QString& outputName);
+    /** The same, closing first `created`, QGIS's sink that created the table. */
+    VbasOgrTable(std::unique_ptr<QgsFeatureSink> created, const QString& destination, const QgsFields& fields,
+                 const QString& outputName);
     ~VbasOgrTable() override;
     VbasOgrTable(const VbasOgrTable&) = delete;
     VbasOgrTable& operator=(const VbasOgrTable&) = delete;
@@ -39,11 +45,20 @@ public:
     bool addFeatures(QgsFeatureList& features,
                      QgsFeatureSink::Flags flags = QgsFeatureSink::Flags()) override;
     QString lastError() const override { return mError; }
+    /**
+     * Appends every row of `rows` in their order, each value converted for GDAL once (not once per row);
+     * calls `written` with the rows written so far every 4,096 rows and at the end (it may throw to stop).
+     * False when GDAL refuses a row (lastError()).
+     */
+    bool addRows(const VbasCodedRows& rows, const std::function<void(std::size_t)>& written);
 
     /** Commits the rows and closes the file; throws QgsProcessingException when GDAL cannot. */
     void finish();
 
 private:
+    /** Appends the reused OGR feature as a new row; false when GDAL refuses it. */
+    bool create();
+
     struct Table;
     std::unique_ptr<Table> mTable;
     QString mOutputName;

@@ -1,6 +1,7 @@
 #include "vbasoutputguard.h"
 
 #include "vbasparameters.h"
+#include "vbasquietgdal.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsmaplayer.h>
@@ -24,6 +25,7 @@
 #include <cpl_error.h>
 #include <gdal.h>
 #include <ogr_api.h>
+#include <ogr_recordbatch.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -530,6 +532,46 @@ QString VbasOutputGuard::stagedPath(const Destination& destination) const
     return destination.path;
 }
 
+namespace
+{
+/**
+ * Reads every feature of `layer` and returns how many there are; sets `failed` when GDAL stops on an error.
+ * Through GDAL's Arrow stream, whole batches at a time (a GeoPackage's millions of records in a fraction of
+ * the time feature by feature).
+ */
+qint64 readEveryFeature(OGRLayerH layer, bool& failed)
+{
+    ArrowArrayStream stream{};
+    if (!OGR_L_GetArrowStream(layer, &stream, nullptr))
+    {
+        qint64 features = 0;
+        OGR_L_ResetReading(layer);
+        while (OGRFeatureH feature = OGR_L_GetNextFeature(layer))
+        {
+            OGR_F_Destroy(feature);
+            ++features;
+        }
+        return features;
+    }
+    qint64 features = 0;
+    for (;;)
+    {
+        ArrowArray batch{};
+        if (stream.get_next(&stream, &batch) != 0)
+        {
+            failed = true;
+            break;
+        }
+        if (batch.release == nullptr)
+            break;
+        features += batch.length;
+        batch.release(&batch);
+    }
+    stream.release(&stream);
+    return features;
+}
+} // namespace
+
 void VbasOutputGuard::verify(const Destination& destination) const
 {
     const QString staged = stagedPath(destination);
@@ -559,14 +601,12 @@ void VbasOutputGuard::verify(const Destination& destination) const
     if (written == mWritten.constEnd())
         return; // written past VbasSink, or not at all: the file is not ours to judge
 
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    CPLErrorReset();
-    const auto popHandler = qScopeGuard([] { CPLPopErrorHandler(); });
+    const VbasQuietGdal quiet;
     GDALDatasetH dataset =
         GDALOpenEx(staged.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr);
     if (!dataset)
     {
-        const QString reason = QString::fromUtf8(CPLGetLastErrorMsg());
+        const QString reason = VbasQuietGdal::last();
         fail(QObject::tr("the file written for %1 cannot be read back (%2)")
                  .arg(path, reason.isEmpty() ? QObject::tr("GDAL finds no vector data in it") : reason));
     }
@@ -581,14 +621,9 @@ void VbasOutputGuard::verify(const Destination& destination) const
     if (!layer)
         fail(QObject::tr("the file written for %1 holds no layer %2").arg(path, destination.layer));
     // Every feature read, not a count from a header that the writer may have updated before it failed.
-    qint64 features = 0;
-    OGR_L_ResetReading(layer);
-    while (OGRFeatureH feature = OGR_L_GetNextFeature(layer))
-    {
-        OGR_F_Destroy(feature);
-        ++features;
-    }
-    const bool readError = CPLGetLastErrorType() >= CE_Failure;
+    bool readError = false;
+    const qint64 features = readEveryFeature(layer, readError);
+    readError = readError || CPLGetLastErrorType() >= CE_Failure;
     if (features != written.value() || readError)
         fail(QObject::tr("the file written for %1 holds %2 of the %3 features written%4")
                  .arg(path)

@@ -1,6 +1,6 @@
 #include "vbasoutputs.h"
 
-#include "vbasarrowrecords.h"
+#include "vbasogrtable.h"
 #include "vbasoutputguard.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
@@ -11,8 +11,10 @@
 #include <qgsprocessingfeedback.h>
 #include <qgsprocessingutils.h>
 
-#include <numeric>
+#include <algorithm>
 #include <random>
+#include <string>
+#include <unordered_map>
 
 namespace
 {
@@ -86,15 +88,64 @@ void VbasSink::add(QgsFeature& feature)
     if (mFeedback.isCanceled())
         throw VbasParameters::canceledError();
     if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
-        throw QgsProcessingException(
-            QObject::tr(
-                "%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "
-                "previous files are as they were")
-                .arg(mOutputName, mSink.lastError()));
-    VbasOutputGuard::countWritten(mOutputName, 1);
+        throw refused();
+    advance(1);
+}
+
+QgsProcessingException VbasSink::refused() const
+{
+    return QgsProcessingException(
+        QObject::tr("%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "
+                    "previous files are as they were")
+            .arg(mOutputName, mSink.lastError()));
+}
+
+void VbasSink::advance(qint64 features)
+{
+    VbasOutputGuard::countWritten(mOutputName, features);
+    const qint64 before = mWritten;
+    mWritten += features;
     // Every 4,096 features: the bar moves smoothly and costs nothing.
-    if (++mWritten % 4096 == 0 && mExpected > 0)
+    if (mExpected > 0 && before / 4096 != mWritten / 4096)
         setProgress(mFrom + (1.0 - mFrom) * double(mWritten - mBase) / double(mExpected));
+}
+
+VbasSink::VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback)
+    : VbasSink(static_cast<QgsFeatureSink&>(table), outputName, feedback)
+{
+    mTable = &table;
+}
+
+void VbasSink::addRows(const VbasCodedRows& rows, const QgsFields& fields)
+{
+    if (mTable)
+    {
+        std::size_t reported = 0;
+        const auto written = [&](std::size_t count)
+        {
+            if (mFeedback.isCanceled())
+                throw VbasParameters::canceledError();
+            advance(qint64(count - reported));
+            reported = count;
+        };
+        if (!mTable->addRows(rows, written))
+            throw refused();
+        return;
+    }
+    const std::size_t width = rows.columns();
+    QgsFeature feature(fields);
+    for (std::size_t i = 0; i < rows.order.size(); ++i)
+    {
+        QgsAttributes attributes;
+        attributes.reserve(int(width) + (rows.numbered ? 1 : 0));
+        if (rows.numbered)
+            attributes << int(i + 1);
+        const std::uint32_t* codes = rows.written(i);
+        for (std::size_t c = 0; c < width; ++c)
+            attributes << rows.values[c].at(int(codes[c]));
+        feature.setAttributes(attributes);
+        add(feature);
+    }
 }
 
 void VbasSink::expect(qint64 features, double from)
@@ -240,120 +291,134 @@ QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout&
     return published;
 }
 
-void VbasOutputs::writeRecords(VbasSink& sink, QgsFeatureSource& records, const QgsVectorLayer* recordsLayer,
-                               const RecordLayout& layout, const VbasJobData& data,
-                               const VbasRelease& release)
+void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const RecordLayout& layout,
+                               const VbasJobData& data, const VbasRelease& release)
 {
     const vbas::Dataset& dataset = *data.dataset;
-    const std::vector<vbas::RecordFate>& fates = release.fates;
-    const QHash<QgsFeatureId, std::size_t> rowOf = vbasFeatureRows(data.recordFeatures);
-    const QList<int> values = layout.roles.quasiIdentifiers + layout.roles.publishedValues();
+    const VbasJobData::RecordValues& read = data.recordValues;
+    const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
+    const std::size_t p = std::size_t(layout.roles.publishedValues().size());
     const bool merged = layout.roles.count >= 0;
+    static constexpr vbas::RecordFate kFates[] = {
+        vbas::RecordFate::Released, vbas::RecordFate::SuppressedGlobally, vbas::RecordFate::SuppressedLocally,
+        vbas::RecordFate::Dropped, vbas::RecordFate::SuppressedDiversity};
 
-    // The published rows, without row_id; a pre-aggregated input's rows merged by everything but the count.
-    std::vector<QgsAttributes> rows;
-    std::vector<qlonglong> counts;
-    QHash<QString, std::size_t> mergedRow;
-    // Reading the records again is half the work, writing them the other half. Grouped by the database
-    // when the job's were: read in the job's order, so that the rows are numbered alike.
-    VbasRecordRows features(records, recordsLayer, layout.roles.readFields(),
-                            data.recordsGrouped ? VbasGrouping::Database : VbasGrouping::Rows);
-    if (features.grouped() != data.recordsGrouped)
-        throw QgsProcessingException(
-            QObject::tr("RECORDS: the database no longer groups the records as it did when they were read"));
-    const long expected = features.expectedRows();
-    const double perFeature = expected > 0 ? 0.5 / double(expected) : 0.0;
-    qint64 read = 0;
-    QgsFeatureId id = 0;
-    QVector<QVariant> feature;
-    while (features.next(id, feature))
+    // The columns as recordFields() lays them out (row_id aside): region, quasi-identifiers, published
+    // values, count, fate.
+    VbasCodedRows rows;
+    rows.numbered = layout.rowId;
+    QVector<QVariant> aggregates = release.aggregateIds;
+    const auto withheld = std::uint32_t(aggregates.size());
+    aggregates << QVariant(release.aggregateIdField.type());
+    rows.values.push_back(aggregates);
+    // A generalized quasi-identifier: the labels of its groups at its level, then the text of each value as
+    // read, for a dropped row (review only), which has no class to generalize.
+    std::vector<std::size_t> levels(q);
+    for (std::size_t j = 0; j < q; ++j)
     {
-        if (++read % 4096 == 0)
-            sink.setProgress(perFeature * double(read));
-        const auto row = rowOf.constFind(id);
-        if (row == rowOf.constEnd())
+        levels[j] = layout.level(release, j);
+        if (levels[j] == 0)
+        {
+            rows.values.push_back(read.values[j]);
             continue;
-        const vbas::RecordFate fate = fates[row.value()];
+        }
+        const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
+        QVector<QVariant> column;
+        for (std::uint32_t group = 0; group < hierarchy.groups(levels[j]); ++group)
+            column << (hierarchy.isNull(levels[j], group)
+                           ? QVariant()
+                           : QVariant(QString::fromStdString(hierarchy.label(levels[j], group))));
+        for (const QVariant& value : read.values[j])
+            column << QVariant(vbasKeyText(value));
+        rows.values.push_back(column);
+    }
+    for (std::size_t j = 0; j < p; ++j)
+        rows.values.push_back(read.values[q + j]);
+    const std::size_t countColumn = rows.columns();
+    if (merged)
+        rows.values.emplace_back(); // filled once the rows are merged
+    if (layout.flagFates)
+    {
+        QVector<QVariant> fates;
+        for (const vbas::RecordFate fate : kFates)
+            fates << fateName(fate);
+        rows.values.push_back(fates);
+    }
+
+    const std::size_t width = rows.columns();
+    // A pre-aggregated input's rows merged by everything but the count.
+    std::unordered_map<std::string, std::uint32_t> mergedRow;
+    std::vector<qlonglong> counts;
+    std::vector<std::uint32_t> row(width, 0);
+    for (std::size_t r = 0; r < dataset.rows(); ++r)
+    {
+        if (r % 65536 == 0)
+            sink.setProgress(0.1 * double(r) / double(dataset.rows()));
+        const vbas::RecordFate fate = release.fates[r];
         if (fate != vbas::RecordFate::Released && !layout.flagFates)
             continue;
-        QgsAttributes attributes;
-        attributes << (fate == vbas::RecordFate::Released
-                           ? release.aggregateIds.at(int(
-                                 release.result.aggregation.regionAggregate[dataset.rowRegion(row.value())]))
-                           : QVariant(release.aggregateIdField.type()));
-        const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
-        for (int i = 0; i < values.size(); ++i)
+        row[0] = fate == vbas::RecordFate::Released
+                     ? std::uint32_t(release.result.aggregation.regionAggregate[dataset.rowRegion(r)])
+                     : withheld;
+        for (std::size_t j = 0; j < q; ++j)
         {
-            const std::size_t level = std::size_t(i) < q ? layout.level(release, std::size_t(i)) : 0;
-            const QVariant& value = feature.at(i);
-            const vbas::ClassId cls = dataset.rowClass(row.value());
-            if (level == 0 || cls == vbas::kNoClass)
+            const std::uint32_t code = read.quasiIdentifierCodes[r * q + j];
+            if (levels[j] == 0)
+                row[1 + j] = code;
+            else
             {
-                // A dropped row (review only) has no class: its value as it is.
-                attributes << (level == 0 ? value : QVariant(vbasKeyText(value)));
-                continue;
+                const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
+                row[1 + j] = dataset.rowClass(r) == vbas::kNoClass
+                                 ? std::uint32_t(hierarchy.groups(levels[j])) + code
+                                 : hierarchy.group(levels[j], code);
             }
-            const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[std::size_t(i)]->hierarchy;
-            const std::uint32_t group = hierarchy.group(level, dataset.classes().codes(cls)[i]);
-            attributes << (hierarchy.isNull(level, group)
-                               ? QVariant()
-                               : QVariant(QString::fromStdString(hierarchy.label(level, group))));
         }
+        std::copy_n(read.publishedCodes.begin() + std::ptrdiff_t(r * p), p,
+                    row.begin() + std::ptrdiff_t(1 + q));
         if (layout.flagFates)
-            attributes << fateName(fate);
+            row[width - 1] = std::uint32_t(std::find(std::begin(kFates), std::end(kFates), fate) - kFates);
+        const auto index = std::uint32_t(rows.codes.size() / width);
         if (!merged)
         {
             // A group counted by the database is as many identical records.
-            rows.insert(rows.end(), std::size_t(dataset.rowCount(row.value())), attributes);
+            rows.codes.insert(rows.codes.end(), row.begin(), row.end());
+            rows.order.insert(rows.order.end(), std::size_t(dataset.rowCount(r)), index);
             continue;
         }
-        QStringList key;
-        for (const QVariant& value : attributes)
-            key << vbasValueKey(value);
-        const QString joined = key.join(QChar(0x1f));
-        const auto found = mergedRow.constFind(joined);
-        if (found != mergedRow.constEnd())
+        const auto [found, added] = mergedRow.try_emplace(
+            std::string(reinterpret_cast<const char*>(row.data()), row.size() * sizeof(std::uint32_t)),
+            index);
+        if (!added)
         {
-            counts[found.value()] += qlonglong(dataset.rowCount(row.value()));
+            counts[found->second] += qlonglong(dataset.rowCount(r));
             continue;
         }
-        mergedRow.insert(joined, rows.size());
-        rows.push_back(attributes);
-        counts.push_back(qlonglong(dataset.rowCount(row.value())));
+        rows.codes.insert(rows.codes.end(), row.begin(), row.end());
+        rows.order.push_back(index);
+        counts.push_back(qlonglong(dataset.rowCount(r)));
     }
-
-    if (features.digest() != data.recordsDigest)
-        throw QgsProcessingException(
-            QObject::tr("RECORDS changed while the release ran (the database's groups differ from those the "
-                        "release was computed on); nothing is written: run it again on a table no one edits "
-                        "meanwhile"));
+    if (merged)
+    {
+        // The summed counts as one more coded column.
+        std::unordered_map<qlonglong, std::uint32_t> countCode;
+        for (std::size_t i = 0; i < counts.size(); ++i)
+        {
+            const auto [found, added] = countCode.try_emplace(counts[i], std::uint32_t(countCode.size()));
+            if (added)
+                rows.values[countColumn] << counts[i];
+            rows.codes[i * width + countColumn] = found->second;
+        }
+    }
 
     // The order of the input (sorted by small area, say) must not survive: shuffled from the operating
     // system's randomness, which no parameter can repeat.
-    std::vector<std::size_t> order(rows.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
     std::random_device entropy;
     std::seed_seq seed{entropy(), entropy(), entropy(), entropy(),
                        entropy(), entropy(), entropy(), entropy()};
-    std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
+    std::shuffle(rows.order.begin(), rows.order.end(), std::mt19937_64(seed));
 
-    const QgsFields fields = recordFields(records.fields(), layout, release);
-    sink.expect(qint64(order.size()), 0.5);
-    for (std::size_t i = 0; i < order.size(); ++i)
-    {
-        QgsAttributes& published = rows[order[i]];
-        if (merged)
-        {
-            // The count goes before vbas_fate, as recordFields() lays it out.
-            const int at = layout.flagFates ? published.size() - 1 : published.size();
-            published.insert(at, counts[order[i]]);
-        }
-        if (layout.rowId)
-            published.prepend(int(i + 1));
-        QgsFeature out(fields);
-        out.setAttributes(published);
-        sink.add(out);
-    }
+    sink.expect(qint64(rows.order.size()), 0.1);
+    sink.addRows(rows, recordFields(fields, layout, release));
 }
 
 QgsFields VbasOutputs::siteFields(const VbasRelease* release)

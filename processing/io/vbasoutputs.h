@@ -3,8 +3,10 @@
 #include "Pipeline.h"
 #include "Sweep.h"
 #include "geometry/Dissolve.h"
+#include "vbascodedrows.h"
 #include "vbasconvert.h"
 
+#include <qgsexception.h>
 #include <qgsfeature.h>
 #include <qgsfields.h>
 
@@ -13,6 +15,7 @@
 class QgsFeatureSink;
 class QgsFeatureSource;
 class QgsProcessingFeedback;
+class VbasOgrTable;
 
 /** The engine's release with how its outputs name the aggregates. */
 struct VbasRelease : vbas::ReleaseResult
@@ -38,7 +41,11 @@ class VbasSink
 {
 public:
     VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback);
+    /** A sink into a table filled through GDAL: addRows() converts each value once. */
+    VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback);
     void add(QgsFeature& feature);
+    /** Adds every row of `rows` in their order, as features with `fields`; progress as expect() set it. */
+    void addRows(const VbasCodedRows& rows, const QgsFields& fields);
 
     /**
      * Progress of the output from `from` (0..1) to its end over the `features` add() calls to come, so that a
@@ -51,7 +58,13 @@ public:
     qint64 written() const { return mWritten; }
 
 private:
+    /** The error of a feature the sink refused. */
+    QgsProcessingException refused() const;
+    /** Counts `features` more written, moving the bar. */
+    void advance(qint64 features);
+
     QgsFeatureSink& mSink;
+    VbasOgrTable* mTable = nullptr;
     QString mOutputName;
     QgsProcessingFeedback& mFeedback;
     qint64 mWritten = 0;
@@ -117,16 +130,18 @@ struct RecordLayout
  * The released records, no geometry: the region field holding the aggregate id, then the quasi-identifiers
  * (a generalized one as text: its labels),
  * the sensitive and the released fields, and for a pre-aggregated input its count field; no other field.
+ * `fields` are those of RECORDS.
  */
 QgsFields recordFields(const QgsFields& fields, const RecordLayout& layout, const VbasRelease& release);
 /**
- * Writes the released records in a uniformly random order drawn from the operating system's randomness
- * (never the user's seed), so that the order of the input (sorted by small area, say) tells nothing. A
- * pre-aggregated input is published merged: one row per distinct published row with its summed count.
- * `recordsLayer` is the layer behind `records` when read whole (VbasRecordRows), or nullptr.
+ * Writes the released records from the values the job read (VbasJobData::recordValues; RECORDS is not read
+ * again) in a uniformly random order drawn from the operating system's randomness (never the user's seed),
+ * so that the order of the input (sorted by small area, say) tells nothing. A pre-aggregated input is
+ * published merged: one row per distinct published row with its summed count. `fields` are those of
+ * RECORDS.
  */
-void writeRecords(VbasSink& sink, QgsFeatureSource& records, const QgsVectorLayer* recordsLayer,
-                  const RecordLayout& layout, const VbasJobData& data, const VbasRelease& release);
+void writeRecords(VbasSink& sink, const QgsFields& fields, const RecordLayout& layout,
+                  const VbasJobData& data, const VbasRelease& release);
 
 /**
  * Sites as points: site_id, weight (the power weight in square metres of the computation plane, 0

@@ -17,14 +17,25 @@ namespace
 class RecordingFeedback : public QgsProcessingFeedback
 {
 public:
+    explicit RecordingFeedback(const std::function<void(const QString&)>& onInfo)
+        : mOnInfo(onInfo)
+    {
+    }
     void reportError(const QString& error, bool fatalError) override
     {
         mErrors += error;
         QgsProcessingFeedback::reportError(error, fatalError);
     }
+    void pushInfo(const QString& info) override
+    {
+        if (mOnInfo)
+            mOnInfo(info);
+        QgsProcessingFeedback::pushInfo(info);
+    }
     QString errors() const { return mErrors; }
 
 private:
+    std::function<void(const QString&)> mOnInfo;
     QString mErrors;
 };
 } // namespace
@@ -108,22 +119,22 @@ QList<QVariantList> repeated(const QVariantList& row, int times)
 }
 
 AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled,
-                          double cancelAtPercent)
+                          double cancelAtPercent, const std::function<void(const QString&)>& onInfo)
 {
     const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
         QgsApplication::processingRegistry()->createAlgorithmById(id));
     EXPECT_TRUE(algorithm) << id.toStdString();
     if (!algorithm)
         return {};
-    return runAlgorithm(*algorithm, parameters, canceled, cancelAtPercent);
+    return runAlgorithm(*algorithm, parameters, canceled, cancelAtPercent, onInfo);
 }
 
 AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters, bool canceled,
-                          double cancelAtPercent)
+                          double cancelAtPercent, const std::function<void(const QString&)>& onInfo)
 {
     QgsProcessingContext context;
     context.setProject(QgsProject::instance());
-    RecordingFeedback feedback;
+    RecordingFeedback feedback(onInfo);
     if (canceled)
         feedback.cancel();
     if (cancelAtPercent >= 0.0)

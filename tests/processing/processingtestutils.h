@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QVariantMap>
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -59,10 +60,12 @@ QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name);
  * reads the OUTPUT layer and takes every output layer before the run's context goes away. A layer given as a
  * parameter must be a QgsVectorLayer pointer wrapped in a QVariant. With `canceled`, the user has already
  * canceled when the algorithm starts; with `cancelAtPercent` >= 0, the user cancels as soon as the
- * reported progress reaches it.
+ * reported progress reaches it. `onInfo` sees every line of the log as the algorithm writes it.
  */
 AlgorithmRun runAlgorithm(const QString& id, const QVariantMap& parameters, bool canceled = false,
-                          double cancelAtPercent = -1.0);
+                          double cancelAtPercent = -1.0,
+                          const std::function<void(const QString&)>& onInfo = {});
 /** Runs `algorithm` (a model, say) the same way. */
 AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
-                          bool canceled = false, double cancelAtPercent = -1.0);
+                          bool canceled = false, double cancelAtPercent = -1.0,
+                          const std::function<void(const QString&)>& onInfo = {});
