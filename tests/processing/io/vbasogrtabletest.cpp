@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace
 {
 QgsFields typedFields()
@@ -148,7 +150,7 @@ TEST(OgrTable, AnUnfinishedTableKeepsNoRow)
 TEST(OgrTable, AReleaseWritesTheRecordsQgisWould)
 {
     // One release (the engine is deterministic), its records once into a GeoPackage (through GDAL) and once
-    // into a memory layer (through QGIS): the same rows, in their random orders.
+    // into a memory layer (through QGIS): the same rows, in their random orders, numbered 1..n.
     const OlindaInput olinda;
     QTemporaryDir dir;
     QVariantMap parameters = olinda.parameters({"age", "sex", "married"});
@@ -156,6 +158,7 @@ TEST(OgrTable, AReleaseWritesTheRecordsQgisWould)
     parameters.insert("L", 2);
     parameters.insert("GENERALIZATION", "age: interval 5 10 max 10");
     parameters.insert("KEEP_SUPPRESSED", true);
+    parameters.insert("ADD_ROW_ID", true);
     parameters.insert("OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT);
     const AlgorithmRun viaQgis = runAlgorithm("vbas:aggregateregions", parameters);
     parameters.insert("OUTPUT_RECORDS",
@@ -167,13 +170,15 @@ TEST(OgrTable, AReleaseWritesTheRecordsQgisWould)
     const auto sortedRows = [](QgsVectorLayer& layer)
     {
         QStringList rows;
+        QList<qlonglong> rowIds;
         QgsFeature feature;
         QgsFeatureIterator it = layer.getFeatures();
         while (it.nextFeature(feature))
         {
+            rowIds << feature.attribute(QStringLiteral("row_id")).toLongLong();
             QStringList values;
             for (const QgsField& field : layer.fields())
-                if (field.name() != QLatin1String("fid"))
+                if (field.name() != QLatin1String("fid") && field.name() != QLatin1String("row_id"))
                     values << field.name() + "=" +
                                   (feature.attribute(field.name()).isNull()
                                        ? QStringLiteral("NULL")
@@ -181,6 +186,9 @@ TEST(OgrTable, AReleaseWritesTheRecordsQgisWould)
             rows << values.join(',');
         }
         rows.sort();
+        std::sort(rowIds.begin(), rowIds.end());
+        for (int i = 0; i < rowIds.size(); ++i)
+            EXPECT_EQ(rowIds.at(i), i + 1) << layer.source().toStdString();
         return rows;
     };
     QgsVectorLayer* expected = outputLayer(viaQgis, "OUTPUT_RECORDS");

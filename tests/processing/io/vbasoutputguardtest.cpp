@@ -24,6 +24,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -278,9 +279,10 @@ TEST(OutputGuard, ExistingOutputsAreReplacedBySuccessAndPutBackOnCancel)
 namespace
 {
 /**
- * Writes COUNT features (one field n) into OUTPUT through VbasSink and "<p>COUNT</p>" into OUTPUT_HTML_FILE,
- * then ends as MODE says: 0 well, 1 with an error, 2 telling the guard of one feature more than the sink
- * took (a feature lost on the way to the disk).
+ * Writes COUNT features (a number n and a text: line breaks, quotes and separators, empty, NULL) into OUTPUT
+ * through VbasSink and "<p>COUNT</p>" into OUTPUT_HTML_FILE, then ends as MODE says: 0 well, 1 with an error,
+ * 2 telling the guard of one feature more than the sink took (a feature lost on the way to the disk), 3
+ * cutting the last 4 bytes off the written file (a disk that filled up mid-row).
  */
 class StagedWriter : public VbasAlgorithmBase
 {
@@ -304,6 +306,9 @@ protected:
         const int count = parameterAsInt(parameters, "COUNT", context);
         QgsFields fields;
         fields.append(QgsField("n", VbasCompat::FieldTypeInt));
+        fields.append(QgsField("note", VbasCompat::FieldTypeString));
+        const QVariant notes[] = {QStringLiteral("two\nlines, \"quoted\""), QString(""),
+                                  QVariant(VbasCompat::FieldTypeString), QStringLiteral("12")};
         QString destination;
         {
             const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(
@@ -312,9 +317,16 @@ protected:
             for (int i = 0; i < count; ++i)
             {
                 QgsFeature feature(fields);
-                feature.setAttributes({i});
+                QgsAttributes attributes;
+                attributes << i << notes[i % 4];
+                feature.setAttributes(attributes);
                 out.add(feature);
             }
+        }
+        if (parameterAsInt(parameters, "MODE", context) == 3)
+        {
+            const QString path = destination.section('|', 0, 0);
+            EXPECT_TRUE(QFile::resize(path, QFileInfo(path).size() - 4)) << path.toStdString();
         }
         QVariantMap results{{"OUTPUT", destination}};
         const QString report = parameterAsFileOutput(parameters, "OUTPUT_HTML_FILE", context);
@@ -431,6 +443,16 @@ TEST(StagedOutputs, AnOutputThatDoesNotReadBackWholeFailsTheRunAndNothingMoves)
               "OUTPUT: the file written for " + folder.path("table.csv").toStdString() +
                   " holds 20 of the 21 features written (disk full, or a write error?); nothing was moved "
                   "into place, so the files there are as they were before the run");
+}
+
+TEST(StagedOutputs, AnOutputCutShortMidRowFailsTheRunAndNothingMoves)
+{
+    const OutputFolder folder;
+    EXPECT_EQ(
+        failAfterAReleaseAndKeepIt(folder, 3).errors.toStdString(),
+        "OUTPUT: the file written for " + folder.path("table.csv").toStdString() +
+            " ends in the middle of a row (disk full, or a write error?); nothing was moved into place, "
+            "so the files there are as they were before the run");
 }
 
 TEST(StagedOutputs, LayersToLoadAndTheirStylesNameTheFinalFiles)
