@@ -25,4 +25,14 @@ struct VbasCodedRows
     {
         return codes.data() + std::size_t(order[i]) * columns();
     }
+    /**
+     * Asks the processor for the codes of the row written `i` rows after `written`-th: rows come in shuffled
+     * order, and a writer would otherwise wait on memory for each (most of its loop's time, measured).
+     */
+    void fetchAhead(std::size_t written) const
+    {
+        constexpr std::size_t kAhead = 16;
+        if (written + kAhead < order.size())
+            __builtin_prefetch(this->written(written + kAhead));
+    }
 };

@@ -203,7 +203,6 @@ bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(s
 {
     Table& t = *mTable;
     const std::size_t first = rows.numbered ? 1 : 0;
-    constexpr std::size_t kAhead = 16;
     // Text as UTF-8 once per value; other values are cheap to convert.
     std::vector<std::vector<QByteArray>> utf8(rows.columns());
     for (std::size_t c = 0; c < rows.columns(); ++c)
@@ -214,9 +213,7 @@ bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(s
     {
         if (i % 4096 == 0)
             written(i);
-        // Rows are read in shuffled order: each would wait on memory, unless fetched a few rows ahead.
-        if (i + kAhead < rows.order.size())
-            __builtin_prefetch(rows.written(i + kAhead));
+        rows.fetchAhead(i);
         if (rows.numbered)
             OGR_F_SetFieldInteger64(t.feature, t.columns[0].first, GIntBig(i + 1));
         const std::uint32_t* codes = rows.written(i);

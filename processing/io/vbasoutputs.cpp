@@ -140,6 +140,7 @@ void VbasSink::addRows(const VbasCodedRows& rows, const QgsFields& fields)
         attributes.reserve(int(width) + (rows.numbered ? 1 : 0));
         if (rows.numbered)
             attributes << int(i + 1);
+        rows.fetchAhead(i);
         const std::uint32_t* codes = rows.written(i);
         for (std::size_t c = 0; c < width; ++c)
             attributes << rows.values[c].at(int(codes[c]));
