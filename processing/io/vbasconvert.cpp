@@ -637,7 +637,6 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
                               const VbasRecordFields& fields, const vbas::DatasetOptions& options,
                               VbasJobData& data, vbas::Feedback& feedback)
 {
-    std::vector<QgsFeatureId>& rowFeatures = data.recordFeatures;
     const QList<int> published = fields.publishedValues();
     // Read in this order: the quasi-identifiers, the published values, the region, the count.
     QgsAttributeList attributes = fields.readFields();
@@ -706,11 +705,12 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
             publishedCodes.push_back(publishedCategories[j].code(values.at(q + int(j))));
         if (counted)
             table.counts.push_back(count);
-        rowFeatures.push_back(id);
     }
-    reportEmptyRows(source, fields, empty, rowFeatures.size(), feedback);
+    // Rows of count 0 hold no records and are left out.
+    const std::size_t rowsWithRecords = table.regionKey.size();
+    reportEmptyRows(source, fields, empty, rowsWithRecords, feedback);
     refuseIdentifiers(source, fields, publishedCategories, records);
-    reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowFeatures.size(),
+    reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowsWithRecords,
                       options, feedback);
     reportNullCategories(source, fields, categories, feedback);
     // Codes become ranks in text order: the same codes whatever order the rows come in (grouped or not).
@@ -733,7 +733,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
         rankCodes(publishedCategories[j], publishedCodes, j, publishedCategories.size());
     }
     const std::size_t width = publishedCategories.size();
-    table.sensitiveCodes.reserve(rowFeatures.size() * table.sensitiveCount);
+    table.sensitiveCodes.reserve(rowsWithRecords * table.sensitiveCount);
     for (std::size_t i = 0; i < publishedCodes.size(); i += width)
         table.sensitiveCodes.insert(table.sensitiveCodes.end(), publishedCodes.begin() + std::ptrdiff_t(i),
                                     publishedCodes.begin() + std::ptrdiff_t(i + table.sensitiveCount));
@@ -1153,7 +1153,7 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
     }
     feedback.info((data.recordsGrouped ? QObject::tr("RECORDS: read %1 groups in %2 s")
                                        : QObject::tr("RECORDS: read %1 rows in %2 s"))
-                      .arg(data.recordFeatures.size())
+                      .arg(table.regionKey.size())
                       .arg(seconds(timer))
                       .toStdString());
     checkRegionsWithoutGeometry(withoutGeometry, regionInputs, table, feedback);

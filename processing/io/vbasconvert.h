@@ -182,11 +182,6 @@ struct VbasJobData
     /** The REGIONS feature of each region; a feature without geometry (and records) is left out. */
     std::vector<QgsFeatureId> regionFeatures;
     std::optional<vbas::Dataset> dataset;
-    /**
-     * The RECORDS feature of each record row; rows of count 0 (no records) are left out. When the database
-     * grouped the records, each row is a group and its "feature" its place in the grouped query's order.
-     */
-    std::vector<QgsFeatureId> recordFeatures;
     /** Whether the database grouped the records (VbasGrouping). */
     bool recordsGrouped = false;
     /** The value of every category code of each quasi-identifier (for generalization hierarchies). */

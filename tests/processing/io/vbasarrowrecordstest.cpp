@@ -48,7 +48,6 @@ VbasJobData load(const OlindaInput& olinda, QgsVectorLayer& records, const VbasR
 
 void expectSameData(const VbasJobData& columnar, const VbasJobData& iterated)
 {
-    ASSERT_EQ(columnar.recordFeatures, iterated.recordFeatures);
     const vbas::Dataset& a = *columnar.dataset;
     const vbas::Dataset& b = *iterated.dataset;
     ASSERT_EQ(a.rows(), b.rows());
@@ -139,7 +138,7 @@ TEST(ArrowRecords, TheDemoCsvGivesTheDatasetQgisGives)
     EXPECT_TRUE(columnarLog.contains("RECORDS: read through GDAL's Arrow stream"))
         << columnarLog.join('\n').toStdString();
     EXPECT_TRUE(iteratedLog.contains("RECORDS: read through QGIS's feature iterator"));
-    EXPECT_EQ(columnar.recordFeatures.size(), std::size_t(kOlindaPatients));
+    EXPECT_EQ(columnar.dataset->rows(), std::size_t(kOlindaPatients));
     expectSameData(columnar, iterated);
 }
 
@@ -174,7 +173,7 @@ TEST(ArrowRecords, TypedFieldsNullsAndASubsetGiveTheDatasetQgisGives)
                 EXPECT_EQ(columnarLog.contains("RECORDS: read through GDAL's Arrow stream"),
                           !withDate || datesStream)
                     << columnarLog.join('\n').toStdString();
-                EXPECT_FALSE(columnar.recordFeatures.empty());
+                EXPECT_GT(columnar.dataset->rows(), std::size_t(0));
                 expectSameData(columnar, iterated);
             }
     }
