@@ -50,19 +50,20 @@ WeightedGraph barrierGraph(const PartitionInput& input, std::vector<std::uint32_
     return WeightedGraph::fromEdges(input.points.size(), edges);
 }
 
-/** The barrier partition and its updates under site moves. */
+/** The barrier partition and its updates under site moves and weight changes. */
 class BarrierPartition : public PositionalPartition
 {
 public:
-    BarrierPartition(const PartitionInput& input, std::vector<Point> sites)
+    BarrierPartition(const PartitionInput& input, Sites sites)
         : mPoints(input.points)
         , mObstacles(input.spatial.obstacles.get())
-        , mSites(std::move(sites))
+        , mSites(std::move(sites.points))
+        , mWeights(std::move(sites.weights))
         , mGraph(barrierGraph(input, mComponent, mIsland))
         , mFinder(mPoints, mObstacles)
         , mComponentNodes(mIsland.size())
         , mSiteIndex(mSites)
-        , mField(mGraph, attachAll(input.weights))
+        , mField(attachAll(input.weights))
         , mSitesInComponent(mComponentNodes.size(), 0)
         , mIslandSite(mComponentNodes.size(), kNoSite)
     {
@@ -73,6 +74,8 @@ public:
     }
 
     const std::vector<Point>& sites() const override { return mSites; }
+    const std::vector<double>& weights() const override { return mWeights; }
+
     bool move(SiteIndex s, const Point& p, std::vector<Change>& changes) override
     {
         // A site stays on its side of the barriers: crossing would leave a bank without its site.
@@ -83,18 +86,18 @@ public:
         mSites[s] = p;
         std::vector<NearestSourceField::Change> fieldChanges;
         mField.moveSource(s, {entry}, fieldChanges);
+        follow(fieldChanges, changes);
+        return true;
+    }
 
-        std::vector<RegionIndex> recheck;
-        for (const auto& change : fieldChanges)
-            if (change.from != change.to)
-                recheck.push_back(change.node);
-        // Islands follow the nearest site, which any move may change; few regions are islands.
-        for (std::uint32_t c = 0; c < componentCount(); ++c)
-            if (mSitesInComponent[c] == 0)
-                recheck.insert(recheck.end(), mComponentNodes[c].begin(), mComponentNodes[c].end());
-        settleIslands();
-        reassign(
-            std::move(recheck), [this](RegionIndex r) { return finalSite(r); }, changes);
+    bool reweigh(SiteIndex s, double w, std::vector<Change>& changes) override
+    {
+        if (mWeights.empty())
+            return IncrementalPartition::reweigh(s, w, changes);
+        mWeights[s] = w;
+        std::vector<NearestSourceField::Change> fieldChanges;
+        mField.reweighSource(s, w, fieldChanges);
+        follow(fieldChanges, changes);
         return true;
     }
 
@@ -119,6 +122,22 @@ public:
 private:
     std::uint32_t componentCount() const { return std::uint32_t(mComponentNodes.size()); }
 
+    /** Re-assigns the regions whose winner changed in the field, and the islands. */
+    void follow(const std::vector<NearestSourceField::Change>& fieldChanges, std::vector<Change>& changes)
+    {
+        std::vector<RegionIndex> recheck;
+        for (const auto& change : fieldChanges)
+            if (change.from != change.to)
+                recheck.push_back(change.node);
+        // Islands follow the nearest site, which any change may change; few regions are islands.
+        for (std::uint32_t c = 0; c < componentCount(); ++c)
+            if (mSitesInComponent[c] == 0)
+                recheck.insert(recheck.end(), mComponentNodes[c].begin(), mComponentNodes[c].end());
+        settleIslands();
+        reassign(
+            std::move(recheck), [this](RegionIndex r) { return finalSite(r); }, changes);
+    }
+
     Attachment attach(const Point& site) const
     {
         const RegionIndex r = mFinder.find(site);
@@ -126,10 +145,11 @@ private:
     }
 
     /**
-     * Attaches every site; a component cut off by obstacles that no site reaches gets a site of its
-     * own at its region with the most records (appended), so no aggregate crosses a barrier.
+     * The field of every site; a component cut off by obstacles that no site reaches gets a site of
+     * its own (weight 0) at its region with the most records (appended), so no aggregate crosses a
+     * barrier.
      */
-    std::vector<std::vector<Attachment>> attachAll(const std::vector<Count>& weights)
+    NearestSourceField attachAll(const std::vector<Count>& records)
     {
         for (RegionIndex r = 0; r < mPoints.size(); ++r)
             mComponentNodes[mComponent[r]].push_back(r);
@@ -148,7 +168,7 @@ private:
                 std::vector<RegionIndex> nodes = mComponentNodes[c];
                 std::sort(nodes.begin(), nodes.end(),
                           [&](RegionIndex a, RegionIndex b)
-                          { return weights[a] > weights[b] || (weights[a] == weights[b] && a < b); });
+                          { return records[a] > records[b] || (records[a] == records[b] && a < b); });
                 const auto free = std::find_if(
                     nodes.begin(), nodes.end(),
                     [&](RegionIndex r)
@@ -156,13 +176,15 @@ private:
                 if (free == nodes.end())
                     continue; // settleIslands() gives it to the nearest site
                 mSites.push_back(mPoints[*free]);
+                if (!mWeights.empty())
+                    mWeights.push_back(0.0);
                 mSiteIndex = SiteTriangulation(mSites);
                 attachments.push_back({{*free, 0.0}});
             }
-        return attachments;
+        return NearestSourceField(mGraph, std::move(attachments), mWeights);
     }
 
-    /** Each component without a site goes whole to the site nearest any of its points. */
+    /** Each component without a site goes whole to the site of least power distance to any of its points. */
     void settleIslands()
     {
         for (std::uint32_t c = 0; c < componentCount(); ++c)
@@ -171,28 +193,35 @@ private:
                 continue;
             double best = std::numeric_limits<double>::infinity();
             SiteIndex bestSite = kNoSite;
-            for (RegionIndex r : mComponentNodes[c])
+            const auto consider = [&](const Point& p, SiteIndex s)
             {
-                const SiteIndex s = mSiteIndex.nearestSite(mPoints[r]);
-                const double d = squaredDistance(mPoints[r], mSites[s]);
+                const double d = squaredDistance(p, mSites[s]) - mField.weight(s);
                 if (d < best || (d == best && s < bestSite))
                 {
                     best = d;
                     bestSite = s;
                 }
-            }
+            };
+            for (RegionIndex r : mComponentNodes[c])
+                if (mWeights.empty())
+                    consider(mPoints[r], mSiteIndex.nearestSite(mPoints[r]));
+                else // the power diagram of few sites and few island points: by brute force
+                    for (SiteIndex s = 0; s < mSites.size(); ++s)
+                        consider(mPoints[r], s);
             mIslandSite[c] = bestSite;
         }
     }
 
     SiteIndex finalSite(RegionIndex r) const
     {
-        return mSitesInComponent[mComponent[r]] > 0 ? mField.label(r).site : mIslandSite[mComponent[r]];
+        return mSitesInComponent[mComponent[r]] > 0 ? mField.winner(r).site : mIslandSite[mComponent[r]];
     }
 
     const std::vector<Point>& mPoints;
     const Obstacles* mObstacles;
     std::vector<Point> mSites;
+    /** The sites' power weights; empty when unweighted. */
+    std::vector<double> mWeights;
     std::vector<std::uint32_t> mComponent;
     std::vector<bool> mIsland;
     WeightedGraph mGraph;
@@ -215,14 +244,14 @@ Partition BarrierPartitioner::assignRegions(const PartitionInput& input, Sites s
                                             Feedback& feedback) const
 {
     feedback.checkCanceled();
-    const BarrierPartition state(input, std::move(sites.points));
-    return {state.sites(), state.regionSite(), {}};
+    const BarrierPartition state(input, std::move(sites));
+    return {state.sites(), state.regionSite(), state.weights()};
 }
 
 std::unique_ptr<IncrementalPartition>
 BarrierPartitioner::assignRegionsIncrementally(const PartitionInput& input, Sites sites, Feedback&) const
 {
-    return std::make_unique<BarrierPartition>(input, std::move(sites.points));
+    return std::make_unique<BarrierPartition>(input, std::move(sites));
 }
 
 } // namespace vbas

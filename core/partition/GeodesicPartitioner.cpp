@@ -2,6 +2,7 @@
 
 #include "GraphSupport.h"
 #include "NearestSourceField.h"
+#include "PowerIncremental.h"
 #include "VoronoiIncremental.h"
 
 #include <algorithm>
@@ -112,23 +113,33 @@ std::vector<Point> offsetNodes(const Obstacles& obstacles, const std::vector<Poi
     return nodes;
 }
 
-/** The geodesic partition and its updates under site moves. */
+/** The straight-line partition beneath the geodesic one: Voronoi, or the power diagram of weighted sites. */
+std::unique_ptr<IncrementalPartition> straightPartition(const std::vector<Point>& points, Sites sites,
+                                                        Feedback& feedback)
+{
+    if (sites.weights.empty())
+        return std::make_unique<VoronoiIncremental>(points, std::move(sites.points), feedback);
+    return std::make_unique<PowerIncremental>(points, std::move(sites.points), std::move(sites.weights),
+                                              feedback);
+}
+
+/** The geodesic partition and its updates under site moves and weight changes. */
 class GeodesicPartition : public PositionalPartition
 {
 public:
-    GeodesicPartition(const PartitionInput& input, std::vector<Point> sites, Feedback& feedback)
+    GeodesicPartition(const PartitionInput& input, Sites sites, Feedback& feedback)
         : mPoints(input.points)
         , mObstacles(input.spatial.obstacles.get())
-        , mEuclid(input.points, std::move(sites), feedback)
+        , mEuclid(straightPartition(input.points, std::move(sites), feedback))
         , mNodes(mObstacles != nullptr ? offsetNodes(*mObstacles, mPoints) : std::vector<Point>{})
         , mNodeIndex(mNodes)
         , mGraph(buildGraph())
-        , mField(mGraph, attachAll())
+        , mField(mGraph, attachAll(), mEuclid->weights())
         , mRegionAttachments(mPoints.size())
         , mAttached(mPoints.size(), false)
         , mNodeRegions(mNodes.size())
     {
-        assignAll(mPoints.size(), mEuclid.sites().size(),
+        assignAll(mPoints.size(), mEuclid->sites().size(),
                   [&](RegionIndex r)
                   {
                       if (r % 4096 == 0)
@@ -137,41 +148,44 @@ public:
                   });
     }
 
-    const std::vector<Point>& sites() const override { return mEuclid.sites(); }
+    const std::vector<Point>& sites() const override { return mEuclid->sites(); }
+    const std::vector<double>& weights() const override { return mEuclid->weights(); }
 
     bool move(SiteIndex s, const Point& p, std::vector<Change>& changes) override
     {
         std::vector<SiteIndex> around{s};
-        mEuclid.neighbours(s, around);
+        mEuclid->neighbours(s, around);
         std::vector<Change> euclidChanges;
-        if (!mEuclid.move(s, p, euclidChanges))
+        if (!mEuclid->move(s, p, euclidChanges))
             return false;
-        mEuclid.neighbours(s, around);
         std::vector<NearestSourceField::Change> fieldChanges;
         mField.moveSource(s, attach(p, kSiteReach), fieldChanges);
+        follow(std::move(around), euclidChanges, fieldChanges, changes);
+        return true;
+    }
 
-        // Who can change: the Euclidean cells of s and its old and new neighbours (certification
-        // and direct candidates), and the regions hanging off graph nodes whose label moved.
-        std::vector<RegionIndex> recheck;
-        for (SiteIndex c : around)
-            recheck.insert(recheck.end(), mEuclid.members(c).begin(), mEuclid.members(c).end());
-        for (const auto& change : fieldChanges)
-            recheck.insert(recheck.end(), mNodeRegions[change.node].begin(), mNodeRegions[change.node].end());
-        reassign(
-            std::move(recheck), [this](RegionIndex r) { return evaluate(r); }, changes);
+    bool reweigh(SiteIndex s, double w, std::vector<Change>& changes) override
+    {
+        std::vector<SiteIndex> around{s};
+        mEuclid->neighbours(s, around);
+        std::vector<Change> euclidChanges;
+        mEuclid->reweigh(s, w, euclidChanges); // throws when unweighted
+        std::vector<NearestSourceField::Change> fieldChanges;
+        mField.reweighSource(s, w, fieldChanges);
+        follow(std::move(around), euclidChanges, fieldChanges, changes);
         return true;
     }
 
     void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const override
     {
         const std::size_t first = out.size();
-        mEuclid.neighbours(s, out);
+        mEuclid->neighbours(s, out);
         // Blocked points near s may belong to sites further away.
         const std::size_t delaunay = out.size();
         for (std::size_t i = first; i < delaunay; ++i)
-            for (RegionIndex r : mEuclid.members(out[i]))
+            for (RegionIndex r : mEuclid->members(out[i]))
                 out.push_back(mRegionSite[r]);
-        for (RegionIndex r : mEuclid.members(s))
+        for (RegionIndex r : mEuclid->members(s))
             out.push_back(mRegionSite[r]);
         std::sort(out.begin() + std::ptrdiff_t(first), out.end());
         out.erase(std::unique(out.begin() + std::ptrdiff_t(first), out.end()), out.end());
@@ -180,10 +194,30 @@ public:
 
     bool inNeighbourhood(SiteIndex s, const Point& p, SiteIndex owner) const override
     {
-        return owner == s || mEuclid.inNeighbourhood(s, p, kNoSite);
+        return owner == s || mEuclid->inNeighbourhood(s, p, kNoSite);
     }
 
 private:
+    /**
+     * Re-evaluates who can change after site s changed: the straight-line cells of s and of its
+     * neighbours before and after (certification and direct candidates), the regions that changed
+     * straight-line site, and the regions hanging off graph nodes whose labels changed.
+     */
+    void follow(std::vector<SiteIndex> around, const std::vector<Change>& euclidChanges,
+                const std::vector<NearestSourceField::Change>& fieldChanges, std::vector<Change>& changes)
+    {
+        mEuclid->neighbours(around.front(), around);
+        std::vector<RegionIndex> recheck;
+        for (SiteIndex c : around)
+            recheck.insert(recheck.end(), mEuclid->members(c).begin(), mEuclid->members(c).end());
+        for (const Change& change : euclidChanges)
+            recheck.push_back(change.region);
+        for (const auto& change : fieldChanges)
+            recheck.insert(recheck.end(), mNodeRegions[change.node].begin(), mNodeRegions[change.node].end());
+        reassign(
+            std::move(recheck), [this](RegionIndex r) { return evaluate(r); }, changes);
+    }
+
     /** Each node linked to the nearby nodes it sees. */
     WeightedGraph buildGraph() const
     {
@@ -211,7 +245,7 @@ private:
     std::vector<std::vector<Attachment>> attachAll() const
     {
         std::vector<std::vector<Attachment>> attachments;
-        for (const Point& site : mEuclid.sites())
+        for (const Point& site : mEuclid->sites())
             attachments.push_back(mNodes.empty() ? std::vector<Attachment>{} : attach(site, kSiteReach));
         return attachments;
     }
@@ -235,37 +269,34 @@ private:
     SiteIndex evaluate(RegionIndex r)
     {
         const Point& p = mPoints[r];
-        const std::vector<Point>& sites = mEuclid.sites();
-        const SiteIndex nearest = mEuclid.regionSite()[r];
+        const std::vector<Point>& sites = mEuclid->sites();
+        const SiteIndex nearest = mEuclid->regionSite()[r];
         if (mObstacles == nullptr || !mObstacles->blocks(p, sites[nearest]))
             return nearest; // certified: a clear straight path to the nearest site
         double best = std::numeric_limits<double>::infinity();
         SiteIndex bestSite = kNoSite;
-        const auto consider = [&](double d, SiteIndex s)
+        const auto consider = [&](double power, SiteIndex s)
         {
-            if (d < best || (d == best && s < bestSite))
+            if (power < best || (power == best && s < bestSite))
             {
-                best = d;
+                best = power;
                 bestSite = s;
             }
         };
         std::vector<SiteIndex> direct{nearest};
-        mEuclid.neighbours(nearest, direct);
+        mEuclid->neighbours(nearest, direct);
         for (SiteIndex s : direct)
             if (!mObstacles->blocks(p, sites[s]))
-                consider(distance(p, sites[s]), s);
+                consider(mField.power(distance(p, sites[s]), s), s);
         for (const Attachment& a : regionAttachments(r))
-        {
-            const NearestSourceField::Label& label = mField.label(a.node);
-            if (label.site != kNoSite)
-                consider(a.distance + label.distance, label.site);
-        }
+            for (const NearestSourceField::Label& label : mField.labels(a.node))
+                consider(mField.power(a.distance + label.distance, label.site), label.site);
         return bestSite != kNoSite ? bestSite : nearest;
     }
 
     const std::vector<Point>& mPoints;
     const Obstacles* mObstacles;
-    VoronoiIncremental mEuclid;
+    std::unique_ptr<IncrementalPartition> mEuclid;
     std::vector<Point> mNodes;
     SiteTriangulation mNodeIndex;
     WeightedGraph mGraph;
@@ -285,15 +316,15 @@ std::unique_ptr<Partitioner> GeodesicPartitioner::create(const StrategyOptions&)
 Partition GeodesicPartitioner::assignRegions(const PartitionInput& input, Sites sites,
                                              Feedback& feedback) const
 {
-    const GeodesicPartition state(input, sites.points, feedback);
-    return {std::move(sites.points), state.regionSite(), {}};
+    const GeodesicPartition state(input, sites, feedback);
+    return {std::move(sites.points), state.regionSite(), std::move(sites.weights)};
 }
 
 std::unique_ptr<IncrementalPartition>
 GeodesicPartitioner::assignRegionsIncrementally(const PartitionInput& input, Sites sites,
                                                 Feedback& feedback) const
 {
-    return std::make_unique<GeodesicPartition>(input, std::move(sites.points), feedback);
+    return std::make_unique<GeodesicPartition>(input, std::move(sites), feedback);
 }
 
 } // namespace vbas

@@ -16,7 +16,9 @@ class StrategyOptions;
  * straight line). A blocked point (about 1 % of them, next to obstacles) takes the best of the
  * nearby sites it sees directly and of a graph fallback: shortest paths over small nodes set just
  * off every obstacle vertex, linked by Delaunay edges that cross no obstacle (offsetting keeps
- * zero-width lines from leaking through their vertices). Ties to the lower site index.
+ * zero-width lines from leaking through their vertices). Ties to the lower site index. Weighted
+ * sites (SPEC section 11) compete by d² − w, d the path length: the power diagram certifies, and
+ * the graph keeps every label that can still win further on.
  */
 class GeodesicPartitioner : public Partitioner
 {

@@ -85,11 +85,23 @@ void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std:
 
 void PositionalPartition::undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes)
 {
-    // Moving the site back restores the distances, but where two sites are equally near a region the
-    // re-evaluation may settle it otherwise than before the move. Callers keep books by the changes
-    // (ledgers, the parent constraint's member lists): put back exactly the assignment before the move.
     std::vector<Change> back;
     move(s, previous, back);
+    restore(back, changes);
+}
+
+void PositionalPartition::undoReweigh(SiteIndex s, double previous, const std::vector<Change>& changes)
+{
+    std::vector<Change> back;
+    reweigh(s, previous, back);
+    restore(back, changes);
+}
+
+void PositionalPartition::restore(const std::vector<Change>& back, const std::vector<Change>& changes)
+{
+    // Changing the site back restores the distances, but where two sites are equally near a region
+    // the re-evaluation may settle it otherwise than before the change. Callers keep books by the
+    // changes (ledgers, the parent constraint's member lists): put back exactly the assignment before.
     for (auto it = back.rbegin(); it != back.rend(); ++it)
     {
         moveMember(mMembers, mPosition, it->region, it->to, it->from);

@@ -41,7 +41,8 @@ void moveMember(std::vector<std::vector<RegionIndex>>& members, std::vector<std:
 /**
  * Base of incremental partitions whose assignment is a function of the site positions (barrier,
  * geodesic): it keeps the per-site member lists, re-evaluates the regions a move may have changed,
- * and undoes a move by moving the site back and restoring the assignment before the move exactly.
+ * and undoes a move (or a weight change) by changing the site back and restoring the assignment
+ * before the change exactly.
  */
 class PositionalPartition : public IncrementalPartition
 {
@@ -49,6 +50,7 @@ public:
     const std::vector<SiteIndex>& regionSite() const override { return mRegionSite; }
     const std::vector<RegionIndex>& members(SiteIndex s) const override { return mMembers[s]; }
     void undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes) override;
+    void undoReweigh(SiteIndex s, double previous, const std::vector<Change>& changes) override;
 
 protected:
     /** Assigns every region once, through siteOf(). */
@@ -61,6 +63,10 @@ protected:
     std::vector<SiteIndex> mRegionSite;
     std::vector<std::vector<RegionIndex>> mMembers;
     std::vector<std::uint32_t> mPosition;
+
+private:
+    /** Puts back the assignment before `changes`, after the change back reported `back`. */
+    void restore(const std::vector<Change>& back, const std::vector<Change>& changes);
 };
 
 } // namespace vbas

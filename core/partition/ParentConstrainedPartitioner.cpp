@@ -84,16 +84,15 @@ std::vector<Group> splitByParent(const PartitionInput& input, const std::vector<
     return groups;
 }
 
-/**
- * Gives global numbers to sites the inner partition of `group` added (e.g. for a cut-off bank);
- * only unweighted partitions add sites.
- */
-void adoptAddedSites(Group& group, const std::vector<Point>& innerSites, std::vector<Point>& sites)
+/** Gives global numbers to sites the inner partition of `group` added (weight 0, e.g. for a cut-off bank). */
+void adoptAddedSites(Group& group, const std::vector<Point>& innerSites, Sites& all)
 {
     for (std::size_t i = group.sites.size(); i < innerSites.size(); ++i)
     {
-        group.sites.push_back(SiteIndex(sites.size()));
-        sites.push_back(innerSites[i]);
+        group.sites.push_back(SiteIndex(all.points.size()));
+        all.points.push_back(innerSites[i]);
+        if (!all.weights.empty())
+            all.weights.push_back(0.0);
     }
 }
 
@@ -113,7 +112,7 @@ public:
         for (std::size_t g = 0; g < mGroups.size(); ++g)
         {
             mInner.push_back(inner.incremental(mGroups[g].input(), mGroups[g].localSites, feedback));
-            adoptAddedSites(mGroups[g], mInner[g]->sites(), mSites.points);
+            adoptAddedSites(mGroups[g], mInner[g]->sites(), mSites);
         }
         mMembers.resize(mSites.points.size());
         mSiteGroup.resize(mSites.points.size());
@@ -259,18 +258,17 @@ Partition ParentConstrainedPartitioner::assignRegions(const PartitionInput& inpu
                                                       Feedback& feedback) const
 {
     std::vector<Group> groups = splitByParent(input, mRegionParent, sites);
-    Partition result{std::move(sites.points), std::vector<SiteIndex>(input.points.size(), kNoSite),
-                     std::move(sites.weights)};
+    std::vector<SiteIndex> regionSite(input.points.size(), kNoSite);
     for (std::size_t g = 0; g < groups.size(); ++g)
     {
         Feedback::Stage stage(feedback, double(g) / double(groups.size()),
                               double(g + 1) / double(groups.size()));
         const Partition local = mInner.partition(groups[g].input(), groups[g].localSites, feedback);
-        adoptAddedSites(groups[g], local.sites, result.sites);
+        adoptAddedSites(groups[g], local.sites, sites);
         for (RegionIndex r = 0; r < local.regionSite.size(); ++r)
-            result.regionSite[groups[g].regions[r]] = groups[g].sites[local.regionSite[r]];
+            regionSite[groups[g].regions[r]] = groups[g].sites[local.regionSite[r]];
     }
-    return result;
+    return {std::move(sites.points), std::move(regionSite), std::move(sites.weights)};
 }
 
 std::unique_ptr<IncrementalPartition>

@@ -22,7 +22,6 @@ public:
     /** Constrains `inner`, which must outlive this, to the parents of `regionParent` (a code per region). */
     ParentConstrainedPartitioner(const Partitioner& inner, std::vector<std::uint32_t> regionParent);
     ~ParentConstrainedPartitioner() override;
-    bool supportsWeights() const override { return mInner.supportsWeights(); }
 
 private:
     Partition assignRegions(const PartitionInput& input, Sites sites, Feedback& feedback) const override;

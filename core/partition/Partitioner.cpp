@@ -17,8 +17,7 @@ void requireSites(const std::vector<Point>& sites)
         throw Error(Subject::SiteLocation, "there are no sites to partition the regions with");
 }
 
-/** Checks the weights and drops them when the strategy has no use for them (all 0). */
-void checkWeights(Sites& sites, bool supported)
+void checkWeights(const Sites& sites)
 {
     if (sites.weights.empty())
         return;
@@ -28,12 +27,6 @@ void checkWeights(Sites& sites, bool supported)
     for (double w : sites.weights)
         if (!std::isfinite(w))
             throw Error(Subject::Partition, "site weights must be finite numbers");
-    if (supported)
-        return;
-    if (sites.weighted())
-        throw Error(Subject::Partition, "this partition method has no weighted (power) form: give sites "
-                                        "without weights, or use partition.voronoi");
-    sites.weights.clear();
 }
 
 } // namespace
@@ -62,7 +55,7 @@ void IncrementalPartition::undoReweigh(SiteIndex, double, const std::vector<Chan
 Partition Partitioner::partition(const PartitionInput& input, Sites sites, Feedback& feedback) const
 {
     requireSites(sites.points);
-    checkWeights(sites, supportsWeights());
+    checkWeights(sites);
     if (!sites.weighted())
         sites.weights.clear();
     return assignRegions(input, std::move(sites), feedback);
@@ -72,7 +65,7 @@ std::unique_ptr<IncrementalPartition> Partitioner::incremental(const PartitionIn
                                                                Feedback& feedback) const
 {
     requireSites(sites.points);
-    checkWeights(sites, supportsWeights());
+    checkWeights(sites);
     std::vector<std::pair<double, double>> locations;
     for (const Point& p : sites.points)
         locations.emplace_back(p.x, p.y);

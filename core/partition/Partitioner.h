@@ -13,7 +13,8 @@ namespace vbas
 
 /**
  * Site locations with their power weights (SPEC section 11): region r goes to the site j with the
- * least ‖p_r − s_j‖² − w_j. No weights means every weight is 0: the Voronoi partition.
+ * least d(p_r, s_j)² − w_j, d the partition's distance (straight, through borders, around
+ * obstacles). No weights means every weight is 0: the nearest site.
  */
 struct Sites
 {
@@ -42,7 +43,8 @@ struct Partition
 };
 
 /**
- * Assigns every initial region to one site (thesis section 3.2.3, SPEC section 5).
+ * Assigns every initial region to one site (thesis section 3.2.3, SPEC section 5), by power
+ * distance when the sites carry weights (SPEC section 11).
  *
  * Contract, checked for every registered partitioner by one parameterised test:
  *  - every region gets a site index below sites.size();
@@ -54,8 +56,8 @@ class Partitioner
 public:
     virtual ~Partitioner() = default;
     /**
-     * Throws Error(SiteLocation) when there are no sites, Error(Partition) when the sites are
-     * weighted and the strategy has no power form (supportsWeights()).
+     * Throws Error(SiteLocation) when there are no sites, Error(Partition) when the weights are not
+     * one finite number per site.
      */
     Partition partition(const PartitionInput& input, Sites sites, Feedback& feedback) const;
     /**
@@ -65,16 +67,14 @@ public:
      */
     std::unique_ptr<IncrementalPartition> incremental(const PartitionInput& input, Sites sites,
                                                       Feedback& feedback) const;
-    /** Whether the strategy assigns by power distance when the sites carry weights. */
-    virtual bool supportsWeights() const { return false; }
 
 private:
     // The checks above live in the base, once for every strategy; a strategy sees only valid sites.
-    /** partition() with at least one site; weights only when supportsWeights(). */
+    /** partition() with at least one site; weights, when given, by power distance (empty when all 0). */
     virtual Partition assignRegions(const PartitionInput& input, Sites sites, Feedback& feedback) const = 0;
     /**
-     * incremental() with at least one site, every site at a location of its own; weights (one per
-     * site) only when supportsWeights().
+     * incremental() with at least one site, every site at a location of its own; weights one per
+     * site (a weighted partition that follows reweigh()) or empty.
      */
     virtual std::unique_ptr<IncrementalPartition>
     assignRegionsIncrementally(const PartitionInput& input, Sites sites, Feedback& feedback) const = 0;

@@ -20,7 +20,6 @@ class VoronoiPartitioner : public Partitioner
 {
 public:
     static std::unique_ptr<Partitioner> create(const StrategyOptions& options);
-    bool supportsWeights() const override { return true; }
 
 private:
     Partition assignRegions(const PartitionInput& input, Sites sites, Feedback& feedback) const override;

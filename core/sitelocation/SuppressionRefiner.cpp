@@ -170,10 +170,11 @@ const OptionSpec& maxMovesOption()
 const OptionSpec& moveWeightsOption()
 {
     static const OptionSpec spec =
-        OptionSpec::flag("suppression_move_weights", "Suppression refinement: also change site weights", true,
-                         "Lets the suppression-aware refinement give sites power weights (a weighted Voronoi "
-                         "diagram) where the partition method has a weighted form (partition.voronoi); off: "
-                         "it only moves sites.")
+        OptionSpec::flag(
+            "suppression_move_weights", "Suppression refinement: also change site weights", true,
+            "Lets the suppression-aware refinement give sites power weights (a weighted Voronoi "
+            "diagram; with the barrier and geodesic partitions the squared path length minus the "
+            "weight); off: it only moves sites.")
             .asAdvanced();
     return spec;
 }
@@ -237,7 +238,7 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     if (sites.empty())
         return sites;
     const BoundingBox box = boundingBox(regions.points());
-    const bool weighted = mMoveWeights && partitioner.supportsWeights();
+    const bool weighted = mMoveWeights;
     std::vector<double> zeros(weighted ? sites.size() : 0, 0.0);
     const std::unique_ptr<IncrementalPartition> partition =
         partitioner.incremental(input, Sites(std::move(sites), std::move(zeros)), feedback);

@@ -15,7 +15,7 @@ class StrategyOptions;
  * records that local suppression and l-diversity withhold, or keeps them and lowers the non-uniform
  * entropy (SPEC section 11), no aggregate formed before is
  * lost and no aggregate releasing records before ends up withholding all of them (so the released regions do
- * not fall). Where the partitioner has a weighted form, a change is first the site's power weight, up or down
+ * not fall). Unless suppression_move_weights is off, a change is first the site's power weight, up or down
  * by the step times the squared distance to its nearest neighbour site, then its position.
  *
  * A pass visits the sites whose aggregates withhold records, most withheld first (ties: site

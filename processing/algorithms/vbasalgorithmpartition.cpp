@@ -15,8 +15,9 @@ void VbasAlgorithmPartition::initAlgorithm(const QVariantMap&)
     weight->setHelp(
         QObject::tr("Optional: the power weight of each site (the 'weight' field of 'Select Voronoi "
                     "sites', square metres of the computation plane). A small area joins the site "
-                    "with the least squared distance minus weight: a heavier site reaches further. "
-                    "Empty: every weight 0, the plain Voronoi partition. Needs the Voronoi partition."));
+                    "with the least squared distance minus weight (with the barrier and geodesic "
+                    "partitions, the squared path length): a heavier site reaches further. Empty: every "
+                    "weight 0, the plain Voronoi partition."));
     addParameter(weight);
     addPartitionParameters();
     addReleaseOutputs(true);

@@ -447,9 +447,8 @@ TEST(RegistryContract, RefinersKeepDistinctSitesInsideTheBoxForEveryPartitioner)
                 const Sites refined = refiner->refine(data.regions, data.partitionInput(), data.k,
                                                       *partitioner, seeds, report, feedback);
                 const std::vector<Point>& sites = refined.points;
-                EXPECT_TRUE(refined.weights.empty() ||
-                            (partitioner->supportsWeights() && refined.weights.size() == sites.size()))
-                    << "weights only for a partitioner with a power form, one per site";
+                EXPECT_TRUE(refined.weights.empty() || refined.weights.size() == sites.size())
+                    << "weights, when given, one per site";
                 EXPECT_EQ(sites.size(), seeds.size()) << "distinct seeds keep their number";
                 expectInside(sites, box);
                 std::set<std::pair<double, double>> distinct;

@@ -103,6 +103,96 @@ TEST(BarrierPartition, AggregatesCrossOnlyAtTheBridge)
     }
 }
 
+TEST(BarrierPartition, WeightedSitesWinByLeastSquaredPathLengthMinusWeight)
+{
+    // Reference: one Dijkstra per site over the areas (a step goes through the shared border
+    // point, unless an obstacle lies on it), the site entering at the nearest area point it sees;
+    // a region goes to the least d² − w, ties to the lower site. The river has a bridge, so paths
+    // bend and a heavy site can win far along its path where it loses nearer.
+    std::mt19937_64 generator(21);
+    std::size_t differFromUnweighted = 0;
+    for (int trial = 0; trial < 12; ++trial)
+    {
+        GridScene scene(20, 10, 10.0, std::uint64_t(trial));
+        scene.setObstacles({"POLYGON ((-5 48, 90 48, 90 52, -5 52, -5 48))",
+                            "POLYGON ((110 48, 205 48, 205 52, 110 52, 110 48))"});
+        const std::vector<Point> sites = randomSites(generator, 3 + generator() % 6, 200.0, 100.0);
+        std::vector<double> weights;
+        for (std::size_t s = 0; s < sites.size(); ++s)
+            weights.push_back(double(int(generator() % 5001) - 2500)); // up to (50)², a quarter of the grid
+        Feedback feedback;
+        const Partition engine =
+            BarrierPartitioner().partition(scene.input(), Sites(sites, weights), feedback);
+        const Partition plain = barrier(scene, sites);
+        ASSERT_EQ(engine.sites.size(), sites.size()) << "both banks are reachable: no extra site";
+        ASSERT_EQ(engine.weights, weights);
+
+        const std::size_t n = scene.points.size();
+        const Obstacles& obstacles = *scene.spatial.obstacles;
+        std::vector<std::vector<std::pair<std::size_t, double>>> next(n);
+        for (const AdjacentPair& pair : scene.spatial.adjacency->pairs())
+        {
+            const Point &a = scene.points[pair.a], &b = scene.points[pair.b];
+            if (obstacles.blocks(a, pair.border) || obstacles.blocks(pair.border, b))
+                continue;
+            const double length =
+                std::sqrt(squaredDistance(a, pair.border)) + std::sqrt(squaredDistance(pair.border, b));
+            next[pair.a].emplace_back(pair.b, length);
+            next[pair.b].emplace_back(pair.a, length);
+        }
+        std::vector<double> best(n, std::numeric_limits<double>::infinity());
+        std::vector<SiteIndex> expected(n, kNoSite);
+        for (SiteIndex s = 0; s < sites.size(); ++s)
+        {
+            // The nearest area point it sees; the nearest of all for a site standing in the river.
+            std::size_t entry = n;
+            const auto nearer = [&](std::size_t r)
+            {
+                return entry == n || squaredDistance(sites[s], scene.points[r]) <
+                                         squaredDistance(sites[s], scene.points[entry]);
+            };
+            for (std::size_t r = 0; r < n; ++r)
+                if (!obstacles.blocks(sites[s], scene.points[r]) && nearer(r))
+                    entry = r;
+            const bool seesNone = entry == n;
+            for (std::size_t r = 0; r < n && seesNone; ++r)
+                if (nearer(r))
+                    entry = r;
+            std::vector<double> d(n, std::numeric_limits<double>::infinity());
+            d[entry] = std::sqrt(squaredDistance(sites[s], scene.points[entry]));
+            using Item = std::pair<double, std::size_t>;
+            std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+            queue.push({d[entry], entry});
+            while (!queue.empty())
+            {
+                const auto [du, u] = queue.top();
+                queue.pop();
+                if (du != d[u])
+                    continue;
+                for (const auto& [v, length] : next[u])
+                    if (du + length < d[v])
+                    {
+                        d[v] = du + length;
+                        queue.push({d[v], v});
+                    }
+            }
+            for (std::size_t r = 0; r < n; ++r)
+            {
+                const double power = d[r] * d[r] - weights[s];
+                if (!std::isinf(d[r]) && (expected[r] == kNoSite || power < best[r]))
+                {
+                    best[r] = power;
+                    expected[r] = s;
+                }
+            }
+        }
+        EXPECT_EQ(engine.regionSite, expected) << "trial " << trial;
+        for (std::size_t r = 0; r < n; ++r)
+            differFromUnweighted += engine.regionSite[r] != plain.regionSite[r];
+    }
+    EXPECT_GT(differFromUnweighted, 100u) << "the weights should move many regions";
+}
+
 namespace
 {
 using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
@@ -178,7 +268,7 @@ TEST(GeodesicPartition, AgreesWithAnExactVisibilityGraphOnRandomScenes)
 {
     std::mt19937_64 generator(11);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    std::size_t agree = 0, total = 0, blockedTotal = 0;
+    std::size_t agree = 0, total = 0, blockedTotal = 0, agreeWeighted = 0, weightsMatter = 0;
     for (int scene = 0; scene < 12; ++scene)
     {
         VisibilityReference reference;
@@ -230,14 +320,21 @@ TEST(GeodesicPartition, AgreesWithAnExactVisibilityGraphOnRandomScenes)
         spatial.obstacles = std::make_shared<Obstacles>(engineSegments);
         Feedback feedback;
         const Partition engine = GeodesicPartitioner().partition({points, weights, spatial}, sites, feedback);
+        // The same sites with power weights up to (150)², about half their spacing.
+        std::vector<double> power;
+        for (std::size_t s = 0; s < sites.size(); ++s)
+            power.push_back((unit(generator) - 0.5) * 45000.0);
+        const Partition weighted =
+            GeodesicPartitioner().partition({points, weights, spatial}, Sites(sites, power), feedback);
 
         std::vector<std::vector<double>> viaVertices;
         for (const Point& s : sites)
             viaVertices.push_back(reference.fromSource(s));
         for (std::size_t i = 0; i < points.size(); ++i)
         {
-            double best = std::numeric_limits<double>::infinity();
-            SiteIndex bestSite = 0;
+            double best = std::numeric_limits<double>::infinity(),
+                   bestPower = std::numeric_limits<double>::infinity();
+            SiteIndex bestSite = 0, bestPowerSite = 0;
             for (SiteIndex s = 0; s < sites.size(); ++s)
             {
                 double d = reference.visible(points[i], sites[s])
@@ -252,6 +349,11 @@ TEST(GeodesicPartition, AgreesWithAnExactVisibilityGraphOnRandomScenes)
                     best = d;
                     bestSite = s;
                 }
+                if (d * d - power[s] < bestPower)
+                {
+                    bestPower = d * d - power[s];
+                    bestPowerSite = s;
+                }
             }
             SiteIndex euclidean = 0;
             for (SiteIndex s = 1; s < sites.size(); ++s)
@@ -259,6 +361,8 @@ TEST(GeodesicPartition, AgreesWithAnExactVisibilityGraphOnRandomScenes)
                     euclidean = s;
             blockedTotal += !reference.visible(points[i], sites[euclidean]);
             agree += engine.regionSite[i] == bestSite;
+            agreeWeighted += weighted.regionSite[i] == bestPowerSite;
+            weightsMatter += bestPowerSite != bestSite;
             ++total;
         }
     }
@@ -266,7 +370,13 @@ TEST(GeodesicPartition, AgreesWithAnExactVisibilityGraphOnRandomScenes)
     std::cout << "geodesic: " << agree << " of " << total << " points agree with the exact reference ("
               << share * 100 << " %); " << blockedTotal
               << " points were blocked from their Euclidean-nearest site\n";
+    const double shareWeighted = double(agreeWeighted) / double(total);
+    std::cout << "geodesic with weights: " << agreeWeighted << " of " << total << " agree ("
+              << shareWeighted * 100 << " %); the weights change the exact answer of " << weightsMatter
+              << " points\n";
     EXPECT_GE(share, 0.995);
+    EXPECT_GE(shareWeighted, 0.995);
+    EXPECT_GT(weightsMatter, total / 10);
     EXPECT_GT(blockedTotal, total / 50) << "the scenes should block enough points to test the fallback";
 }
 

@@ -111,7 +111,7 @@ TEST(PowerDiagram, ZeroWeightsAreTheVoronoiPartition)
     EXPECT_GT(after, before);
 }
 
-TEST(PowerDiagram, PartitionersWithoutAPowerFormRefuseWeights)
+TEST(PowerDiagram, WeightsThatAreNotOneFiniteNumberPerSiteAreRefused)
 {
     const std::vector<Point> points{{0, 0}, {10, 0}};
     const std::vector<Count> recordCounts{1, 1};
