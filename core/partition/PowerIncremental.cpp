@@ -18,12 +18,22 @@ PowerIncremental::PowerIncremental(const std::vector<Point>& regionPoints, std::
 {
     mRegionSite = mTriangulation.nearestSites(mPoints, feedback);
     buildMembers(mRegionSite, mSites.size(), mMembers, mPositionInMembers);
+    mOwnerPower.reserve(mPoints.size());
+    for (RegionIndex r = 0; r < mPoints.size(); ++r)
+        mOwnerPower.push_back(power(r, mRegionSite[r]));
 }
 
 void PowerIncremental::reassign(RegionIndex region, SiteIndex to)
 {
     moveMember(mMembers, mPositionInMembers, region, mRegionSite[region], to);
     mRegionSite[region] = to;
+    mOwnerPower[region] = power(region, to);
+}
+
+void PowerIncremental::refreshOwnerPowers(SiteIndex s)
+{
+    for (RegionIndex r : mMembers[s])
+        mOwnerPower[r] = power(r, s);
 }
 
 PowerIncremental::Power PowerIncremental::power(RegionIndex r, SiteIndex s) const
@@ -66,15 +76,20 @@ void PowerIncremental::follow(SiteIndex s, std::vector<Change>& changes)
         if (best != s)
             changes.push_back({r, s, best});
     }
+    refreshOwnerPowers(s);
+    // Every other region against the cached power distance to its owner: the one full scan per change.
+    const Point site = mSites[s];
+    const double weight = mWeights[s], errorScale = 8.0 * std::numeric_limits<double>::epsilon();
     for (RegionIndex r = 0; r < mPoints.size(); ++r)
     {
+        const double dx = mPoints[r].x - site.x, dy = mPoints[r].y - site.y;
+        const double squared = dx * dx + dy * dy;
+        const Power& toOwner = mOwnerPower[r];
+        if (squared - weight - errorScale * (squared + std::abs(weight)) > toOwner.value + toOwner.error)
+            continue; // certainly stays
         const SiteIndex owner = mRegionSite[r];
         if (owner == s)
             continue;
-        const Power toS = power(r, s);
-        const Power toOwner = power(r, owner);
-        if (toS.value - toS.error > toOwner.value + toOwner.error)
-            continue; // certainly stays
         const int order = comparePower(mPoints[r], mSites[s], mWeights[s], mSites[owner], mWeights[owner]);
         if (order < 0 || (order == 0 && s < owner))
             changes.push_back({r, owner, s});
@@ -104,6 +119,7 @@ void PowerIncremental::undo(SiteIndex s, const Point& previous, const std::vecto
     mSites[s] = previous;
     mTriangulation.update(s, previous, mWeights[s]);
     revert(changes);
+    refreshOwnerPowers(s);
 }
 
 bool PowerIncremental::reweigh(SiteIndex s, double weight, std::vector<Change>& changes)
@@ -119,6 +135,7 @@ void PowerIncremental::undoReweigh(SiteIndex s, double previous, const std::vect
     mWeights[s] = previous;
     mTriangulation.update(s, mSites[s], previous);
     revert(changes);
+    refreshOwnerPowers(s);
 }
 
 void PowerIncremental::neighbours(SiteIndex s, std::vector<SiteIndex>& out) const

@@ -51,6 +51,8 @@ private:
     void follow(SiteIndex s, std::vector<Change>& changes);
     void revert(const std::vector<Change>& changes);
     void reassign(RegionIndex region, SiteIndex to);
+    /** Recomputes the cached power distance of the regions of s after s changed. */
+    void refreshOwnerPowers(SiteIndex s);
 
     const std::vector<Point>& mPoints;
     std::vector<Point> mSites;
@@ -59,6 +61,8 @@ private:
     std::vector<SiteIndex> mRegionSite;
     std::vector<std::vector<RegionIndex>> mMembers;
     std::vector<std::uint32_t> mPositionInMembers;
+    /** Per region: its power distance to its site, so a change compares one new distance per region. */
+    std::vector<Power> mOwnerPower;
     mutable std::vector<Power> mPowers; // scratch of nearest()
 };
 

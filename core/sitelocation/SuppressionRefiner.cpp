@@ -179,6 +179,20 @@ const OptionSpec& moveWeightsOption()
     return spec;
 }
 
+const OptionSpec& entropySlackOption()
+{
+    static const OptionSpec spec =
+        OptionSpec::number(
+            "suppression_entropy_slack", "Suppression refinement: most rise in non-uniform entropy (%)", 5.0,
+            0.0, std::numeric_limits<double>::infinity(),
+            "The refinement keeps a move that withholds fewer records only while the release's non-uniform "
+            "entropy stays within this percentage above where it started. Without a limit it withholds "
+            "fewer records by making a few aggregates large and the rest small, which loses as much detail "
+            "as a map with fewer regions; larger values trade detail for fewer withheld records.")
+            .asAdvanced();
+    return spec;
+}
+
 /** Squared distance from site s to its nearest neighbour site: the unit of its weight steps. */
 double weightUnit(const IncrementalPartition& partition, SiteIndex s,
                   const std::vector<SiteIndex>& neighbours)
@@ -202,10 +216,12 @@ const OptionSpec& maxSecondsOption()
 }
 } // namespace
 
-SuppressionRefiner::SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds, bool moveWeights)
+SuppressionRefiner::SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds, bool moveWeights,
+                                       double entropySlack)
     : mMaxMoves(maxMoves)
     , mMaxSeconds(maxSeconds)
     , mMoveWeights(moveWeights)
+    , mEntropySlack(entropySlack)
 {
     if (!(maxSeconds >= 0.0))
         throw Error(Subject::SiteLocation,
@@ -214,7 +230,7 @@ SuppressionRefiner::SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds
 
 std::vector<OptionSpec> SuppressionRefiner::options()
 {
-    return {maxMovesOption(), maxSecondsOption(), moveWeightsOption()};
+    return {maxMovesOption(), maxSecondsOption(), moveWeightsOption(), entropySlackOption()};
 }
 
 std::unique_ptr<SiteRefiner> SuppressionRefiner::create(const StrategyOptions& options)
@@ -223,7 +239,8 @@ std::unique_ptr<SiteRefiner> SuppressionRefiner::create(const StrategyOptions& o
     if (!(seconds >= 0.0))
         throw optionError("suppression_max_seconds", "the time limit must be 0 (none) or positive seconds");
     return std::make_unique<SuppressionRefiner>(options.count(maxMovesOption()), seconds,
-                                                options.flag(moveWeightsOption()));
+                                                options.flag(moveWeightsOption()),
+                                                options.number(entropySlackOption()) / 100.0);
 }
 
 Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput& input,
@@ -271,7 +288,8 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     // move touched change their part of it; their regions before the move are read off its changes.
     std::vector<SiteIndex> touched;
     std::vector<RegionIndex> arrived, earlier;
-    const auto lowersEntropy = [&](const std::vector<IncrementalPartition::Change>& moved)
+    /** The NUE of the touched aggregates after and before `moved` (applied to the ledger). */
+    const auto entropyChange = [&](const std::vector<IncrementalPartition::Change>& moved)
     {
         touched.clear();
         for (const IncrementalPartition::Change& change : moved)
@@ -299,8 +317,14 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
             previously += ledger.entropyTerm(t, earlier);
         }
         ledger.apply(moved);
-        return after < previously - 1e-9 * std::max(1.0, previously);
+        return std::pair{after, previously};
     };
+    // Withheld records fall most by making some aggregates large and others small, which coarsens
+    // the map as much as fewer regions would: the release's NUE may rise by the slack at most.
+    double entropy = 0.0;
+    for (SiteIndex s = 0; s < partition->sites().size(); ++s)
+        entropy += ledger.entropyTerm(s, partition->members(s));
+    const double entropyCap = std::isinf(mEntropySlack) ? mEntropySlack : entropy * (1.0 + mEntropySlack);
     double step = 1.0;
     std::size_t levelsDone = 0;
     while (true)
@@ -364,12 +388,18 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
                 ledger.apply(changes);
                 const bool fewer = ledger.withheld() < withheld;
                 if (ledger.formed() >= formed && ledger.releasing() >= releasing &&
-                    (fewer || (ledger.withheld() == withheld && lowersEntropy(changes))))
+                    ledger.withheld() <= withheld)
                 {
-                    ++report.movesAccepted;
-                    report.movesAcceptedOnTie += !fewer;
-                    kept = keptHere = true;
-                    break;
+                    const auto [after, previously] = entropyChange(changes);
+                    const bool lowers = after < previously - 1e-9 * std::max(1.0, previously);
+                    if (lowers || (fewer && entropy + after - previously <= entropyCap))
+                    {
+                        entropy += after - previously;
+                        ++report.movesAccepted;
+                        report.movesAcceptedOnTie += !fewer;
+                        kept = keptHere = true;
+                        break;
+                    }
                 }
                 ledger.revert(changes);
                 if (move < weightMoves)

@@ -12,11 +12,13 @@ class StrategyOptions;
 
 /**
  * refinement.suppression: changes sites one at a time and keeps a change only when it lowers the
- * records that local suppression and l-diversity withhold, or keeps them and lowers the non-uniform
- * entropy (SPEC section 11), no aggregate formed before is
- * lost and no aggregate releasing records before ends up withholding all of them (so the released regions do
- * not fall). Unless suppression_move_weights is off, a change is first the site's power weight, up or down
- * by the step times the squared distance to its nearest neighbour site, then its position.
+ * records that local suppression and l-diversity withhold while the release's non-uniform entropy
+ * stays within the slack above where it started (issue 12: fewer withheld records at the same
+ * detail, not by trading detail away), or keeps them and lowers the non-uniform entropy (SPEC
+ * section 11), no aggregate formed before is lost and no aggregate releasing records before ends
+ * up withholding all of them (so the released regions do not fall). Unless suppression_move_weights is off, a
+ * change is first the site's power weight, up or down by the step times the squared distance to its nearest
+ * neighbour site, then its position.
  *
  * A pass visits the sites whose aggregates withhold records, most withheld first (ties: site
  * index). For a site it tries its weight, then a step towards, in this order: the neighbouring regions whose
@@ -37,9 +39,14 @@ class StrategyOptions;
 class SuppressionRefiner : public SiteRefiner
 {
 public:
-    SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds, bool moveWeights = true);
+    /** `entropySlack`: the most the release's NUE may rise, as a share of where it started. */
+    SuppressionRefiner(std::uint64_t maxMoves, double maxSeconds, bool moveWeights = true,
+                       double entropySlack = 0.05);
     static std::unique_ptr<SiteRefiner> create(const StrategyOptions& options);
-    /** "suppression_max_moves", "suppression_max_seconds" (0: no limit) and "suppression_move_weights". */
+    /**
+     * "suppression_max_moves", "suppression_max_seconds" (0: no limit), "suppression_move_weights" and
+     * "suppression_entropy_slack" (percent).
+     */
     static std::vector<OptionSpec> options();
     /** report.objectiveBefore/After: records withheld by local suppression. */
     Sites refine(const RegionSet& regions, const PartitionInput& input, const ReleaseRule& rule,
@@ -50,6 +57,7 @@ private:
     std::uint64_t mMaxMoves;
     double mMaxSeconds;
     bool mMoveWeights;
+    double mEntropySlack;
 };
 
 } // namespace vbas
