@@ -46,33 +46,12 @@ PowerIncremental::Power PowerIncremental::power(RegionIndex r, SiteIndex s) cons
             8.0 * std::numeric_limits<double>::epsilon() * (squared + std::abs(mWeights[s]))};
 }
 
-SiteIndex PowerIncremental::nearest(RegionIndex r) const
-{
-    mPowers.clear();
-    double bestUpper = std::numeric_limits<double>::infinity();
-    for (SiteIndex t = 0; t < mSites.size(); ++t)
-    {
-        mPowers.push_back(power(r, t));
-        bestUpper = std::min(bestUpper, mPowers.back().value + mPowers.back().error);
-    }
-    SiteIndex winner = kNoSite;
-    for (SiteIndex t = 0; t < mSites.size(); ++t)
-    {
-        if (mPowers[t].value - mPowers[t].error > bestUpper)
-            continue; // certainly farther than some site
-        if (winner == kNoSite ||
-            comparePower(mPoints[r], mSites[t], mWeights[t], mSites[winner], mWeights[winner]) < 0)
-            winner = t;
-    }
-    return winner;
-}
-
 void PowerIncremental::follow(SiteIndex s, std::vector<Change>& changes)
 {
     const std::size_t first = changes.size();
     for (RegionIndex r : mMembers[s])
     {
-        const SiteIndex best = nearest(r);
+        const SiteIndex best = mTriangulation.nearestSite(mPoints[r], s);
         if (best != s)
             changes.push_back({r, s, best});
     }

@@ -13,10 +13,11 @@ class Feedback;
 /**
  * The power partition (SPEC section 11) under single changes of a site's location or weight.
  * Only the power distance to the changed site s changes, so a region of another site either
- * stays or goes to s, and a region of s goes to the nearest of all sites: each change costs one
- * comparison per region plus one per site for each region of s, which also covers sites that a
- * heavier s hides entirely or that a lighter s uncovers. Comparisons run in doubles with a bound
- * on their rounding; only near ties go to the exact predicate.
+ * stays or goes to s (one comparison per region, against its cached distance to its site, which
+ * also covers sites that a heavier s hides entirely), and a region of s goes to the nearest of all
+ * sites (a walk in the updated regular triangulation, which also finds sites a lighter s
+ * uncovers). Comparisons run in doubles with a bound on their rounding; only near ties go to the
+ * exact predicate.
  */
 class PowerIncremental : public IncrementalPartition
 {
@@ -45,8 +46,6 @@ private:
         double error;
     };
     Power power(RegionIndex r, SiteIndex s) const;
-    /** The site of least power distance to region r, exact, ties to the lowest index. */
-    SiteIndex nearest(RegionIndex r) const;
     /** Re-assigns the regions after site s changed, appending the changes. */
     void follow(SiteIndex s, std::vector<Change>& changes);
     void revert(const std::vector<Change>& changes);
@@ -63,7 +62,6 @@ private:
     std::vector<std::uint32_t> mPositionInMembers;
     /** Per region: its power distance to its site, so a change compares one new distance per region. */
     std::vector<Power> mOwnerPower;
-    mutable std::vector<Power> mPowers; // scratch of nearest()
 };
 
 } // namespace vbas

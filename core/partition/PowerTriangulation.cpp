@@ -162,6 +162,15 @@ std::vector<SiteIndex> PowerTriangulation::nearestSites(const std::vector<Point>
     return nearest;
 }
 
+SiteIndex PowerTriangulation::nearestSite(const Point& q, SiteIndex near) const
+{
+    const VertexHandle start = mImpl->siteVertex[near];
+    const CgalPoint point = toCgal(q);
+    const VertexHandle nearest =
+        mImpl->nearest(point, start->is_hidden() ? mImpl->triangulation.finite_vertex() : start);
+    return mImpl->lowestEqual(nearest, point);
+}
+
 void PowerTriangulation::update(SiteIndex s, const Point& p, double w)
 {
     Regular& triangulation = mImpl->triangulation;

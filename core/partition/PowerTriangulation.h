@@ -34,6 +34,8 @@ public:
 
     /** Site of least power distance for each query; queries are spatially sorted and located with hints. */
     std::vector<SiteIndex> nearestSites(const std::vector<Point>& queries, Feedback& feedback) const;
+    /** Site of least power distance to q, walking from site `near` (cheap when q is near it). */
+    SiteIndex nearestSite(const Point& q, SiteIndex near) const;
 
     /** Gives site s location p and weight w. Needs sites at distinct locations (the caller checks). */
     void update(SiteIndex s, const Point& p, double w);
