@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace
@@ -169,6 +170,57 @@ TEST(PartitionRegions, FourSquaresWorkedOutByHand)
     }
     EXPECT_EQ(reviewed, 2);
     EXPECT_EQ(recountGroups(*outputLayer(run, "OUTPUT_RECORDS"), {"area", "sex"}).smallestGroup, 3);
+}
+
+TEST(PartitionRegions, WeightedSitesReachFurtherThroughBordersByHand)
+{
+    // Squares A..D = [i, i+1] x [0, 1] in a row; sites on the centres of A and D. Through the borders
+    // B is 1 from the first site and 2 from the second: unweighted {A, B} {C, D}. With weights 0 and 4,
+    // B's power distances are 1² − 0 = 1 and 2² − 4 = 0, A's 0 and 3² − 4 = 5: {A} {B, C, D}.
+    const auto squares = makeSquares({"A", "B", "C", "D"});
+    const auto records = makeTable(
+        {"area:string", "sex:string"},
+        {{"A", "F"}, {"A", "F"}, {"B", "F"}, {"B", "F"}, {"C", "F"}, {"C", "F"}, {"D", "F"}, {"D", "F"}});
+    QgsVectorLayer sites(QStringLiteral("Point?crs=EPSG:32633&field=weight:double"), QStringLiteral("sites"),
+                         QStringLiteral("memory"));
+    for (const auto& [x, weight] : {std::pair{0.5, 0.0}, std::pair{3.5, 4.0}})
+    {
+        QgsFeature feature(sites.fields());
+        feature.setAttributes(QgsAttributes() << weight);
+        feature.setGeometry(QgsGeometry::fromPointXY(QgsPointXY(x, 0.5)));
+        ASSERT_TRUE(sites.dataProvider()->addFeature(feature));
+    }
+    QVariantMap parameters{{"REGIONS", asParameter(squares.get())},
+                           {"REGION_ID_FIELD", "id"},
+                           {"RECORDS", asParameter(records.get())},
+                           {"RECORD_REGION_FIELD", "area"},
+                           {"QUASI_IDENTIFIERS", QStringList{"sex"}},
+                           {"K", 2},
+                           {"SITES", asParameter(&sites)},
+                           {"PARTITION", "partition.barrier"},
+                           {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                           {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT}};
+    const auto groups = [&](const QVariantMap& runParameters)
+    {
+        const AlgorithmRun run = runAlgorithm("vbas:partitionregions", runParameters);
+        EXPECT_TRUE(run.ok) << run.errors.toStdString();
+        QMap<QString, QStringList> members; // aggregate -> squares
+        QgsFeature feature;
+        QgsFeatureIterator features = outputLayer(run, "OUTPUT_MAPPING")->getFeatures();
+        while (features.nextFeature(feature))
+            members[feature.attribute("aggregate_id").toString()].append(feature.attribute("id").toString());
+        QList<QStringList> result;
+        for (QStringList squaresOf : members)
+        {
+            squaresOf.sort();
+            result.append(squaresOf);
+        }
+        std::sort(result.begin(), result.end());
+        return result;
+    };
+    EXPECT_EQ(groups(parameters), (QList<QStringList>{{"A", "B"}, {"C", "D"}}));
+    parameters.insert("SITE_WEIGHT_FIELD", "weight");
+    EXPECT_EQ(groups(parameters), (QList<QStringList>{{"A"}, {"B", "C", "D"}}));
 }
 
 TEST(PartitionRegions, SitesInAnotherCrsGiveTheSameReleaseAsTheMainJob)
