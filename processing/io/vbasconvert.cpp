@@ -490,7 +490,7 @@ void checkAnyRecordMatches(const QgsFeatureSource& regions, int regionIdField,
  * records of unknown regions.
  */
 void reportNullRegions(const QgsFeatureSource& source, const VbasRecordFields& fields, std::size_t nullRows,
-                       vbas::Count nullRecords, QgsFeatureId firstNull, std::size_t rows,
+                       vbas::Count nullRecords, QgsFeatureId firstNull, std::size_t rows, bool grouped,
                        const vbas::DatasetOptions& options, vbas::Feedback& feedback)
 {
     if (nullRows == 0)
@@ -502,12 +502,18 @@ void reportNullRegions(const QgsFeatureSource& source, const VbasRecordFields& f
             QObject::tr("'%1' is NULL in every record, so no record has a small area; choose the field that "
                         "holds the small area of each record")
                 .arg(field));
-    const QString what = QObject::tr("%1 record(s) in %2 row(s) have no small area ('%3' is NULL; first: "
-                                     "feature %4)")
-                             .arg(nullRecords)
-                             .arg(nullRows)
-                             .arg(field)
-                             .arg(firstNull);
+    // The database counted groups of rows, so no feature can be named: the filter finds them.
+    const QString what =
+        grouped
+            ? QObject::tr(
+                  "%1 record(s) have no small area ('%2' is NULL; the filter \"%2\" IS NULL shows them)")
+                  .arg(nullRecords)
+                  .arg(field)
+            : QObject::tr("%1 record(s) in %2 row(s) have no small area ('%3' is NULL; first: feature %4)")
+                  .arg(nullRecords)
+                  .arg(nullRows)
+                  .arg(field)
+                  .arg(firstNull);
     if (options.unknownRegions == vbas::UnknownRegionPolicy::Fail)
         throw VbasParameters::parameterError(
             VbasParameters::kRecordRegionField,
@@ -518,18 +524,19 @@ void reportNullRegions(const QgsFeatureSource& source, const VbasRecordFields& f
                          .toStdString());
 }
 
-/** Says in the log which quasi-identifiers hold NULL and how it is treated. */
+/** Says in the log which quasi-identifiers hold NULL, in how many records, and how it is treated. */
 void reportNullCategories(const QgsFeatureSource& source, const VbasRecordFields& fields,
-                          const std::vector<VbasCategoryCodes>& categories, vbas::Feedback& feedback)
+                          const std::vector<vbas::Count>& nullRecords, vbas::Feedback& feedback)
 {
-    for (std::size_t j = 0; j < categories.size(); ++j)
+    for (std::size_t j = 0; j < nullRecords.size(); ++j)
     {
-        if (categories[j].nullRows() > 0)
-            feedback.warning(QObject::tr("'%1' is NULL in %2 row(s); NULL is a category of its own, grouped "
-                                         "only with other NULLs (not with empty text)")
-                                 .arg(source.fields().at(fields.quasiIdentifiers.at(int(j))).name())
-                                 .arg(categories[j].nullRows())
-                                 .toStdString());
+        if (nullRecords[j] > 0)
+            feedback.warning(
+                QObject::tr("'%1' is NULL in %2 record(s); NULL is a category of its own, grouped "
+                            "only with other NULLs (not with empty text)")
+                    .arg(source.fields().at(fields.quasiIdentifiers.at(int(j))).name())
+                    .arg(nullRecords[j])
+                    .toStdString());
     }
 }
 
@@ -654,6 +661,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     table.sensitiveCount = std::size_t(fields.sensitive.size());
     QHash<QString, std::uint32_t> regionKeys;
     std::vector<VbasCategoryCodes> categories(table.quasiIdentifierCount);
+    std::vector<vbas::Count> nullCategoryRecords(table.quasiIdentifierCount, 0);
     // Sensitive values first, as publishedValues() lists them.
     std::vector<VbasCategoryCodes> publishedCategories(std::size_t(published.size()));
     std::vector<std::uint32_t>& publishedCodes = data.recordValues.publishedCodes;
@@ -700,7 +708,12 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
         }
         table.regionKey.push_back(key);
         for (std::size_t j = 0; j < categories.size(); ++j)
-            table.codes.push_back(categories[j].code(values.at(int(j))));
+        {
+            const QVariant& value = values.at(int(j));
+            if (VbasCompat::isNull(value))
+                nullCategoryRecords[j] += vbas::Count(count);
+            table.codes.push_back(categories[j].code(value));
+        }
         for (std::size_t j = 0; j < publishedCategories.size(); ++j)
             publishedCodes.push_back(publishedCategories[j].code(values.at(q + int(j))));
         if (counted)
@@ -711,8 +724,8 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     reportEmptyRows(source, fields, empty, rowsWithRecords, feedback);
     refuseIdentifiers(source, fields, publishedCategories, records);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowsWithRecords,
-                      options, feedback);
-    reportNullCategories(source, fields, categories, feedback);
+                      rows.grouped(), options, feedback);
+    reportNullCategories(source, fields, nullCategoryRecords, feedback);
     // Codes become ranks in text order: the same codes whatever order the rows come in (grouped or not).
     const auto rankCodes = [](const VbasCategoryCodes& codes, std::vector<std::uint32_t>& column,
                               std::size_t first, std::size_t width)

@@ -292,7 +292,7 @@ TEST(Robustness, NullQuasiIdentifierValuesAreACategoryOfTheirOwn)
     EXPECT_EQ(sumOf(*records, "n"), 2);
     records->setSubsetString(QString());
     EXPECT_TRUE(
-        run.log.contains("'sex' is NULL in 2 row(s); NULL is a category of its own, grouped only with "
+        run.log.contains("'sex' is NULL in 2 record(s); NULL is a category of its own, grouped only with "
                          "other NULLs (not with empty text)"))
         << run.log.toStdString();
 }

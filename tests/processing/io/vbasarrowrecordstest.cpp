@@ -319,3 +319,56 @@ TEST(ArrowRecords, AReleaseOfDatabaseGroupsPublishesWhatAReleaseOfEveryRowPublis
     // One published row per record either way, with the same values.
     expectSameRelease(grouped, rows, QStringList{"tract", "health"} + kOlindaQuasiIdentifiers);
 }
+
+TEST(ArrowRecords, NullsInDatabaseGroupsAreCountedInRecordsAndFoundByAFilter)
+{
+    // 600 case points: sex NULL in every 13th row (i % 13 == 0), tract NULL in every 17th feature.
+    const OlindaInput olinda;
+    QTemporaryDir dir;
+    const int rows = 600;
+    const QString path = writeTypedTable(dir.filePath("cases.gpkg"), "GPKG", firstTracts(olinda), rows);
+    {
+        GDALDatasetH dataset =
+            GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_UPDATE, nullptr, nullptr, nullptr);
+        ASSERT_TRUE(dataset != nullptr);
+        GDALDatasetExecuteSQL(dataset, "UPDATE patients SET tract = NULL WHERE fid % 17 = 0", nullptr,
+                              nullptr);
+        GDALClose(dataset);
+    }
+    int nullSex = 0, nullTract = 0;
+    for (int i = 0; i < rows; ++i)
+    {
+        nullSex += i % 13 == 0;
+        nullTract += (i + 1) % 17 == 0; // GeoPackage feature ids count from 1
+    }
+    QgsVectorLayer cases(path + QStringLiteral("|layername=patients"), QStringLiteral("cases"),
+                         QStringLiteral("ogr"));
+    ASSERT_TRUE(cases.isValid());
+    QVariantMap parameters = olinda.parameters();
+    parameters["RECORDS"] = asParameter(&cases);
+    parameters["QUASI_IDENTIFIERS"] = QStringList{"sex"};
+    parameters["UNKNOWN_REGIONS"] = "drop";
+    parameters["GROUP_RECORDS"] = "database";
+    const AlgorithmRun grouped = runAlgorithm("vbas:aggregateregions", parameters);
+    parameters["GROUP_RECORDS"] = "rows";
+    const AlgorithmRun everyRow = runAlgorithm("vbas:aggregateregions", parameters);
+    ASSERT_TRUE(grouped.ok) << grouped.errors.toStdString();
+    ASSERT_TRUE(everyRow.ok) << everyRow.errors.toStdString();
+    ASSERT_TRUE(grouped.log.contains("RECORDS: grouped by the database (GeoPackage)"))
+        << grouped.log.toStdString();
+    // Records, not groups: both readings say the same.
+    const QString sex = QStringLiteral("'sex' is NULL in %1 record(s);").arg(nullSex);
+    EXPECT_TRUE(grouped.log.contains(sex)) << grouped.log.toStdString();
+    EXPECT_TRUE(everyRow.log.contains(sex)) << everyRow.log.toStdString();
+    // A group has no feature to name; the filter that shows the rows is named instead.
+    EXPECT_TRUE(grouped.log.contains(
+        QStringLiteral(
+            "%1 record(s) have no small area ('tract' is NULL; the filter \"tract\" IS NULL shows them)")
+            .arg(nullTract)))
+        << grouped.log.toStdString();
+    EXPECT_FALSE(grouped.log.contains("first: feature")) << grouped.log.toStdString();
+    EXPECT_TRUE(everyRow.log.contains(
+        QStringLiteral("%1 record(s) in %1 row(s) have no small area ('tract' is NULL; first: feature 17)")
+            .arg(nullTract)))
+        << everyRow.log.toStdString();
+}
