@@ -125,6 +125,24 @@ QString writeTypedTable(const QString& path, const char* driver, const QStringLi
     GDALClose(dataset);
     return path;
 }
+
+/**
+ * vbas:aggregateregions of a GeoPackage's records grouped by the database and read row by row, each checked
+ * to have run and to have read as asked.
+ */
+std::pair<AlgorithmRun, AlgorithmRun> releaseGroupedAndByRows(QVariantMap parameters)
+{
+    parameters["GROUP_RECORDS"] = "database";
+    AlgorithmRun grouped = runAlgorithm("vbas:aggregateregions", parameters);
+    parameters["GROUP_RECORDS"] = "rows";
+    AlgorithmRun rows = runAlgorithm("vbas:aggregateregions", parameters);
+    EXPECT_TRUE(grouped.ok) << grouped.errors.toStdString();
+    EXPECT_TRUE(rows.ok) << rows.errors.toStdString();
+    EXPECT_TRUE(grouped.log.contains("RECORDS: grouped by the database (GeoPackage)"))
+        << grouped.log.toStdString();
+    EXPECT_TRUE(rows.log.contains("RECORDS: read through GDAL's Arrow stream")) << rows.log.toStdString();
+    return {std::move(grouped), std::move(rows)};
+}
 } // namespace
 
 TEST(ArrowRecords, TheDemoCsvGivesTheDatasetQgisGives)
@@ -302,15 +320,8 @@ TEST(ArrowRecords, AReleaseOfDatabaseGroupsPublishesWhatAReleaseOfEveryRowPublis
     QVariantMap parameters = olinda.parameters();
     parameters["RECORDS"] = asParameter(&patients);
     parameters["SENSITIVE_FIELDS"] = QStringList{"health"};
-    parameters["GROUP_RECORDS"] = "database";
-    const AlgorithmRun grouped = runAlgorithm("vbas:aggregateregions", parameters);
-    parameters["GROUP_RECORDS"] = "rows";
-    const AlgorithmRun rows = runAlgorithm("vbas:aggregateregions", parameters);
-    ASSERT_TRUE(grouped.ok) << grouped.errors.toStdString();
-    ASSERT_TRUE(rows.ok) << rows.errors.toStdString();
-    EXPECT_TRUE(grouped.log.contains("RECORDS: grouped by the database (GeoPackage)"))
-        << grouped.log.toStdString();
-    EXPECT_TRUE(rows.log.contains("RECORDS: read through GDAL's Arrow stream"));
+    const auto [grouped, rows] = releaseGroupedAndByRows(parameters);
+    ASSERT_TRUE(grouped.ok && rows.ok);
 
     ReleaseInput input{olinda.tracts.get(),     "CD_GEOCODI", &patients, "tract", "patient_id",
                        kOlindaQuasiIdentifiers, QString(),    5};
@@ -348,14 +359,8 @@ TEST(ArrowRecords, NullsInDatabaseGroupsAreCountedInRecordsAndFoundByAFilter)
     parameters["RECORDS"] = asParameter(&cases);
     parameters["QUASI_IDENTIFIERS"] = QStringList{"sex"};
     parameters["UNKNOWN_REGIONS"] = "drop";
-    parameters["GROUP_RECORDS"] = "database";
-    const AlgorithmRun grouped = runAlgorithm("vbas:aggregateregions", parameters);
-    parameters["GROUP_RECORDS"] = "rows";
-    const AlgorithmRun everyRow = runAlgorithm("vbas:aggregateregions", parameters);
-    ASSERT_TRUE(grouped.ok) << grouped.errors.toStdString();
-    ASSERT_TRUE(everyRow.ok) << everyRow.errors.toStdString();
-    ASSERT_TRUE(grouped.log.contains("RECORDS: grouped by the database (GeoPackage)"))
-        << grouped.log.toStdString();
+    const auto [grouped, everyRow] = releaseGroupedAndByRows(parameters);
+    ASSERT_TRUE(grouped.ok && everyRow.ok);
     // Records, not groups: both readings say the same.
     const QString sex = QStringLiteral("'sex' is NULL in %1 record(s);").arg(nullSex);
     EXPECT_TRUE(grouped.log.contains(sex)) << grouped.log.toStdString();
