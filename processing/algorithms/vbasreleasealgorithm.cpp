@@ -170,7 +170,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         share.setCurrentStep(outputs.size());
         QElapsedTimer timer;
         timer.start();
-        // Rows without geometry (millions of records) go into the table QGIS created straight through GDAL.
+        // Rows without geometry (millions of records) go straight into the table QGIS created (VbasOgrTable).
         std::unique_ptr<VbasOgrTable> table;
         if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination))
         {

@@ -12,12 +12,14 @@
 #include <vector>
 
 /**
- * A sink that appends rows without geometry straight through GDAL into a GeoPackage table that QGIS has
- * just created (empty) for an output: one transaction, one reused OGR feature, no per-row detour through
- * QGIS's writer (2.84 M released records as coded rows, addRows(): 4.5 s, most of it SQLite's inserts;
- * through QGIS's writer 12 s; issue 14). QGIS keeps everything about the table's creation (field types,
- * overwrite, the layer it loads afterwards); this only fills it. Rows are committed by finish(); a sink
- * destroyed unfinished rolls its rows back.
+ * A sink that appends rows without geometry straight into a GeoPackage table that QGIS has just created
+ * (empty) for an output, in one transaction, with no per-row detour through QGIS's writer (issue 14).
+ * Text and numbers go in through prepared SQLite INSERTs of 128 rows, binding each value as GDAL would, and
+ * the feature count and trigger GDAL keeps for the table are kept (2.84 M released records as coded rows,
+ * addRows(): 2.2 s; 4.5 s through OGR features, 12 s through QGIS's writer); tables with dates or times go
+ * through GDAL's features. QGIS keeps everything about the table's creation
+ * (field types, overwrite, the layer it loads afterwards); this only fills it. Rows are committed by
+ * finish(); a sink destroyed unfinished rolls its rows back.
  */
 class VbasOgrTable : public QgsFeatureSink
 {

@@ -13,6 +13,9 @@
 #include <QDateTime>
 #include <QTemporaryDir>
 
+#include <gdal.h>
+#include <ogr_api.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,6 +61,49 @@ QList<QgsAttributes> typedRows()
     return rows;
 }
 
+/** Text, numbers and a flag, no dates: the fields SQLite takes straight. */
+QgsFields plainFields()
+{
+    const QgsFields typed = typedFields();
+    QgsFields fields;
+    for (int f = 0; f < 4; ++f) // id, big, score, label
+        fields.append(typed.at(f));
+    fields.append(QgsField(QStringLiteral("flag"), QVariant::Bool));
+    return fields;
+}
+
+QList<QgsAttributes> plainRows()
+{
+    QList<QgsAttributes> rows;
+    for (const QgsAttributes& typed : typedRows())
+    {
+        QgsAttributes row = typed.mid(0, 4);
+        row << (typed.at(0).toInt() % 6 == 0 ? QVariant(QVariant::Bool)
+                                             : QVariant(typed.at(0).toInt() % 2 == 0));
+        rows << row;
+    }
+    return rows;
+}
+
+/** The first column of the first row `sql` selects from the GeoPackage at `path`, as text. */
+QString selectOne(const QString& path, const QString& sql)
+{
+    GDALDatasetH dataset = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR, nullptr, nullptr, nullptr);
+    EXPECT_TRUE(dataset != nullptr);
+    QString value;
+    if (OGRLayerH result = GDALDatasetExecuteSQL(dataset, sql.toUtf8().constData(), nullptr, nullptr))
+    {
+        if (OGRFeatureH feature = OGR_L_GetNextFeature(result))
+        {
+            value = QString::fromUtf8(OGR_F_GetFieldAsString(feature, 0));
+            OGR_F_Destroy(feature);
+        }
+        GDALDatasetReleaseResultSet(dataset, result);
+    }
+    GDALClose(dataset);
+    return value;
+}
+
 QList<QgsAttributes> rowsOf(const QString& destination)
 {
     QgsVectorLayer layer(destination, QStringLiteral("t"), QStringLiteral("ogr"));
@@ -80,13 +126,12 @@ TEST(OgrTable, TakesGeoPackageTablesOnly)
     EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("memory:?field=a:integer")));
 }
 
-TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
+namespace
+{
+/** Writes `rows` through QGIS's writer and through VbasOgrTable; both tables must read back the same. */
+void expectTheRowsQgisWrites(const QgsFields& fields, const QList<QgsAttributes>& rows)
 {
     QTemporaryDir dir;
-    const QgsFields fields = typedFields();
-    const QList<QgsAttributes> rows = typedRows();
-
-    // The same rows through QGIS's writer and through GDAL.
     const QString byQgis = createTable(dir.filePath("qgis.gpkg"), "t", fields);
     {
         QgsVectorLayer layer(byQgis, QStringLiteral("t"), QStringLiteral("ogr"));
@@ -101,9 +146,9 @@ TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
         }
         ASSERT_TRUE(layer.dataProvider()->addFeatures(features));
     }
-    const QString byGdal = createTable(dir.filePath("gdal.gpkg"), "t", fields);
+    const QString byTable = createTable(dir.filePath("table.gpkg"), "t", fields);
     {
-        VbasOgrTable table(byGdal, fields, QStringLiteral("OUTPUT_RECORDS"));
+        VbasOgrTable table(byTable, fields, QStringLiteral("OUTPUT_RECORDS"));
         for (const QgsAttributes& row : rows)
         {
             QgsFeature feature(fields);
@@ -113,7 +158,7 @@ TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
         table.finish();
     }
     const QList<QgsAttributes> expected = rowsOf(byQgis);
-    const QList<QgsAttributes> written = rowsOf(byGdal);
+    const QList<QgsAttributes> written = rowsOf(byTable);
     ASSERT_EQ(expected.size(), rows.size());
     ASSERT_EQ(written.size(), rows.size());
     for (int i = 0; i < rows.size(); ++i)
@@ -126,25 +171,75 @@ TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
     EXPECT_EQ(written[1][3].toString(), QStringLiteral("ação 1"));
     EXPECT_TRUE(written[0][1].isNull());
     EXPECT_EQ(written[1][1].toLongLong(), 5000000001LL);
-    EXPECT_EQ(written[6][4].toDate(), QDate(2004, 7, 7));
+    EXPECT_EQ(written[2][2].toDouble(), 0.25);
+}
+} // namespace
+
+TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
+{
+    // With dates and times the rows go through GDAL's features; text and numbers straight into SQLite.
+    expectTheRowsQgisWrites(typedFields(), typedRows());
+    expectTheRowsQgisWrites(plainFields(), plainRows());
 }
 
-TEST(OgrTable, AnUnfinishedTableKeepsNoRow)
+TEST(OgrTable, KeepsTheFeatureCountAndTheTriggerGdalKeeps)
 {
     QTemporaryDir dir;
-    const QgsFields fields = typedFields();
+    const QgsFields fields = plainFields();
     const QString destination = createTable(dir.filePath("t.gpkg"), "t", fields);
+    const QString path = dir.filePath("t.gpkg");
+    const QString trigger =
+        QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE name = 'trigger_insert_feature_count_t'");
+    ASSERT_EQ(selectOne(path, trigger), "1") << "GDAL counts rows with a trigger once QGIS closed the table";
+    const QList<QgsAttributes> rows = plainRows();
     {
         VbasOgrTable table(destination, fields, QStringLiteral("OUTPUT_RECORDS"));
-        for (const QgsAttributes& row : typedRows())
+        for (const QgsAttributes& row : rows)
         {
             QgsFeature feature(fields);
             feature.setAttributes(row);
             ASSERT_TRUE(table.addFeature(feature));
         }
-        // a cancel or an error: no finish()
+        table.finish();
     }
-    EXPECT_TRUE(rowsOf(destination).isEmpty());
+    EXPECT_EQ(selectOne(path, "SELECT feature_count FROM gpkg_ogr_contents WHERE table_name = 't'"),
+              QString::number(rows.size()));
+    EXPECT_EQ(selectOne(path, trigger), "1");
+    EXPECT_EQ(selectOne(path, "SELECT MIN(fid) || '-' || MAX(fid) FROM t"),
+              QStringLiteral("1-%1").arg(rows.size()));
+    // The trigger counts again: one more row through QGIS.
+    QgsVectorLayer layer(destination, QStringLiteral("t"), QStringLiteral("ogr"));
+    EXPECT_EQ(layer.featureCount(), rows.size());
+    QgsFeature extra(layer.fields());
+    extra.setAttributes(QgsAttributes() << QVariant() << 9999 << QVariant() << 1.5 << "extra" << true);
+    ASSERT_TRUE(layer.dataProvider()->addFeature(extra));
+    EXPECT_EQ(selectOne(path, "SELECT feature_count FROM gpkg_ogr_contents WHERE table_name = 't'"),
+              QString::number(rows.size() + 1));
+}
+
+TEST(OgrTable, AnUnfinishedTableKeepsNoRow)
+{
+    for (const auto& [fields, rows] :
+         {std::pair{typedFields(), typedRows()}, std::pair{plainFields(), plainRows()}})
+    {
+        QTemporaryDir dir;
+        const QString destination = createTable(dir.filePath("t.gpkg"), "t", fields);
+        {
+            VbasOgrTable table(destination, fields, QStringLiteral("OUTPUT_RECORDS"));
+            for (const QgsAttributes& row : rows)
+            {
+                QgsFeature feature(fields);
+                feature.setAttributes(row);
+                ASSERT_TRUE(table.addFeature(feature));
+            }
+            // a cancel or an error: no finish()
+        }
+        EXPECT_TRUE(rowsOf(destination).isEmpty());
+        EXPECT_EQ(
+            selectOne(dir.filePath("t.gpkg"),
+                      "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trigger_insert_feature_count_t'"),
+            "1");
+    }
 }
 
 TEST(OgrTable, AReleaseWritesTheRecordsQgisWould)
