@@ -85,6 +85,17 @@ QList<QgsAttributes> plainRows()
     return rows;
 }
 
+/** Adds `rows` to `table` one feature at a time, as a sink's caller does. */
+void addRows(VbasOgrTable& table, const QgsFields& fields, const QList<QgsAttributes>& rows)
+{
+    for (const QgsAttributes& row : rows)
+    {
+        QgsFeature feature(fields);
+        feature.setAttributes(row);
+        ASSERT_TRUE(table.addFeature(feature));
+    }
+}
+
 /** The first column of the first row `sql` selects from the GeoPackage at `path`, as text. */
 QString selectOne(const QString& path, const QString& sql)
 {
@@ -149,12 +160,7 @@ void expectTheRowsQgisWrites(const QgsFields& fields, const QList<QgsAttributes>
     const QString byTable = createTable(dir.filePath("table.gpkg"), "t", fields);
     {
         VbasOgrTable table(byTable, fields, QStringLiteral("OUTPUT_RECORDS"));
-        for (const QgsAttributes& row : rows)
-        {
-            QgsFeature feature(fields);
-            feature.setAttributes(row);
-            ASSERT_TRUE(table.addFeature(feature));
-        }
+        addRows(table, fields, rows);
         table.finish();
     }
     const QList<QgsAttributes> expected = rowsOf(byQgis);
@@ -194,12 +200,7 @@ TEST(OgrTable, KeepsTheFeatureCountAndTheTriggerGdalKeeps)
     const QList<QgsAttributes> rows = plainRows();
     {
         VbasOgrTable table(destination, fields, QStringLiteral("OUTPUT_RECORDS"));
-        for (const QgsAttributes& row : rows)
-        {
-            QgsFeature feature(fields);
-            feature.setAttributes(row);
-            ASSERT_TRUE(table.addFeature(feature));
-        }
+        addRows(table, fields, rows);
         table.finish();
     }
     EXPECT_EQ(selectOne(path, "SELECT feature_count FROM gpkg_ogr_contents WHERE table_name = 't'"),
@@ -226,12 +227,7 @@ TEST(OgrTable, AnUnfinishedTableKeepsNoRow)
         const QString destination = createTable(dir.filePath("t.gpkg"), "t", fields);
         {
             VbasOgrTable table(destination, fields, QStringLiteral("OUTPUT_RECORDS"));
-            for (const QgsAttributes& row : rows)
-            {
-                QgsFeature feature(fields);
-                feature.setAttributes(row);
-                ASSERT_TRUE(table.addFeature(feature));
-            }
+            addRows(table, fields, rows);
             // a cancel or an error: no finish()
         }
         EXPECT_TRUE(rowsOf(destination).isEmpty());
