@@ -285,10 +285,15 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
             settled[t] = 0;
     };
     // SPEC section 11: at equal withheld records, lower non-uniform entropy decides. Only the aggregates a
-    // move touched change their part of it; their regions before the move are read off its changes.
+    // move touched change their part of it: each aggregate's part is kept, and a move recomputes only
+    // those of the aggregates it touched.
+    std::vector<double> siteEntropy(partition->sites().size());
+    double entropy = 0.0;
+    for (SiteIndex s = 0; s < partition->sites().size(); ++s)
+        entropy += siteEntropy[s] = ledger.entropyTerm(s, partition->members(s));
     std::vector<SiteIndex> touched;
-    std::vector<RegionIndex> arrived, earlier;
-    /** The NUE of the touched aggregates after and before `moved` (applied to the ledger). */
+    std::vector<double> touchedAfter;
+    /** The NUE of the aggregates `moved` touched, after and before it (applied to the ledger). */
     const auto entropyChange = [&](const std::vector<IncrementalPartition::Change>& moved)
     {
         touched.clear();
@@ -296,34 +301,18 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
             touched.insert(touched.end(), {change.from, change.to});
         std::sort(touched.begin(), touched.end());
         touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+        touchedAfter.clear();
         double after = 0.0, previously = 0.0;
         for (const SiteIndex t : touched)
-            after += ledger.entropyTerm(t, partition->members(t));
-        ledger.revert(moved);
-        for (const SiteIndex t : touched)
         {
-            arrived.clear();
-            earlier = partition->members(t);
-            for (const IncrementalPartition::Change& change : moved)
-                if (change.to == t)
-                    arrived.push_back(change.region);
-                else if (change.from == t)
-                    earlier.push_back(change.region);
-            std::sort(arrived.begin(), arrived.end());
-            earlier.erase(std::remove_if(earlier.begin(), earlier.end(),
-                                         [&](RegionIndex r)
-                                         { return std::binary_search(arrived.begin(), arrived.end(), r); }),
-                          earlier.end());
-            previously += ledger.entropyTerm(t, earlier);
+            touchedAfter.push_back(ledger.entropyTerm(t, partition->members(t)));
+            after += touchedAfter.back();
+            previously += siteEntropy[t];
         }
-        ledger.apply(moved);
         return std::pair{after, previously};
     };
     // Withheld records fall most by making some aggregates large and others small, which coarsens
     // the map as much as fewer regions would: the release's NUE may rise by the slack at most.
-    double entropy = 0.0;
-    for (SiteIndex s = 0; s < partition->sites().size(); ++s)
-        entropy += ledger.entropyTerm(s, partition->members(s));
     const double entropyCap = std::isinf(mEntropySlack) ? mEntropySlack : entropy * (1.0 + mEntropySlack);
     double step = 1.0;
     std::size_t levelsDone = 0;
@@ -395,6 +384,8 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
                     if (lowers || (fewer && entropy + after - previously <= entropyCap))
                     {
                         entropy += after - previously;
+                        for (std::size_t i = 0; i < touched.size(); ++i)
+                            siteEntropy[touched[i]] = touchedAfter[i];
                         ++report.movesAccepted;
                         report.movesAcceptedOnTie += !fewer;
                         kept = keptHere = true;
