@@ -172,7 +172,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         timer.start();
         // Rows without geometry (millions of records) go straight into the table QGIS created (VbasOgrTable).
         std::unique_ptr<VbasOgrTable> table;
-        if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination))
+        if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination, fields))
         {
             table = std::make_unique<VbasOgrTable>(std::move(sink), destination, fields, name);
         }

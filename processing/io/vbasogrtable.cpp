@@ -192,12 +192,24 @@ bool VbasOgrTable::Table::commitSqlite()
     return committed;
 }
 
-bool VbasOgrTable::accepts(const QString& destination)
+bool VbasOgrTable::accepts(const QString& destination, const QgsFields& fields)
 {
     const QString path = decoded(destination).value(QStringLiteral("path")).toString();
     const QString suffix = QFileInfo(path).suffix().toLower();
-    // Not CSV: reopened for update, OGR's CSV driver reads every column as text and quotes numbers.
-    return !path.isEmpty() && suffix == QLatin1String("gpkg");
+    if (path.isEmpty())
+        return false;
+    if (suffix == QLatin1String("gpkg"))
+        return true;
+    // A CSV QGIS created reopens with every column as text. QGIS writes whole numbers and flags as text
+    // too (quoted, "12"), so those rows come out the same; real numbers and dates it writes typed, so a
+    // table with them stays with QGIS's writer.
+    if (suffix != QLatin1String("csv"))
+        return false;
+    for (const QgsField& field : fields)
+        if (field.type() != QVariant::String && field.type() != QVariant::Int &&
+            field.type() != QVariant::LongLong && field.type() != QVariant::Bool)
+            return false;
+    return true;
 }
 
 VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, const QString& outputName)

@@ -12,8 +12,10 @@
 #include <vector>
 
 /**
- * A sink that appends rows without geometry straight into a GeoPackage table that QGIS has just created
- * (empty) for an output, in one transaction, with no per-row detour through QGIS's writer (issue 14).
+ * A sink that appends rows without geometry straight into a GeoPackage table or a CSV file that QGIS has
+ * just created (empty) for an output, with no per-row detour through QGIS's writer (issue 14); a
+ * GeoPackage's rows in one transaction, a CSV's through GDAL's features (its staged file is the
+ * all-or-nothing unit).
  * Text and numbers go in through prepared SQLite INSERTs of 128 rows, binding each value as GDAL would, and
  * the feature count and trigger GDAL keeps for the table are kept (2.84 M released records as coded rows,
  * addRows(): 2.2 s; 4.5 s through OGR features, 12 s through QGIS's writer); tables with dates or times go
@@ -26,9 +28,9 @@ class VbasOgrTable : public QgsFeatureSink
 public:
     /**
      * Whether `destination` (a sink destination as QGIS returns it: "file.gpkg|layername=x") is a table this
-     * sink fills: a GeoPackage's.
+     * sink fills with `fields` as QGIS's writer would: a GeoPackage's, or a CSV of text and whole numbers.
      */
-    static bool accepts(const QString& destination);
+    static bool accepts(const QString& destination, const QgsFields& fields);
 
     /**
      * Opens the empty table at `destination`, created by QGIS with `fields` and closed since, for appending.

@@ -11,6 +11,7 @@
 
 #include <QDate>
 #include <QDateTime>
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <gdal.h>
@@ -35,10 +36,11 @@ QgsFields typedFields()
 }
 
 /** Creates the empty table `name` in `path` as Processing's sinks do, and returns its sink destination. */
-QString createTable(const QString& path, const QString& name, const QgsFields& fields)
+QString createTable(const QString& path, const QString& name, const QgsFields& fields,
+                    const QString& driver = QStringLiteral("GPKG"))
 {
     QgsVectorFileWriter::SaveVectorOptions options;
-    options.driverName = QStringLiteral("GPKG");
+    options.driverName = driver;
     options.layerName = name;
     QString error;
     std::unique_ptr<QgsVectorFileWriter> writer(QgsVectorFileWriter::create(
@@ -69,6 +71,14 @@ QgsFields plainFields()
     for (int f = 0; f < 4; ++f) // id, big, score, label
         fields.append(typed.at(f));
     fields.append(QgsField(QStringLiteral("flag"), QVariant::Bool));
+    return fields;
+}
+
+/** What QGIS writes into a CSV as text: text, whole numbers and flags (id, big, label, flag). */
+QgsFields textAndWholeNumbers()
+{
+    QgsFields fields = plainFields();
+    fields.remove(fields.indexOf(QStringLiteral("score")));
     return fields;
 }
 
@@ -128,13 +138,15 @@ QList<QgsAttributes> rowsOf(const QString& destination)
 }
 } // namespace
 
-TEST(OgrTable, TakesGeoPackageTablesOnly)
+TEST(OgrTable, TakesGeoPackagesAndCsvFilesOfTextAndWholeNumbers)
 {
-    EXPECT_TRUE(VbasOgrTable::accepts(QStringLiteral("/tmp/out.gpkg|layername=records")));
-    EXPECT_TRUE(VbasOgrTable::accepts(QStringLiteral("/tmp/OUT.GPKG")));
-    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("/tmp/records.csv")));
-    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("/tmp/records.shp")));
-    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("memory:?field=a:integer")));
+    const QgsFields typed = typedFields();
+    EXPECT_TRUE(VbasOgrTable::accepts(QStringLiteral("/tmp/out.gpkg|layername=records"), typed));
+    EXPECT_TRUE(VbasOgrTable::accepts(QStringLiteral("/tmp/OUT.GPKG"), typed));
+    EXPECT_TRUE(VbasOgrTable::accepts(QStringLiteral("/tmp/records.csv"), textAndWholeNumbers()));
+    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("/tmp/records.csv"), typed)) << "reals and dates";
+    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("/tmp/records.shp"), typed));
+    EXPECT_FALSE(VbasOgrTable::accepts(QStringLiteral("memory:?field=a:integer"), typed));
 }
 
 namespace
@@ -186,6 +198,57 @@ TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
     // With dates and times the rows go through GDAL's features; text and numbers straight into SQLite.
     expectTheRowsQgisWrites(typedFields(), typedRows());
     expectTheRowsQgisWrites(plainFields(), plainRows());
+}
+
+TEST(OgrTable, WritesTheCsvQgisWritesByteForByte)
+{
+    // Text that needs quoting (separators, quotes, line breaks, spaces at the ends, text that reads as a
+    // number), negative and 64-bit whole numbers, flags and NULLs.
+    const QStringList labels{
+        QStringLiteral("plain"),      QStringLiteral("x,y"),   QStringLiteral("say \"hi\""),
+        QStringLiteral("two\nlines"), QStringLiteral(" lead"), QStringLiteral("trail "),
+        QStringLiteral("12"),         QStringLiteral("1e5"),   QString(""),
+        QStringLiteral("ação")};
+    QList<QgsAttributes> rows;
+    for (int i = 0; i < 40; ++i)
+        rows << QgsAttributes(QVector<QVariant>{
+            i % 9 == 0 ? QVariant(QVariant::Int) : QVariant(i * (i % 2 == 0 ? 1 : -1)),
+            i % 7 == 0 ? QVariant(QVariant::LongLong) : QVariant(qlonglong(5000000000LL + i)),
+            i % 11 == 0 ? QVariant(QVariant::String) : QVariant(labels.at(i % labels.size())),
+            i % 5 == 0 ? QVariant(QVariant::Bool) : QVariant(i % 3 == 0)});
+    const QgsFields fields = textAndWholeNumbers();
+    QTemporaryDir dir;
+    const QString byQgis = dir.filePath("qgis.csv");
+    {
+        QgsVectorFileWriter::SaveVectorOptions options;
+        options.driverName = QStringLiteral("CSV");
+        std::unique_ptr<QgsVectorFileWriter> writer(QgsVectorFileWriter::create(
+            byQgis, fields, QgsWkbTypes::NoGeometry, QgsCoordinateReferenceSystem(),
+            QgsCoordinateTransformContext(), options, QgsFeatureSink::SinkFlags(), nullptr, nullptr));
+        for (const QgsAttributes& row : rows)
+        {
+            QgsFeature feature(fields);
+            feature.setAttributes(row);
+            ASSERT_TRUE(writer->addFeature(feature));
+        }
+    }
+    const QString byTable = createTable(dir.filePath("table.csv"), "table", fields, QStringLiteral("CSV"));
+    {
+        VbasOgrTable table(byTable, fields, QStringLiteral("OUTPUT_RECORDS"));
+        addRows(table, fields, rows);
+        table.finish();
+    }
+    const auto bytes = [](const QString& path)
+    {
+        QFile file(path);
+        EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+        return file.readAll();
+    };
+    const QByteArray expected = bytes(byQgis);
+    EXPECT_EQ(bytes(dir.filePath("table.csv")), expected);
+    // And the file holds the rows (QGIS's side checked too, so a writer that lost both would show).
+    EXPECT_TRUE(expected.contains("\"say \"\"hi\"\"\"")) << expected.toStdString();
+    EXPECT_TRUE(expected.contains("\"5000000001\"")) << expected.toStdString();
 }
 
 TEST(OgrTable, KeepsTheFeatureCountAndTheTriggerGdalKeeps)
