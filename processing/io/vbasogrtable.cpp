@@ -15,8 +15,13 @@
 #include <ogr_api.h>
 #include <sqlite3.h>
 
+#include <cpl_vsi.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace
@@ -64,6 +69,76 @@ bool executeWith(sqlite3* db, const std::string& sql, const std::string& text)
 }
 } // namespace
 
+namespace
+{
+/**
+ * The text of each of `values` (std::nullopt: NULL) in a CSV row as GDAL's CSV driver writes a text field
+ * (quoted where a value has a separator, a quote or a line break or reads as a number), and the line end
+ * it writes: GDAL writes a small CSV in memory, and its records are read back.
+ */
+std::vector<std::string> csvTexts(const std::vector<std::optional<QByteArray>>& values, std::string& lineEnd)
+{
+    static int file = 0;
+    const std::string path = "/vsimem/vbas_csv_texts_" + std::to_string(++file) + ".csv";
+    GDALDatasetH dataset =
+        GDALCreate(GDALGetDriverByName("CSV"), path.c_str(), 0, 0, 0, GDT_Unknown, nullptr);
+    if (dataset == nullptr)
+        return {};
+    OGRLayerH layer = GDALDatasetCreateLayer(dataset, "texts", nullptr, wkbNone, nullptr);
+    // A first column always "k": no record is empty, whatever GDAL does with a lone empty value.
+    for (const char* name : {"k", "v"})
+    {
+        OGRFieldDefnH field = OGR_Fld_Create(name, OFTString);
+        OGR_L_CreateField(layer, field, TRUE);
+        OGR_Fld_Destroy(field);
+    }
+    OGRFeatureH feature = OGR_F_Create(OGR_L_GetLayerDefn(layer));
+    bool created = true;
+    for (const std::optional<QByteArray>& value : values)
+    {
+        OGR_F_SetFieldString(feature, 0, "k");
+        if (value)
+            OGR_F_SetFieldString(feature, 1, value->constData());
+        else
+            OGR_F_UnsetField(feature, 1);
+        created = OGR_L_CreateFeature(layer, feature) == OGRERR_NONE && created;
+    }
+    OGR_F_Destroy(feature);
+    GDALClose(dataset);
+    if (!created)
+    {
+        VSIUnlink(path.c_str());
+        return {};
+    }
+    vsi_l_offset size = 0;
+    const char* text = reinterpret_cast<const char*>(VSIGetMemFileBuffer(path.c_str(), &size, FALSE));
+    std::vector<std::string> records;
+    std::string record;
+    bool quoted = false;
+    for (vsi_l_offset i = 0; text != nullptr && i < size; ++i)
+    {
+        const char c = text[i];
+        quoted = c == '"' ? !quoted : quoted; // a doubled quote toggles twice
+        if (quoted || (c != '\n' && c != '\r'))
+            record += c;
+        else if (c == '\n')
+        {
+            if (records.empty() && lineEnd.empty())
+                lineEnd = i > 0 && text[i - 1] == '\r' ? "\r\n" : "\n";
+            records.push_back(record);
+            record.clear();
+        }
+    }
+    VSIUnlink(path.c_str());
+    if (records.size() != values.size() + 1) // the header, then a record per value
+        return {};
+    std::vector<std::string> texts;
+    for (std::size_t i = 1; i < records.size(); ++i)
+        texts.push_back(records[i].substr(2)); // without "k,"
+    return texts;
+}
+} // namespace
+
 struct VbasOgrTable::Table
 {
     /** Per QGIS field: its OGR field and how its values are written. */
@@ -81,6 +156,10 @@ struct VbasOgrTable::Table
     /** The same INSERT for kBatchRows rows at once: per-statement work (the fid sequence) once per batch. */
     sqlite3_stmt* insertBatch = nullptr;
     static constexpr int kBatchRows = 128;
+
+    // A CSV's rows as text: each distinct value escaped by GDAL once, then appended to the file.
+    std::string csvPath;
+    std::FILE* csv = nullptr;
     std::string table;
     /** The feature-count trigger GDAL keeps on the table, dropped during the inserts and put back. */
     std::string countTrigger;
@@ -113,6 +192,8 @@ struct VbasOgrTable::Table
             CPLErrorReset();
         if (dataset != nullptr)
             GDALClose(dataset);
+        if (csv != nullptr)
+            std::fclose(csv);
         sqlite3_finalize(insert);
         sqlite3_finalize(insertBatch);
         if (db != nullptr)
@@ -285,6 +366,8 @@ VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, 
         t.layer = GDALDatasetGetLayerByName(t.dataset, t.table.c_str());
         definition = OGR_L_GetLayerDefn(t.layer);
     }
+    if (std::strcmp(GDALGetDriverShortName(GDALGetDatasetDriver(t.dataset)), "CSV") == 0)
+        t.csvPath = parts.value(QStringLiteral("path")).toString().toStdString();
     t.feature = OGR_F_Create(definition);
     // One transaction for every row.
     t.inTransaction = GDALDatasetStartTransaction(t.dataset, FALSE) == OGRERR_NONE;
@@ -424,6 +507,8 @@ bool VbasOgrTable::create()
 bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(std::size_t)>& written)
 {
     Table& t = *mTable;
+    if (!t.csvPath.empty() && t.dataset != nullptr && appendCsvText(rows, written))
+        return mError.isEmpty();
     const std::size_t first = rows.numbered ? 1 : 0;
     // Every value converted once (text to UTF-8 once per value, not once per row).
     std::vector<std::vector<BoundValue>> bound(rows.columns());
@@ -484,6 +569,76 @@ bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(s
     return true;
 }
 
+bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<void(std::size_t)>& written)
+{
+    Table& t = *mTable;
+    const std::size_t first = rows.numbered ? 1 : 0;
+    // Every value as QGIS's writer gives it to GDAL (whole numbers and flags as text), escaped once.
+    std::string lineEnd;
+    std::vector<std::vector<std::string>> texts;
+    for (std::size_t c = 0; c < rows.columns(); ++c)
+    {
+        std::vector<std::optional<QByteArray>> values;
+        for (const QVariant& value : rows.values[c])
+            values.push_back(VbasCompat::isNull(value) ? std::nullopt
+                             : t.columns[first + c].second == Writing::Integer
+                                 ? std::optional(QByteArray::number(value.toLongLong()))
+                                 : std::optional(value.toString().toUtf8()));
+        texts.push_back(csvTexts(values, lineEnd));
+        if (texts.back().size() != values.size())
+            return false; // GDAL's CSV in memory failed: the rows go through its features
+    }
+    // Row numbers are digits, which GDAL quotes as it quotes "1".
+    const std::vector<std::string> numbers = csvTexts({QByteArray("1"), QByteArray("1234567890")}, lineEnd);
+    const std::size_t one = numbers.empty() ? std::string::npos : numbers[0].find('1');
+    if (one == std::string::npos ||
+        numbers[1] != numbers[0].substr(0, one) + "1234567890" + numbers[0].substr(one + 1))
+        return false;
+    const std::string numberBefore = numbers[0].substr(0, one), numberAfter = numbers[0].substr(one + 1);
+
+    // Nothing was written through GDAL: the file is QGIS's header alone, and the rows follow it.
+    OGR_F_Destroy(t.feature);
+    t.feature = nullptr;
+    GDALClose(t.dataset);
+    t.dataset = nullptr;
+    t.csv = std::fopen(t.csvPath.c_str(), "ab");
+    if (t.csv == nullptr)
+    {
+        mError = QString::fromLocal8Bit(std::strerror(errno));
+        return true;
+    }
+    std::string buffer;
+    const auto flush = [&]
+    {
+        if (!buffer.empty() && std::fwrite(buffer.data(), 1, buffer.size(), t.csv) != buffer.size())
+            mError = QString::fromLocal8Bit(std::strerror(errno));
+        buffer.clear();
+    };
+    for (std::size_t i = 0; i < rows.order.size() && mError.isEmpty(); ++i)
+    {
+        if (i % 4096 == 0)
+        {
+            flush();
+            written(i);
+        }
+        rows.fetchAhead(i);
+        if (rows.numbered)
+            buffer.append(numberBefore).append(std::to_string(i + 1)).append(numberAfter).append(1, ',');
+        const std::uint32_t* codes = rows.written(i);
+        for (std::size_t c = 0; c < rows.columns(); ++c)
+        {
+            if (c > 0)
+                buffer += ',';
+            buffer += texts[c][codes[c]];
+        }
+        buffer += lineEnd;
+    }
+    flush();
+    if (mError.isEmpty())
+        written(rows.order.size());
+    return true;
+}
+
 bool VbasOgrTable::addFeatures(QgsFeatureList& features, QgsFeatureSink::Flags flags)
 {
     for (QgsFeature& feature : features)
@@ -497,7 +652,14 @@ void VbasOgrTable::finish()
     Table& t = *mTable;
     bool committed = false;
     QString error;
-    if (t.db != nullptr)
+    if (t.csv != nullptr)
+    {
+        committed = std::fflush(t.csv) == 0 && std::ferror(t.csv) == 0;
+        error = QString::fromLocal8Bit(std::strerror(errno));
+        committed = std::fclose(t.csv) == 0 && committed;
+        t.csv = nullptr;
+    }
+    else if (t.db != nullptr)
     {
         committed = t.commitSqlite();
         error = QString::fromUtf8(sqlite3_errmsg(t.db));

@@ -5,6 +5,7 @@
 #include "vbasogrtable.h"
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "vbascodedrows.h"
 
 #include <qgsvectorfilewriter.h>
 #include <qgsvectorlayer.h>
@@ -203,7 +204,7 @@ TEST(OgrTable, WritesTheRowsQgisWritesForEveryFieldType)
 TEST(OgrTable, WritesTheCsvQgisWritesByteForByte)
 {
     // Text that needs quoting (separators, quotes, line breaks, spaces at the ends, text that reads as a
-    // number), negative and 64-bit whole numbers, flags and NULLs.
+    // number), negative and 64-bit whole numbers, flags and NULLs; with and without row numbers.
     const QStringList labels{
         QStringLiteral("plain"),      QStringLiteral("x,y"),   QStringLiteral("say \"hi\""),
         QStringLiteral("two\nlines"), QStringLiteral(" lead"), QStringLiteral("trail "),
@@ -216,39 +217,74 @@ TEST(OgrTable, WritesTheCsvQgisWritesByteForByte)
             i % 7 == 0 ? QVariant(QVariant::LongLong) : QVariant(qlonglong(5000000000LL + i)),
             i % 11 == 0 ? QVariant(QVariant::String) : QVariant(labels.at(i % labels.size())),
             i % 5 == 0 ? QVariant(QVariant::Bool) : QVariant(i % 3 == 0)});
-    const QgsFields fields = textAndWholeNumbers();
-    QTemporaryDir dir;
-    const QString byQgis = dir.filePath("qgis.csv");
+    for (const bool numbered : {false, true})
     {
-        QgsVectorFileWriter::SaveVectorOptions options;
-        options.driverName = QStringLiteral("CSV");
-        std::unique_ptr<QgsVectorFileWriter> writer(QgsVectorFileWriter::create(
-            byQgis, fields, QgsWkbTypes::NoGeometry, QgsCoordinateReferenceSystem(),
-            QgsCoordinateTransformContext(), options, QgsFeatureSink::SinkFlags(), nullptr, nullptr));
+        QgsFields fields;
+        if (numbered)
+            fields.append(QgsField(QStringLiteral("row_id"), QVariant::Int));
+        for (const QgsField& field : textAndWholeNumbers())
+            fields.append(field);
+        // The rows as a release hands them over: a code per value, in a shuffled order.
+        VbasCodedRows coded;
+        coded.numbered = numbered;
+        coded.values.resize(4);
         for (const QgsAttributes& row : rows)
+            for (int c = 0; c < 4; ++c)
+            {
+                // NULL apart: Qt compares a NULL flag equal to false.
+                QVector<QVariant>& values = coded.values[std::size_t(c)];
+                const auto found =
+                    std::find_if(values.begin(), values.end(),
+                                 [&](const QVariant& value)
+                                 { return value.isNull() == row.at(c).isNull() && value == row.at(c); });
+                coded.codes.push_back(std::uint32_t(found - values.begin()));
+                if (found == values.end())
+                    values.append(row.at(c));
+            }
+        for (int i = 0; i < rows.size(); ++i)
+            coded.order.push_back(std::uint32_t((i * 17) % rows.size()));
+
+        QTemporaryDir dir;
+        const QString byQgis = dir.filePath("qgis.csv");
         {
-            QgsFeature feature(fields);
-            feature.setAttributes(row);
-            ASSERT_TRUE(writer->addFeature(feature));
+            QgsVectorFileWriter::SaveVectorOptions options;
+            options.driverName = QStringLiteral("CSV");
+            std::unique_ptr<QgsVectorFileWriter> writer(QgsVectorFileWriter::create(
+                byQgis, fields, QgsWkbTypes::NoGeometry, QgsCoordinateReferenceSystem(),
+                QgsCoordinateTransformContext(), options, QgsFeatureSink::SinkFlags(), nullptr, nullptr));
+            for (std::size_t i = 0; i < coded.order.size(); ++i)
+            {
+                QgsAttributes attributes;
+                if (numbered)
+                    attributes << int(i + 1);
+                attributes << rows.at(int(coded.order[i]));
+                QgsFeature feature(fields);
+                feature.setAttributes(attributes);
+                ASSERT_TRUE(writer->addFeature(feature));
+            }
         }
+        const QString destination =
+            createTable(dir.filePath("table.csv"), "table", fields, QStringLiteral("CSV"));
+        {
+            VbasOgrTable table(destination, fields, QStringLiteral("OUTPUT_RECORDS"));
+            std::size_t reported = 0;
+            ASSERT_TRUE(table.addRows(coded, [&](std::size_t count) { reported = count; }));
+            EXPECT_EQ(reported, coded.order.size());
+            table.finish();
+        }
+        const auto bytes = [](const QString& path)
+        {
+            QFile file(path);
+            EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+            return file.readAll();
+        };
+        const QByteArray expected = bytes(byQgis);
+        EXPECT_EQ(bytes(dir.filePath("table.csv")).toStdString(), expected.toStdString())
+            << (numbered ? "numbered" : "");
+        // And the file holds the rows (QGIS's side checked too, so a writer that lost both would show).
+        EXPECT_TRUE(expected.contains("\"say \"\"hi\"\"\"")) << expected.toStdString();
+        EXPECT_TRUE(expected.contains("\"5000000001\"")) << expected.toStdString();
     }
-    const QString byTable = createTable(dir.filePath("table.csv"), "table", fields, QStringLiteral("CSV"));
-    {
-        VbasOgrTable table(byTable, fields, QStringLiteral("OUTPUT_RECORDS"));
-        addRows(table, fields, rows);
-        table.finish();
-    }
-    const auto bytes = [](const QString& path)
-    {
-        QFile file(path);
-        EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
-        return file.readAll();
-    };
-    const QByteArray expected = bytes(byQgis);
-    EXPECT_EQ(bytes(dir.filePath("table.csv")), expected);
-    // And the file holds the rows (QGIS's side checked too, so a writer that lost both would show).
-    EXPECT_TRUE(expected.contains("\"say \"\"hi\"\"\"")) << expected.toStdString();
-    EXPECT_TRUE(expected.contains("\"5000000001\"")) << expected.toStdString();
 }
 
 TEST(OgrTable, KeepsTheFeatureCountAndTheTriggerGdalKeeps)
