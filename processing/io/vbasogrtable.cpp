@@ -18,6 +18,7 @@
 #include <cpl_vsi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -78,7 +79,8 @@ namespace
  */
 std::vector<std::string> csvTexts(const std::vector<std::optional<QByteArray>>& values, std::string& lineEnd)
 {
-    static int file = 0;
+    // Releases may run in parallel (QGIS's background tasks): each call a file of its own.
+    static std::atomic<unsigned> file{0};
     const std::string path = "/vsimem/vbas_csv_texts_" + std::to_string(++file) + ".csv";
     GDALDatasetH dataset =
         GDALCreate(GDALGetDriverByName("CSV"), path.c_str(), 0, 0, 0, GDT_Unknown, nullptr);
