@@ -41,10 +41,7 @@ enum class Writing
     Date,
     DateTime,
 };
-} // namespace
 
-namespace
-{
 std::string quotedName(const std::string& name)
 {
     std::string quoted = "\"";
@@ -68,10 +65,7 @@ bool executeWith(sqlite3* db, const std::string& sql, const std::string& text)
     sqlite3_finalize(statement);
     return done;
 }
-} // namespace
 
-namespace
-{
 /**
  * The text of each of `values` (std::nullopt: NULL) in a CSV row as GDAL's CSV driver writes a text field
  * (quoted where a value has a separator, a quote or a line break or reads as a number), and the line end
@@ -603,6 +597,7 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
     t.feature = nullptr;
     GDALClose(t.dataset);
     t.dataset = nullptr;
+    t.layer = nullptr;
     t.csv = std::fopen(t.csvPath.c_str(), "ab");
     if (t.csv == nullptr)
     {
