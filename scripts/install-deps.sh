@@ -7,7 +7,7 @@ packages=(
     build-essential cmake ninja-build binutils
     clang libclang-rt-14-dev
 
-    libcgal-dev libgeos-dev libgdal-dev libsqlite3-dev
+    libcgal-dev libgeos-dev libgdal-dev libsqlite3-dev libpq-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libqgis-dev qgis qgis-providers python3-qgis gdal-bin
     xvfb xauth

@@ -265,12 +265,15 @@ void VbasJobAlgorithm::addDataParameters()
         VbasRecordFields::kGroupRecords, QObject::tr("Where the records are counted"),
         {kGroupAutomatic, kGroupDatabase, kGroupRows}, kGroupAutomatic,
         QObject::tr(
-            "auto: a PostgreSQL/PostGIS or SpatiaLite table is grouped by its database (GROUP BY the small "
-            "area and the fields the release reads, with COUNT(*); the layer's filter applies), so that only "
-            "counts travel; files are read row by row, which GDAL does faster than SQLite groups them "
-            "(2.85 M records of a GeoPackage: 1.2 s read, 4.1 s grouped). database: group in the "
-            "database whenever the records are in PostgreSQL, SpatiaLite, a GeoPackage or an SQLite file. "
-            "rows: read every row. The release is the same; with COUNT_FIELD rows are always read."),
+            "auto: a PostgreSQL/PostGIS table streams the small area and the fields the release reads (COPY, "
+            "the layer's filter applies) and identical records are counted as they come (35 M records over "
+            "56 k areas: 12 s; PostgreSQL's own GROUP BY of them took 58 s); a SpatiaLite table is grouped "
+            "by "
+            "its database (GROUP BY with COUNT(*)); files are read row by row, which GDAL does faster than "
+            "SQLite groups them (2.85 M records of a GeoPackage: 1.2 s read, 4.1 s grouped). database: group "
+            "in the database whenever the records are in PostgreSQL, SpatiaLite, a GeoPackage or an SQLite "
+            "file, so that only counts travel: for a server far away over a slow network. rows: read every "
+            "row through QGIS or GDAL. The release is the same; with COUNT_FIELD rows are always read."),
         true)));
     addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterCrs(VbasPlanarFrame::kComputationCrs,

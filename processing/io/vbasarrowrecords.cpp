@@ -219,23 +219,6 @@ struct VbasArrowRecords::Stream
 
 namespace
 {
-/** `name` quoted as an SQL identifier (PostgreSQL and SQLite alike). */
-QString quotedIdentifier(QString name)
-{
-    return QLatin1Char('"') + name.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
-}
-
-/** Whether every field is the layer's own (not joined, virtual or an expression) and no edit is pending. */
-bool fieldsInTheSource(const QgsVectorLayer& layer, const QStringList& fields)
-{
-    if (layer.isModified())
-        return false;
-    for (const QString& field : fields)
-        if (layer.fields().fieldOrigin(layer.fields().lookupField(field)) != QgsFields::OriginProvider)
-            return false;
-    return true;
-}
-
 /** Opens the OGR dataset of a layer of QGIS's OGR provider and finds its layer; false when GDAL cannot. */
 bool openOgrLayer(const QgsVectorLayer& layer, GDALDatasetH& dataset, OGRLayerH& ogrLayer)
 {
@@ -276,7 +259,7 @@ std::unique_ptr<VbasArrowRecords> VbasArrowRecords::open(const QgsVectorLayer& l
     const QString subset = layer.subsetString().trimmed();
     // Unsaved edits, joined, virtual and expression fields live in QGIS, not in the file.
     if (layer.providerType() != QLatin1String("ogr") || wholeQuery(subset) ||
-        !fieldsInTheSource(layer, fields))
+        !VbasSql::fieldsInTheSource(layer, fields))
         return nullptr;
     auto stream = std::make_unique<Stream>();
     if (!openOgrLayer(layer, stream->dataset, stream->layer))
@@ -310,28 +293,20 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
 {
     const QString provider = layer.providerType();
     const QString subset = layer.subsetString().trimmed();
-    if (!fieldsInTheSource(layer, fields))
+    if (!VbasSql::fieldsInTheSource(layer, fields))
         return nullptr;
     const VbasQuietGdal quiet;
     auto stream = std::make_unique<Stream>();
-    QString table;
-    if (provider == QLatin1String("postgres") || provider == QLatin1String("spatialite"))
+    QString from;
+    if (provider == QLatin1String("spatialite"))
     {
         const QgsDataSourceUri uri(layer.source());
-        // An authentication configuration is expanded into the user and password libpq needs.
-        const QString path = provider == QLatin1String("postgres")
-                                 ? QStringLiteral("PG:") + uri.connectionInfo(true)
-                                 : uri.database();
-        table =
-            uri.table().startsWith(QLatin1Char('('))
-                ? uri.table() + QStringLiteral(" AS vbas_source")
-                : (uri.schema().isEmpty() ? QString() : quotedIdentifier(uri.schema()) + QLatin1Char('.')) +
-                      quotedIdentifier(uri.table());
-        stream->dataset = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr,
-                                     nullptr, nullptr);
+        from = VbasSql::fromItem(uri);
+        stream->dataset = GDALOpenEx(uri.database().toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY,
+                                     nullptr, nullptr, nullptr);
         if (stream->dataset == nullptr)
         {
-            why = QObject::tr("GDAL could not connect to the database: %1").arg(VbasQuietGdal::last());
+            why = QObject::tr("GDAL could not open the database: %1").arg(VbasQuietGdal::last());
             return nullptr;
         }
     }
@@ -343,26 +318,14 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
         const char* driver = GDALGetDriverShortName(GDALGetDatasetDriver(stream->dataset));
         if (std::strcmp(driver, "GPKG") != 0 && std::strcmp(driver, "SQLite") != 0)
             return nullptr;
-        table = quotedIdentifier(QString::fromUtf8(OGR_L_GetName(fileLayer)));
+        from = VbasSql::quotedIdentifier(QString::fromUtf8(OGR_L_GetName(fileLayer)));
     }
     else
         return nullptr;
     stream->groupedBy = QString::fromUtf8(GDALGetDriverLongName(GDALGetDatasetDriver(stream->dataset)));
 
-    // Identical rows become one row and their count. Unordered: a sort would cost a third of the query at
-    // national scale, and the release reads the groups once.
-    QStringList columns;
-    QStringList places;
-    for (const QString& field : fields)
-    {
-        columns << quotedIdentifier(field);
-        places << QString::number(places.size() + 1);
-    }
     const QString countName = QStringLiteral("vbas_group_records");
-    const QString sql = QStringLiteral("SELECT %1, COUNT(*) AS %2 FROM %3%4 GROUP BY %5")
-                            .arg(columns.join(QStringLiteral(", ")), countName, table,
-                                 subset.isEmpty() ? QString() : QStringLiteral(" WHERE (%1)").arg(subset),
-                                 places.join(QStringLiteral(", ")));
+    const QString sql = VbasSql::selectQuery(fields, from, subset, countName);
     stream->layer = GDALDatasetExecuteSQL(stream->dataset, sql.toUtf8().constData(), nullptr, nullptr);
     if (stream->layer == nullptr)
     {
@@ -435,70 +398,12 @@ qint64 VbasArrowRecords::groupSize() const
     return mStream->groupSize;
 }
 
-QString VbasArrowRecords::groupedBy() const
-{
-    return grouped() ? mStream->groupedBy : QString();
-}
-
-VbasRecordRows::VbasRecordRows(QgsFeatureSource& source, const QgsVectorLayer* layer,
-                               const QList<int>& attributes, VbasGrouping grouping)
-    : mSource(source)
-    , mAttributes(attributes)
-{
-    if (layer != nullptr)
-    {
-        QStringList names;
-        for (const int field : attributes)
-            names << source.fields().at(field).name();
-        if (grouping != VbasGrouping::Rows)
-        {
-            mColumnar = VbasArrowRecords::openGroups(*layer, names, grouping == VbasGrouping::Database,
-                                                     mGroupingRefused);
-            if (!mColumnar && grouping == VbasGrouping::Database && !mGroupingRefused.isEmpty())
-                throw QgsProcessingException(
-                    QObject::tr("RECORDS: GROUP_RECORDS asks the database to group the records, but %1; "
-                                "set GROUP_RECORDS to rows to read every row instead")
-                        .arg(mGroupingRefused));
-        }
-        if (!mColumnar)
-            mColumnar = VbasArrowRecords::open(*layer, names);
-    }
-    if (!mColumnar)
-    {
-        QgsFeatureRequest request;
-        request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(attributes);
-        mFeatures = source.getFeatures(request);
-    }
-}
-
-bool VbasRecordRows::next(QgsFeatureId& id, QVector<QVariant>& values)
-{
-    if (mColumnar)
-        return mColumnar->next(id, values);
-    if (!mFeatures.nextFeature(mFeature))
-        return false;
-    id = mFeature.id();
-    values.resize(mAttributes.size());
-    for (int i = 0; i < mAttributes.size(); ++i)
-        values[i] = mFeature.attribute(mAttributes.at(i));
-    return true;
-}
-
-QString VbasRecordRows::description() const
+QString VbasArrowRecords::description() const
 {
     if (grouped())
         return QObject::tr("RECORDS: grouped by the database (%1): GROUP BY the %2 fields read, with "
                            "COUNT(*); only the counts travel")
-            .arg(mColumnar->groupedBy())
-            .arg(mAttributes.size());
-    const QString read = columnar() ? QObject::tr("RECORDS: read through GDAL's Arrow stream")
-                                    : QObject::tr("RECORDS: read through QGIS's feature iterator");
-    return mGroupingRefused.isEmpty()
-               ? read
-               : QObject::tr("%1 (the database did not group them: %2)").arg(read, mGroupingRefused);
-}
-
-long VbasRecordRows::expectedRows() const
-{
-    return mColumnar ? mColumnar->cheapRowCount() : long(mSource.featureCount());
+            .arg(mStream->groupedBy)
+            .arg(mStream->columns.size());
+    return QObject::tr("RECORDS: read through GDAL's Arrow stream");
 }

@@ -1,6 +1,5 @@
 #include "vbasconvert.h"
 
-#include "vbasarrowrecords.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -651,7 +650,8 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     if (fields.count >= 0)
         attributes << fields.count;
     const int countAt = regionAt + 1;
-    VbasRecordRows rows(source, layer, attributes, fields.count >= 0 ? VbasGrouping::Rows : fields.grouping);
+    VbasRecordRows rows(source, layer, attributes, feedback,
+                        fields.count >= 0 ? VbasGrouping::Rows : fields.grouping);
     feedback.info(rows.description().toStdString());
     data.recordsGrouped = rows.grouped();
     const bool counted = fields.count >= 0 || rows.grouped();

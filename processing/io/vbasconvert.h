@@ -5,7 +5,7 @@
 #include "generalization/Hierarchy.h"
 #include "geometry/RegionGeometries.h"
 #include "partition/Partitioner.h"
-#include "vbasarrowrecords.h"
+#include "vbasrecordrows.h"
 
 #include <qgscoordinatereferencesystem.h>
 #include <qgscoordinatetransform.h>

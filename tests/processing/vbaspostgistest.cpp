@@ -1,13 +1,17 @@
 // Records in a real PostgreSQL with PostGIS (issue 14): the throw-away cluster of postgis-cluster.sh, which
 // ctest starts before these tests (fixture "postgis") and stops after them. It holds the Olinda tracts as
 // PostGIS polygons and 1,000,000 records over them, age, sex and education drawn jointly from real MEPS
-// rows, education NULL for every 997th. The database groups them (GROUP BY with COUNT(*)); the groups hold
-// the records that reading every row through QGIS finds, and a release of them publishes the same rows.
+// rows, education NULL for every 997th. Streamed with COPY and counted here, or grouped by the database
+// (GROUP BY with COUNT(*)), the groups hold the records that reading every row through QGIS finds, and a
+// release of them publishes the same rows.
 
 #include "processingtestutils.h"
 #include "realdata.h"
 #include "releasecheck.h"
 #include "vbasconvert.h"
+#include "vbaspostgresrecords.h"
+
+#include "Feedback.h"
 
 #include <qgsapplication.h>
 #include <qgsdatasourceuri.h>
@@ -18,8 +22,12 @@
 #include <qgsproject.h>
 
 #include <QFile>
+#include <QThread>
+
+#include <algorithm>
 
 #include <gdal.h>
+#include <ogr_api.h>
 
 #include <gtest/gtest.h>
 
@@ -58,6 +66,31 @@ void execute(const QString& statement)
     GDALClose(database);
 }
 
+/** The COPY statements of ours the server is running now. */
+int runningCopies()
+{
+    const QString path = QStringLiteral("PG:") + connection();
+    GDALDatasetH database =
+        GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr);
+    EXPECT_TRUE(database != nullptr);
+    OGRLayerH result = GDALDatasetExecuteSQL(
+        database,
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'COPY (SELECT %'",
+        nullptr, nullptr);
+    int running = -1;
+    if (result != nullptr)
+    {
+        if (OGRFeatureH row = OGR_L_GetNextFeature(result))
+        {
+            running = OGR_F_GetFieldAsInteger(row, 0);
+            OGR_F_Destroy(row);
+        }
+        GDALDatasetReleaseResultSet(database, result);
+    }
+    GDALClose(database);
+    return running;
+}
+
 class PostGIS : public ::testing::Test
 {
 protected:
@@ -80,30 +113,42 @@ QVariantMap releaseParameters(QgsVectorLayer* areas, QgsVectorLayer* records, co
 }
 } // namespace
 
-TEST_F(PostGIS, AMillionRecordsGroupedByTheDatabaseHoldTheRecordsEveryRowHolds)
+TEST_F(PostGIS, AMillionRecordsCountedHereOrByTheDatabaseHoldTheRecordsEveryRowHolds)
 {
     const OlindaInput olinda;
     const std::unique_ptr<QgsVectorLayer> records = postgisLayer("records", "patient_id");
     ASSERT_TRUE(records->isValid());
     VbasRecordFields fields = recordRoles(records->fields(), "tract", {"age", "sex", "education"}, {});
-    QStringList groupedLog, rowsLog;
+    QStringList streamedLog, groupedLog, rowsLog;
+    fields.grouping = VbasGrouping::Automatic;
+    const VbasJobData streamed = loadOlindaJob(olinda, *records, fields, true, streamedLog);
+    fields.grouping = VbasGrouping::Database;
     const VbasJobData grouped = loadOlindaJob(olinda, *records, fields, true, groupedLog);
     fields.grouping = VbasGrouping::Rows;
     const VbasJobData rows = loadOlindaJob(olinda, *records, fields, true, rowsLog);
 
+    ASSERT_TRUE(streamed.recordsGrouped) << streamedLog.join('\n').toStdString();
     ASSERT_TRUE(grouped.recordsGrouped) << groupedLog.join('\n').toStdString();
-    EXPECT_EQ(groupedLog.filter("RECORDS: grouped by the database (PostgreSQL").size(), 1);
+    EXPECT_EQ(streamedLog
+                  .filter("RECORDS: streamed from PostgreSQL (COPY of the 4 fields read) and counted here: "
+                          "1000000 rows, ")
+                  .size(),
+              1)
+        << streamedLog.join('\n').toStdString();
+    EXPECT_EQ(groupedLog.filter("RECORDS: grouped by the database (PostgreSQL)").size(), 1);
     EXPECT_TRUE(rowsLog.contains("RECORDS: read through QGIS's feature iterator"));
     ASSERT_EQ(rows.dataset->rows(), std::size_t(kRecords));
-    const auto groups = recordsPerGroup(grouped);
-    EXPECT_EQ(grouped.dataset->rows(), groups.size());
+    const auto groups = recordsPerGroup(rows);
     EXPECT_LT(groups.size(), std::size_t(kRecords / 4));
-    EXPECT_EQ(groups, recordsPerGroup(rows));
+    EXPECT_EQ(streamed.dataset->rows(), groups.size());
+    EXPECT_EQ(grouped.dataset->rows(), groups.size());
+    EXPECT_EQ(recordsPerGroup(streamed), groups);
+    EXPECT_EQ(recordsPerGroup(grouped), groups);
 
     // By construction: every record in a known tract, and education NULL for i = 997, 1994, ... (1003).
     vbas::Count total = 0, nullEducation = 0;
-    const std::vector<vbas::CategoryValue>& education = grouped.quasiIdentifierValues.at(2);
-    for (const auto& [key, count] : groups)
+    const std::vector<vbas::CategoryValue>& education = streamed.quasiIdentifierValues.at(2);
+    for (const auto& [key, count] : recordsPerGroup(streamed))
     {
         total += count;
         EXPECT_NE(key[0], std::uint32_t(vbas::kNoRegion));
@@ -111,6 +156,122 @@ TEST_F(PostGIS, AMillionRecordsGroupedByTheDatabaseHoldTheRecordsEveryRowHolds)
     }
     EXPECT_EQ(total, kRecords);
     EXPECT_EQ(nullEducation, kRecords / 997);
+}
+
+TEST_F(PostGIS, CopyGivesTheValuesQgisGivesForEveryTypeItReads)
+{
+    // Text COPY escapes (tab, line breaks, backslashes, a backslash before N), quotes, non-ASCII, empty text;
+    // small, whole, big and real numbers; flags; dates; NULL in every column; one row three times.
+    execute("DROP TABLE IF EXISTS typed");
+    execute("CREATE TABLE typed (id serial PRIMARY KEY, t text, v varchar(20), c char(3), s int2, i int4, "
+            "b int8, r float8, n numeric(10, 3), f bool, d date)");
+    execute(R"sql(INSERT INTO typed (t, v, c, s, i, b, r, n, f, d) VALUES
+        (E'a\tb', E'line\nbreak\r', 'x', 1, -7, 9007199254740993, 0.1, 12.345, true, '2024-02-29'),
+        (E'back\\slash', E'\\N', 'yz', -32768, 2147483647, -1, -1e-300, -0.001, false, '0044-03-15'),
+        ('say "hi" ''there''', 'Olinda – São José', '', 0, 0, 0, 1.7976931348623157e308, 0, false, '1970-01-01'),
+        (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+        ('', '', 'x', 1, -7, 9007199254740993, 0.1, 12.345, true, '2024-02-29'),
+        ('', '', 'x', 1, -7, 9007199254740993, 0.1, 12.345, true, '2024-02-29'),
+        ('', '', 'x', 1, -7, 9007199254740993, 0.1, 12.345, true, '2024-02-29'))sql");
+    const std::unique_ptr<QgsVectorLayer> typed = postgisLayer("typed", "id");
+    ASSERT_TRUE(typed->isValid());
+    const QStringList fields{"t", "v", "c", "s", "i", "b", "r", "n", "f", "d"};
+
+    // QGIS's rows, counted: each value with its type, as QGIS's provider gives them; reals to the last bit.
+    const auto key = [](const QVector<QVariant>& values)
+    {
+        std::string text;
+        for (const QVariant& value : values)
+            text += QStringLiteral("%1 %2|")
+                        .arg(QString::fromLatin1(value.typeName()),
+                             value.isNull()                     ? QStringLiteral("NULL")
+                             : value.type() == QVariant::Double ? QString::number(value.toDouble(), 'g', 17)
+                                                                : value.toString())
+                        .toStdString();
+        return text;
+    };
+    std::map<std::string, qint64> expected;
+    QgsFeature feature;
+    QgsFeatureIterator features = typed->getFeatures();
+    while (features.nextFeature(feature))
+    {
+        QVector<QVariant> values;
+        for (const QString& field : fields)
+            values << feature.attribute(field);
+        ++expected[key(values)];
+    }
+    ASSERT_EQ(expected.size(), 5u);
+    EXPECT_EQ(std::max_element(expected.begin(), expected.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; })
+                  ->second,
+              3);
+
+    for (const auto counting :
+         {VbasPostgresRecords::Counting::Here, VbasPostgresRecords::Counting::InDatabase})
+    {
+        vbas::Feedback feedback;
+        QString why;
+        const std::unique_ptr<VbasPostgresRecords> copy =
+            VbasPostgresRecords::open(*typed, fields, counting, feedback, why);
+        ASSERT_NE(copy, nullptr) << why.toStdString();
+        std::map<std::string, qint64> read;
+        QgsFeatureId id = 0;
+        QVector<QVariant> values;
+        while (copy->next(id, values))
+            read[key(values)] += copy->groupSize();
+        EXPECT_EQ(read, expected);
+    }
+    execute("DROP TABLE typed");
+}
+
+TEST_F(PostGIS, AFieldOfATypeCopyDoesNotConvertIsReadThroughQgisOrRefusedWhenGroupingIsAsked)
+{
+    execute("DROP TABLE IF EXISTS stamped");
+    execute("CREATE TABLE stamped AS SELECT patient_id, tract, age, sex, "
+            "timestamp '2026-11-25 10:00' + (patient_id % 3) * interval '1 day' AS seen "
+            "FROM records WHERE patient_id <= 1000");
+    execute("ALTER TABLE stamped ADD PRIMARY KEY (patient_id)");
+    const std::unique_ptr<QgsVectorLayer> stamped = postgisLayer("stamped", "patient_id");
+    ASSERT_TRUE(stamped->isValid());
+    const OlindaInput olinda;
+    VbasRecordFields fields = recordRoles(stamped->fields(), "tract", {"age", "sex", "seen"}, {});
+    QStringList log;
+    fields.grouping = VbasGrouping::Automatic;
+    const VbasJobData read = loadOlindaJob(olinda, *stamped, fields, true, log);
+    EXPECT_FALSE(read.recordsGrouped);
+    EXPECT_EQ(read.dataset->rows(), 1000u);
+    EXPECT_EQ(log.filter("RECORDS: read through QGIS's feature iterator (not straight from the database: "
+                         "'seen' is of type timestamp, which only QGIS reads)")
+                  .size(),
+              1)
+        << log.join('\n').toStdString();
+    fields.grouping = VbasGrouping::Database;
+    EXPECT_THROW(loadOlindaJob(olinda, *stamped, fields, true, log), QgsProcessingException);
+    execute("DROP TABLE stamped");
+}
+
+TEST_F(PostGIS, ACanceledReadStopsTheServersQuery)
+{
+    const std::unique_ptr<QgsVectorLayer> records = postgisLayer("records", "patient_id");
+    ASSERT_TRUE(records->isValid());
+    // Cancels once the first rows came.
+    class CancelOnProgress : public vbas::Feedback
+    {
+    public:
+        bool progressed = false;
+        bool isCanceled() const override { return progressed; }
+
+    protected:
+        void onProgress(double) override { progressed = true; }
+    } feedback;
+    QString why;
+    EXPECT_THROW(VbasPostgresRecords::open(*records, {"tract", "age"}, VbasPostgresRecords::Counting::Here,
+                                           feedback, why),
+                 vbas::Canceled);
+    EXPECT_TRUE(feedback.progressed);
+    for (int wait = 0; wait < 50 && runningCopies() > 0; ++wait)
+        QThread::msleep(100);
+    EXPECT_EQ(runningCopies(), 0);
 }
 
 TEST_F(PostGIS, AReleaseOfAFilteredTablePublishesWhatAReleaseOfEveryRowPublishes)
@@ -128,8 +289,7 @@ TEST_F(PostGIS, AReleaseOfAFilteredTablePublishesWhatAReleaseOfEveryRowPublishes
     const AlgorithmRun rows = runAlgorithm("vbas:aggregateregions", parameters);
     ASSERT_TRUE(grouped.ok) << grouped.errors.toStdString();
     ASSERT_TRUE(rows.ok) << rows.errors.toStdString();
-    EXPECT_TRUE(grouped.log.contains("RECORDS: grouped by the database (PostgreSQL"))
-        << grouped.log.toStdString();
+    EXPECT_TRUE(grouped.log.contains("RECORDS: streamed from PostgreSQL (COPY")) << grouped.log.toStdString();
     EXPECT_TRUE(rows.log.contains("RECORDS: read through QGIS's feature iterator"));
 
     const ReleaseInput input{areas.get(),   "cd_geocodi",
