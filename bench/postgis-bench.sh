@@ -42,7 +42,8 @@ SELECT i AS patient_id,
 FROM generate_series(1::bigint, $records) AS i
 JOIN meps AS m ON m.row_number - 1 = abs(hashint8extended(i, 2)) % (SELECT count(*) FROM meps);
 ALTER TABLE patients ADD PRIMARY KEY (patient_id);
-ANALYZE patients;
+-- A settled table, as autovacuum leaves one: hint bits set, the visibility map and statistics up to date.
+VACUUM (ANALYZE) patients;
 SQL
 end=$(date +%s%N)
 load=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.1f", ns / 1e9 }')

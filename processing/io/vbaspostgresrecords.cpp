@@ -185,8 +185,9 @@ struct VbasPostgresRecords::Copy
     /** Per field: its distinct texts in COPY (escaped) numbered, and their values by number. */
     std::vector<VbasTextIds> texts;
     std::vector<std::vector<QVariant>> values;
-    /** The ids of the last row's values. */
+    /** The ids of the values of the row COPY gave last, and of the row next() gave last. */
     std::vector<std::uint32_t> ids;
+    const std::uint32_t* lastIds = nullptr;
     /** Counted here: the distinct rows, and where the next one to give is. */
     std::unique_ptr<VbasDistinctRows> rows;
     VbasDistinctRows::Position nextRow;
@@ -421,7 +422,8 @@ bool VbasPostgresRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
         if (!c.readRow(line))
             return false;
         c.split(line, &c.groupSize);
-        c.valuesOf(c.ids.data(), values);
+        c.lastIds = c.ids.data();
+        c.valuesOf(c.lastIds, values);
     }
     else
     {
@@ -432,6 +434,7 @@ bool VbasPostgresRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
             c.rows->clear(); // read whole: its memory goes before the release needs its own
             return false;
         }
+        c.lastIds = rowIds;
         c.valuesOf(rowIds, values);
         c.groupSize = qint64(count);
     }
@@ -442,6 +445,11 @@ bool VbasPostgresRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
 long VbasPostgresRecords::cheapRowCount() const
 {
     return mCopy->counting == Counting::Here ? long(mCopy->distinctRows) : -1;
+}
+
+const std::uint32_t* VbasPostgresRecords::valueIds() const
+{
+    return mCopy->lastIds;
 }
 
 qint64 VbasPostgresRecords::groupSize() const

@@ -54,6 +54,7 @@ public:
     bool grouped() const override { return true; }
     qint64 groupSize() const override;
     QString description() const override;
+    const std::uint32_t* valueIds() const override;
 
 private:
     struct Copy;

@@ -54,6 +54,8 @@ public:
     qint64 groupSize() const { return mDirect ? mDirect->groupSize() : 1; }
     /** One line for the log: how the rows are read. */
     QString description() const;
+    /** The source's numbers of the last row's values (VbasRecordSource::valueIds()), or nullptr. */
+    const std::uint32_t* valueIds() const { return mDirect ? mDirect->valueIds() : nullptr; }
     /** Reads the next row into `id` and `values` (the attributes in order); false after the last. */
     bool next(QgsFeatureId& id, QVector<QVariant>& values);
     /**

@@ -7,6 +7,8 @@
 #include <QVariant>
 #include <QVector>
 
+#include <cstdint>
+
 class QgsDataSourceUri;
 class QgsVectorLayer;
 
@@ -29,6 +31,12 @@ public:
     virtual qint64 groupSize() const = 0;
     /** One line for the log: how the rows are read and where they are counted. */
     virtual QString description() const = 0;
+    /**
+     * Per field, the number of the last row's value among the distinct values the source gave for that field
+     * (0, 1, 2... as they first came), so that a reader codes each distinct value once; nullptr when the
+     * source does not number them.
+     */
+    virtual const std::uint32_t* valueIds() const { return nullptr; }
 };
 
 /** SQL shared by the sources that query a database (PostgreSQL, SpatiaLite, GeoPackage). */
