@@ -1,5 +1,7 @@
 #include "vbasarrowrecords.h"
 
+#include "vbasdistinctrows.h"
+
 #include "vbasqgiscompat.h"
 #include "vbasquietgdal.h"
 
@@ -19,6 +21,7 @@
 
 #include <cstring>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace
@@ -132,6 +135,57 @@ QVariant cell(const ArrowArray& array, Kind kind, std::int64_t row)
     }
     return QVariant();
 }
+
+/** Appends the bytes that tell row `row`'s value of a column apart: a mark for NULL, else its own bytes. */
+void appendValueBytes(const ArrowArray& array, Kind kind, std::int64_t row, std::string& bytes)
+{
+    const std::int64_t i = row + array.offset;
+    if (array.null_count != 0 && array.buffers[0] != nullptr && !bit(array.buffers[0], i))
+    {
+        bytes += '\0';
+        return;
+    }
+    bytes += '\1';
+    const auto* data = static_cast<const char*>(array.buffers[1]);
+    switch (kind)
+    {
+    case Kind::Utf8:
+    {
+        const auto* offsets = static_cast<const std::int32_t*>(array.buffers[1]);
+        bytes.append(static_cast<const char*>(array.buffers[2]) + offsets[i],
+                     std::size_t(offsets[i + 1] - offsets[i]));
+        return;
+    }
+    case Kind::LargeUtf8:
+    {
+        const auto* offsets = static_cast<const std::int64_t*>(array.buffers[1]);
+        bytes.append(static_cast<const char*>(array.buffers[2]) + offsets[i],
+                     std::size_t(offsets[i + 1] - offsets[i]));
+        return;
+    }
+    case Kind::Bool:
+        bytes += bit(array.buffers[1], i) ? '\1' : '\0';
+        return;
+    case Kind::Int8:
+    case Kind::UInt8:
+        bytes.append(data + i, 1);
+        return;
+    case Kind::Int16:
+    case Kind::UInt16:
+        bytes.append(data + 2 * i, 2);
+        return;
+    case Kind::Int32:
+    case Kind::UInt32:
+    case Kind::Float32:
+    case Kind::Date32:
+        bytes.append(data + 4 * i, 4);
+        return;
+    case Kind::Int64:
+    case Kind::Float64:
+        bytes.append(data + 8 * i, 8);
+        return;
+    }
+}
 } // namespace
 
 struct VbasArrowRecords::Stream
@@ -152,6 +206,14 @@ struct VbasArrowRecords::Stream
     std::int64_t groupsRead = 0;
     qint64 groupSize = 1;
     QString groupedBy;
+    /**
+     * Per asked field: its distinct values numbered by their bytes in the stream (a mark for NULL first),
+     * each converted once; the numbers of the last row's values; the bytes of the value looked up.
+     */
+    std::vector<VbasTextIds> valueNumbers;
+    std::vector<std::vector<QVariant>> values;
+    std::vector<std::uint32_t> ids;
+    std::string valueBytes;
 
     ~Stream()
     {
@@ -213,6 +275,9 @@ struct VbasArrowRecords::Stream
                 return false;
             columns.push_back(*found);
         }
+        valueNumbers.resize(columns.size());
+        values.resize(columns.size());
+        ids.resize(columns.size());
         return true;
     }
 };
@@ -377,9 +442,24 @@ bool VbasArrowRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
         id = fixed<std::int64_t>(*s.batch.children[s.fidColumn], row + s.batch.children[s.fidColumn]->offset);
     values.resize(int(s.columns.size()));
     for (std::size_t f = 0; f < s.columns.size(); ++f)
-        values[int(f)] = cell(*s.batch.children[s.columns[f].first], s.columns[f].second, row);
+    {
+        const ArrowArray& column = *s.batch.children[s.columns[f].first];
+        const Kind kind = s.columns[f].second;
+        s.valueBytes.clear();
+        appendValueBytes(column, kind, row, s.valueBytes);
+        const std::uint32_t valueId = s.valueNumbers[f].idOf(s.valueBytes);
+        if (valueId == s.values[f].size())
+            s.values[f].push_back(cell(column, kind, row));
+        s.ids[f] = valueId;
+        values[int(f)] = s.values[f][valueId];
+    }
     ++s.row;
     return true;
+}
+
+const std::uint32_t* VbasArrowRecords::valueIds() const
+{
+    return mStream->ids.data();
 }
 
 long VbasArrowRecords::cheapRowCount() const

@@ -46,6 +46,8 @@ public:
     bool grouped() const override;
     qint64 groupSize() const override;
     QString description() const override;
+    /** Values numbered by their bytes in the stream: each distinct value converted once. */
+    const std::uint32_t* valueIds() const override;
 
 private:
     struct Stream;
