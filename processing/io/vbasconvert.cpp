@@ -699,7 +699,17 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     std::vector<std::uint32_t>& publishedCodes = data.recordValues.publishedCodes;
     vbas::Count records = 0;
     CodesByValueId byValueId(std::size_t(attributes.size()));
-    FeatureLoop loop(rows.expectedRows(), feedback);
+    const long expectedRows = rows.expectedRows();
+    if (expectedRows > 0) // room made once, not by doubling and copying as the rows come
+    {
+        const auto rowCount = std::size_t(expectedRows);
+        table.regionKey.reserve(rowCount);
+        table.codes.reserve(rowCount * table.quasiIdentifierCount);
+        publishedCodes.reserve(rowCount * std::size_t(published.size()));
+        if (counted)
+            table.counts.reserve(rowCount);
+    }
+    FeatureLoop loop(expectedRows, feedback);
     QgsFeatureId id = 0;
     QVector<QVariant> values;
     std::size_t nullRegionRows = 0;
