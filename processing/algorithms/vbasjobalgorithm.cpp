@@ -273,7 +273,8 @@ void VbasJobAlgorithm::addDataParameters()
             "SQLite groups them (2.85 M records of a GeoPackage: 1.2 s read, 4.1 s grouped). database: group "
             "in the database whenever the records are in PostgreSQL, SpatiaLite, a GeoPackage or an SQLite "
             "file, so that only counts travel: for a server far away over a slow network. rows: read every "
-            "row through QGIS or GDAL. The release is the same; with COUNT_FIELD rows are always read."),
+            "row through QGIS or GDAL. The release is the same, with COUNT_FIELD too (identical rows, counts "
+            "included, are grouped alike)."),
         true)));
     addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterCrs(VbasPlanarFrame::kComputationCrs,

@@ -570,7 +570,8 @@ void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& f
  * records), or nothing when the count is NULL. Throws, naming COUNT_FIELD, for a count that is no whole
  * number of 0 or more (text holding one is accepted, as CSV files deliver it).
  */
-std::optional<qint64> rowRecords(QgsFeatureId feature, const QVariant* countValue)
+std::optional<qint64> rowRecords(QgsFeatureId feature, const QVariant* countValue, const QString& countField,
+                                 bool grouped)
 {
     if (countValue == nullptr)
         return 1;
@@ -583,10 +584,12 @@ std::optional<qint64> rowRecords(QgsFeatureId feature, const QVariant* countValu
         throw VbasParameters::parameterError(
             VbasParameters::kParameterCountField,
             QObject::tr(
-                "feature %1 has the count '%2', but counts must be whole numbers of 0 or more (0: the "
-                "row holds no records); fix that row, or leave COUNT_FIELD empty to count every row "
-                "as one record")
-                .arg(feature)
+                "%1 has the count '%2', but counts must be whole numbers of 0 or more (0: the row holds "
+                "no records); fix that row, or leave COUNT_FIELD empty to count every row as one record")
+                // Rows counted in groups have no feature id: the filter finds them.
+                .arg(grouped ? QObject::tr("a row (the filter \"%1\" = '%2' shows it)")
+                                   .arg(countField, value.toString())
+                             : QObject::tr("feature %1").arg(feature))
                 .arg(value.toString()));
     return static_cast<qint64>(count);
 }
@@ -604,17 +607,18 @@ struct EmptyRows
  * the log which rows were skipped.
  */
 void reportEmptyRows(const QgsFeatureSource& source, const VbasRecordFields& fields, const EmptyRows& empty,
-                     std::size_t rowsWithRecords, vbas::Feedback& feedback)
+                     std::size_t rowsWithRecords, bool grouped, vbas::Feedback& feedback)
 {
     if (fields.count < 0)
         return;
     const QString field = source.fields().at(fields.count).name();
     if (empty.null > 0)
     {
-        const QString what = QObject::tr("'%1' is NULL in %2 row(s) (first: feature %3)")
+        const QString what = QObject::tr("'%1' is NULL in %2 row(s) (%3)")
                                  .arg(field)
                                  .arg(empty.null)
-                                 .arg(empty.firstNull);
+                                 .arg(grouped ? QObject::tr("the filter \"%1\" IS NULL shows them").arg(field)
+                                              : QObject::tr("first: feature %1").arg(empty.firstNull));
         if (!fields.nullCountAsZero)
             throw VbasParameters::parameterError(
                 VbasParameters::kParameterCountField,
@@ -682,10 +686,11 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     if (fields.count >= 0)
         attributes << fields.count;
     const int countAt = regionAt + 1;
-    VbasRecordRows rows(source, layer, attributes, feedback,
-                        fields.count >= 0 ? VbasGrouping::Rows : fields.grouping);
+    // With COUNT_FIELD, identical rows (their counts included) are grouped alike: each holds its count.
+    VbasRecordRows rows(source, layer, attributes, feedback, fields.grouping);
     feedback.info(rows.description().toStdString());
     data.recordsGrouped = rows.grouped();
+    const QString countField = fields.count >= 0 ? source.fields().at(fields.count).name() : QString();
     const bool counted = fields.count >= 0 || rows.grouped();
 
     vbas::RecordTable table;
@@ -719,15 +724,18 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     while (rows.next(id, values))
     {
         loop.next();
+        const qint64 identicalRows = rows.groupSize();
         const std::optional<qint64> read =
-            rows.grouped() ? rows.groupSize()
-                           : rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr);
-        if (!read && empty.null++ == 0)
-            empty.firstNull = id;
-        const qint64 count = read.value_or(0);
+            rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr, countField, rows.grouped());
+        if (!read)
+        {
+            empty.firstNull = empty.null == 0 ? id : empty.firstNull;
+            empty.null += std::size_t(identicalRows);
+        }
+        const qint64 count = read.value_or(0) * identicalRows;
         if (count == 0)
         {
-            empty.zero += read ? 1 : 0;
+            empty.zero += read ? std::size_t(identicalRows) : 0;
             continue; // no records: in no output, whatever its other fields hold
         }
         const QVariant& region = values.at(regionAt);
@@ -769,7 +777,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     }
     // Rows of count 0 hold no records and are left out.
     const std::size_t rowsWithRecords = table.regionKey.size();
-    reportEmptyRows(source, fields, empty, rowsWithRecords, feedback);
+    reportEmptyRows(source, fields, empty, rowsWithRecords, rows.grouped(), feedback);
     refuseIdentifiers(source, fields, publishedCategories, records);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowsWithRecords,
                       rows.grouped(), options, feedback);

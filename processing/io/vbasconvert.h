@@ -158,7 +158,7 @@ struct VbasRecordFields
     /** NULL counts read as 0 (no records) instead of refused (NULL_COUNT_AS_ZERO). */
     bool nullCountAsZero = false;
 
-    /** Where the records are counted (GROUP_RECORDS); a COUNT_FIELD table is always read row by row. */
+    /** Where the records are counted (GROUP_RECORDS), a COUNT_FIELD table's rows too. */
     VbasGrouping grouping = VbasGrouping::Automatic;
 
     /** The parameter that reads NULL counts as 0; named in the error that refuses them. */

@@ -158,6 +158,58 @@ TEST_F(PostGIS, AMillionRecordsCountedHereOrByTheDatabaseHoldTheRecordsEveryRowH
     EXPECT_EQ(nullEducation, kRecords / 997);
 }
 
+TEST_F(PostGIS, APreAggregatedTableStreamedAndCountedHereHoldsTheRecordsQgisReads)
+{
+    execute("DROP TABLE IF EXISTS record_counts");
+    execute("CREATE TABLE record_counts AS SELECT row_number() OVER () AS id, tract, age, sex, education, "
+            "count(*)::int AS n FROM records GROUP BY 2, 3, 4, 5");
+    // Rows that hold no records, as registries have them: a count of 0 and a NULL count.
+    execute(
+        "INSERT INTO record_counts SELECT -1, tract, age, sex, education, 0 FROM record_counts WHERE id = 1");
+    execute("INSERT INTO record_counts SELECT -2, tract, age, sex, education, NULL FROM record_counts "
+            "WHERE id = 2");
+    execute("ALTER TABLE record_counts ADD PRIMARY KEY (id)");
+    const std::unique_ptr<QgsVectorLayer> counts = postgisLayer("record_counts", "id");
+    ASSERT_TRUE(counts->isValid());
+    const OlindaInput olinda;
+    VbasRecordFields fields = recordRoles(counts->fields(), "tract", {"age", "sex", "education"}, {}, "n");
+    fields.nullCountAsZero = true;
+    QStringList streamedLog, rowsLog;
+    fields.grouping = VbasGrouping::Automatic;
+    const VbasJobData streamed = loadOlindaJob(olinda, *counts, fields, true, streamedLog);
+    fields.grouping = VbasGrouping::Rows;
+    const VbasJobData rows = loadOlindaJob(olinda, *counts, fields, true, rowsLog);
+
+    ASSERT_TRUE(streamed.recordsGrouped) << streamedLog.join('\n').toStdString();
+    EXPECT_TRUE(rowsLog.contains("RECORDS: read through QGIS's feature iterator"));
+    const auto groups = recordsPerGroup(rows);
+    EXPECT_EQ(recordsPerGroup(streamed), groups);
+    vbas::Count total = 0;
+    for (const auto& [key, count] : groups)
+        total += count;
+    EXPECT_EQ(total, kRecords);
+    // Refused when NULL is not to be read as 0; no feature id names rows read in groups: the filter does.
+    fields.nullCountAsZero = false;
+    const auto refusal = [&](VbasGrouping grouping)
+    {
+        fields.grouping = grouping;
+        QStringList log;
+        try
+        {
+            loadOlindaJob(olinda, *counts, fields, true, log);
+        }
+        catch (const QgsProcessingException& error)
+        {
+            return error.what();
+        }
+        return QString();
+    };
+    EXPECT_TRUE(refusal(VbasGrouping::Automatic)
+                    .contains("'n' is NULL in 1 row(s) (the filter \"n\" IS NULL shows them)"));
+    EXPECT_TRUE(refusal(VbasGrouping::Rows).contains("'n' is NULL in 1 row(s) (first: feature "));
+    execute("DROP TABLE record_counts");
+}
+
 TEST_F(PostGIS, CopyGivesTheValuesQgisGivesForEveryTypeItReads)
 {
     // Text COPY escapes (tab, line breaks, backslashes, a backslash before N), quotes, non-ASCII, empty text;

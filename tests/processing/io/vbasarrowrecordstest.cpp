@@ -264,13 +264,16 @@ TEST(ArrowRecords, GroupsCountedByTheDatabaseHoldTheRecordsEveryRowHolds)
     ASSERT_TRUE(spatiaLite->isValid());
     for (const auto& [layer, database, automatic] :
          {std::tuple(&geoPackage, "GeoPackage", false), std::tuple(spatiaLite.get(), "SQLite", true)})
-        for (const QString& subset : {QString(), QStringLiteral("n > 0 AND age < 60")})
+        for (const auto& [subset, count] :
+             {std::pair(QString(), QString()), std::pair(QStringLiteral("n > 0 AND age < 60"), QString()),
+              std::pair(QString(), QStringLiteral("n"))})
         {
-            SCOPED_TRACE(QString("%1 %2").arg(database, subset).toStdString());
+            SCOPED_TRACE(QString("%1 %2 %3").arg(database, subset, count).toStdString());
             ASSERT_TRUE(layer->setSubsetString(subset));
-            // NULL ages and sexes, a 64-bit code and a real; sex also published as a sensitive value.
+            // NULL ages and sexes, a 64-bit code and a real; sex also published as a sensitive value; with
+            // COUNT_FIELD n, rows of 0 to 3 records (identical rows, counts included, grouped alike).
             VbasRecordFields fields =
-                recordRoles(layer->fields(), "tract", {"age", "code", "score"}, {"sex"});
+                recordRoles(layer->fields(), "tract", {"age", "code", "score"}, {"sex"}, count);
             QStringList rowsLog, groupedLog, automaticLog;
             fields.grouping = VbasGrouping::Rows;
             const VbasJobData rows = loadOlindaJob(olinda, *layer, fields, true, rowsLog);
