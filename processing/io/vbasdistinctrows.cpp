@@ -60,7 +60,9 @@ VbasDistinctRows::VbasDistinctRows(std::size_t width, std::uint64_t expectedRows
     , mPartitions(std::size_t(1) << kPartitionBits)
 {
     // A little more than an even share: the rows spread by hash, the share of each varies by a few per cent.
-    const std::uint64_t share = (expectedRows >> kPartitionBits) + (expectedRows >> (kPartitionBits + 4));
+    // The hint is the planner's estimate, stale at times: beyond 2^26 rows, the partitions grow as they fill.
+    const std::uint64_t hint = std::min<std::uint64_t>(expectedRows, std::uint64_t(1) << 26);
+    const std::uint64_t share = (hint >> kPartitionBits) + (hint >> (kPartitionBits + 4));
     for (std::vector<std::uint32_t>& partition : mPartitions)
         partition.reserve(std::size_t(share) * width);
 }
