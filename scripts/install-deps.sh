@@ -9,7 +9,7 @@ packages=(
 
     libcgal-dev libgeos-dev libgdal-dev libsqlite3-dev libpq-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    libqgis-dev qgis qgis-providers python3-qgis gdal-bin
+    libqgis-dev qgis qgis-providers python3-qgis gdal-bin python3-scipy
     xvfb xauth
     postgresql postgresql-postgis # a throw-away PostGIS cluster for the push-down tests
     chromium
