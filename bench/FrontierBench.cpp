@@ -1,10 +1,11 @@
 // The suppression frontier on realistic data (issue 12, item 4): for each site count s it prints
 // the regions released, the records withheld, discernibility (DM), non-uniform entropy (NUE) and
 // the time of balanced density, naive density, a k-means baseline (Lloyd, written here), and
-// balanced density refined by every registered site refiner: ADC, and the suppression-driven
-// refinement as soon as `refinement.suppression` is registered (its rows replace the
-// "not registered yet" slot without a change here). It prints figures; the Google Benchmark time
-// is only that of the whole table.
+// balanced density refined by every registered site refiner (ADC, the suppression-driven refinement),
+// then every registered boundary refiner after balanced density alone and after the suppression-driven
+// refinement (the region moves also with boundary_border_share 0). The areas border their Delaunay
+// neighbours (the scenes have points). "(kept/tried)" follows a refined method per refinement stage.
+// It prints figures; the Google Benchmark time is only that of the whole table.
 //
 // Records are whole rows of real microdata (data/bench/meps1996_persons.csv, MEPS 1996: exact age,
 // gender, married, ethnicity, education; see data/README.md), drawn uniformly with replacement, so
@@ -23,11 +24,14 @@
 // Environment overrides: VBAS_FRONTIER_SITES (the s grid, default 50,100,160,200,400,800),
 // VBAS_FRONTIER_SEED (default 20240412), VBAS_FRONTIER_RECORDS (Eastern records),
 // VBAS_FRONTIER_PERSONS_PER_RECORD (Germany, default 80), VBAS_FRONTIER_QIS (microdata columns
-// used as QIs, 1 to 5, for every scenario), VBAS_FRONTIER_K (default 5).
+// used as QIs, 1 to 5, for every scenario), VBAS_FRONTIER_K (default 5), VBAS_FRONTIER_EXPORT (a
+// folder: the scene and the maps of balanced density, k-means and the refinement, for
+// bench/frontier-area-search.py).
 #include "Microdata.h"
 #include "Pipeline.h"
 #include "Synthetic.h"
 #include "geometry/RegionGeometries.h"
+#include "partition/SiteTriangulation.h"
 
 #include <benchmark/benchmark.h>
 
@@ -201,34 +205,112 @@ void printRow(const Row& row, Count total)
                 row.dm, row.dmPenalized, row.nue, row.seconds);
 }
 
-PipelineConfig configFor(std::uint64_t sites, const std::string& locator, const std::string& refiner,
-                         bool weights = true)
+/**
+ * VBAS_FRONTIER_EXPORT: the folder the scene and some maps are written to for
+ * bench/frontier-area-search.py (empty: nothing is written).
+ */
+std::string exportFolder()
+{
+    const char* text = std::getenv("VBAS_FRONTIER_EXPORT");
+    return text == nullptr ? std::string() : std::string(text);
+}
+
+std::ofstream exportFile(const std::string& name)
+{
+    std::ofstream out(exportFolder() + "/" + name);
+    if (!out)
+        throw std::runtime_error("cannot write " + exportFolder() + "/" + name);
+    return out;
+}
+
+/** areas.csv (area, x, y) and counts.csv (area, class, records after global suppression). */
+void exportScene(const PreparedData& data)
+{
+    std::ofstream areas = exportFile("areas.csv");
+    areas.precision(17);
+    areas << "area,x,y\n";
+    for (std::size_t r = 0; r < data.regions.size(); ++r)
+        areas << r << ',' << data.regions.points()[r].x << ',' << data.regions.points()[r].y << '\n';
+    std::ofstream counts = exportFile("counts.csv");
+    counts << "area,class,records\n";
+    const HistogramTable& histograms = data.dataset->regionHistograms();
+    for (std::size_t r = 0; r < histograms.size(); ++r)
+        for (const ClassCount& entry : histograms.entries(r))
+            if (!data.classGloballySuppressed[entry.cls])
+                counts << r << ',' << entry.cls << ',' << entry.count << '\n';
+}
+
+/** map-<sites>-<name>.csv: the aggregate of every area (empty: none), when exporting. */
+void exportMap(const std::string& name, std::uint64_t sites, const Aggregation& aggregation)
+{
+    if (exportFolder().empty())
+        return;
+    std::ofstream out = exportFile("map-" + std::to_string(sites) + "-" + name + ".csv");
+    out << "area,aggregate\n";
+    for (std::size_t r = 0; r < aggregation.regionAggregate.size(); ++r)
+    {
+        out << r << ',';
+        if (aggregation.regionAggregate[r] != Aggregation::kNoAggregate)
+            out << aggregation.regionAggregate[r];
+        out << '\n';
+    }
+}
+
+/**
+ * The Delaunay neighbours of the area points as the areas' shared borders (the scenes have points, or
+ * in Germany's case polygons read as points): what the boundary moves may cross.
+ */
+std::shared_ptr<const RegionAdjacency> delaunayAdjacency(const std::vector<Point>& points)
+{
+    const SiteTriangulation triangulation(points);
+    std::vector<AdjacentPair> pairs;
+    std::vector<SiteIndex> neighbours;
+    for (RegionIndex a = 0; a < points.size(); ++a)
+    {
+        neighbours.clear();
+        triangulation.neighbours(a, neighbours);
+        for (SiteIndex b : neighbours)
+            if (a < b)
+                pairs.push_back(
+                    {a, b, 1.0, {(points[a].x + points[b].x) / 2, (points[a].y + points[b].y) / 2}});
+    }
+    return std::make_shared<const RegionAdjacency>(
+        RegionAdjacency::fromPairs(points.size(), std::move(pairs)));
+}
+
+PipelineConfig configFor(std::uint64_t sites, const std::string& locator, const std::string& refiner = {},
+                         const std::string& boundary = {})
 {
     PipelineConfig config;
     config.k = envNumber("VBAS_FRONTIER_K", 5);
     config.siteCounter = "sitecount.fixed";
     config.options.set("site_count", double(sites));
-    config.options.set("suppression_move_weights", weights ? 1.0 : 0.0);
     config.siteLocator = locator;
     config.siteRefiner = refiner;
+    config.boundaryRefiner = boundary;
     return config;
 }
 
-/** A located (and possibly refined) run with `sites` sites; the time covers location to rating. */
+/**
+ * A located (and possibly refined) run of `config` with `sites` sites; the time covers location to rating.
+ * `exportName`: the name its map is exported under (empty: not exported).
+ */
 Row located(const Registry& registry, const PreparedData& data, std::uint64_t sites,
-            const std::string& method, const std::string& locator, const std::string& refiner,
-            bool weights = true)
+            const std::string& method, const PipelineConfig& config, const std::string& exportName = {})
 {
-    const Pipeline pipeline(configFor(sites, locator, refiner, weights), registry);
+    const Pipeline pipeline(config, registry);
     Feedback feedback;
     const auto start = Clock::now();
     std::optional<RefinementReport> report;
     Sites refined = pipeline.refineSites(data, pipeline.locateSites(data, sites, feedback), report, feedback);
     const PipelineResult result = pipeline.finish(data, std::move(refined), feedback);
     Row row = rowOf(method, sites, result, secondsSince(start));
-    if (report)
-        row.method +=
-            " (" + std::to_string(report->movesAccepted) + "/" + std::to_string(report->movesTried) + ")";
+    if (!exportName.empty())
+        exportMap(exportName, sites, result.aggregation);
+    for (const std::optional<RefinementReport>& stage : {report, result.boundary})
+        if (stage)
+            row.method +=
+                " (" + std::to_string(stage->movesAccepted) + "/" + std::to_string(stage->movesTried) + ")";
     return row;
 }
 
@@ -246,9 +328,10 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
     const RecordTable records = drawRecords(areas, micro, generator);
     Feedback feedback;
     const Dataset dataset = Dataset::build(areas.regions, Schema(micro.qis), records, {}, feedback);
-    const Pipeline preparer(configFor(1, "sitelocation.balanced_density", ""));
+    const Pipeline preparer(configFor(1, "sitelocation.balanced_density"));
     const auto prepareStart = Clock::now();
-    const PreparedData data = preparer.prepare(dataset, feedback);
+    PreparedData data = preparer.prepare(dataset, feedback);
+    data.spatial.adjacency = delaunayAdjacency(data.regions.points());
     const double prepareSeconds = secondsSince(prepareStart);
     const Count total = dataset.totalRecords();
 
@@ -274,7 +357,13 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
     std::printf("regions: aggregates formed; released: aggregates releasing records; DM: sum of squared "
                 "released group sizes; DM*: DM + N per withheld record; NUE: bits; seconds: locate, refine, "
                 "partition, suppress, rate\n");
-    std::printf("refiners are seeded by balanced density; (kept/tried) moves\n\n");
+    std::printf("refiners are seeded by balanced density; (kept/tried) moves\n");
+    if (!exportFolder().empty())
+    {
+        exportScene(data);
+        std::printf("scene and maps exported to %s\n", exportFolder().c_str());
+    }
+    std::printf("\n");
     std::printf("%-34s %5s %7s %8s %9s %7s %10s %10s %10s %8s\n", "method", "s", "regions", "released",
                 "withheld", "%", "DM", "DM*", "NUE", "seconds");
 
@@ -295,18 +384,21 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
                 rows.push_back(row);
                 continue;
             }
-            rows.push_back(
-                located(registry, data, sites, "balanced density", "sitelocation.balanced_density", ""));
+            const std::string balanced = "sitelocation.balanced_density";
+            rows.push_back(located(registry, data, sites, "balanced density", configFor(sites, balanced),
+                                   "balanced-density"));
             printRow(rows.back(), total);
-            rows.push_back(located(registry, data, sites, "naive density", "sitelocation.naive_density", ""));
+            rows.push_back(located(registry, data, sites, "naive density",
+                                   configFor(sites, "sitelocation.naive_density")));
             printRow(rows.back(), total);
             {
-                const Pipeline pipeline(configFor(sites, "sitelocation.balanced_density", ""), registry);
+                const Pipeline pipeline(configFor(sites, balanced), registry);
                 const auto start = Clock::now();
                 int iterations = 0;
                 std::vector<Point> centres =
                     kMeansSites(data.regions.points(), data.regionWeights, sites, seedValue, iterations);
                 const PipelineResult result = pipeline.finish(data, std::move(centres), feedback);
+                exportMap("k-means", sites, result.aggregation);
                 rows.push_back(rowOf("k-means (Lloyd, " + std::to_string(iterations) + " it.)", sites, result,
                                      secondsSince(start)));
                 printRow(rows.back(), total);
@@ -318,8 +410,8 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
                 const std::string name = entry.id == "refinement.adc" ? std::string("ADC") : entry.id;
                 try
                 {
-                    rows.push_back(
-                        located(registry, data, sites, name, "sitelocation.balanced_density", entry.id));
+                    rows.push_back(located(registry, data, sites, name, configFor(sites, balanced, entry.id),
+                                           entry.id == "refinement.suppression" ? "refinement" : ""));
                 }
                 catch (const Error& error)
                 {
@@ -331,8 +423,9 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
                 printRow(rows.back(), total);
                 if (entry.id == "refinement.suppression")
                 {
-                    rows.push_back(located(registry, data, sites, name + ", positions only",
-                                           "sitelocation.balanced_density", entry.id, false));
+                    PipelineConfig positions = configFor(sites, balanced, entry.id);
+                    positions.options.set("suppression_move_weights", 0.0);
+                    rows.push_back(located(registry, data, sites, name + ", positions only", positions));
                     printRow(rows.back(), total);
                 }
             }
@@ -341,6 +434,29 @@ void frontier(benchmark::State& state, const std::string& scenario, std::size_t 
                 Row slot{"refinement.suppression", sites, 0, 0, 0, 0, 0, 0, 0, {}};
                 slot.note = "not registered yet (filled in once Registry::builtIn() has it)";
                 printRow(slot, total);
+            }
+            // Every registered boundary refiner after balanced density alone and after the refinement; the
+            // region moves also with any bordering region allowed (boundary_border_share 0).
+            for (const auto& entry : registry.boundaryRefiners)
+            {
+                rows.push_back(located(registry, data, sites, "balanced density + " + entry.id,
+                                       configFor(sites, balanced, "", entry.id)));
+                printRow(rows.back(), total);
+                if (!suppressionRefiner)
+                    continue;
+                const PipelineConfig refined = configFor(sites, balanced, "refinement.suppression", entry.id);
+                rows.push_back(located(registry, data, sites, "refinement.suppression + " + entry.id, refined,
+                                       "refinement-" + entry.id));
+                printRow(rows.back(), total);
+                if (entry.id == "boundary.suppression")
+                {
+                    PipelineConfig anyBorder = refined;
+                    anyBorder.options.set("boundary_border_share", 0.0);
+                    rows.push_back(located(registry, data, sites,
+                                           "refinement.suppression + " + entry.id + ", any border", anyBorder,
+                                           "refinement-" + entry.id + "-any-border"));
+                    printRow(rows.back(), total);
+                }
             }
             std::printf("\n");
             std::fflush(stdout);
@@ -381,10 +497,13 @@ void budget(benchmark::State& state, const std::string& scenario, std::size_t de
     const RecordTable records = drawRecords(areas, micro, generator);
     Feedback quiet;
     const Dataset dataset = Dataset::build(areas.regions, Schema(micro.qis), records, {}, quiet);
-    PipelineConfig config;
+    PipelineConfig config = recommendedConfig();
     config.k = envNumber("VBAS_FRONTIER_K", 5);
-    config.siteCounter = "sitecount.suppression_budget";
-    config.siteRefiner = "refinement.suppression";
+    std::vector<Point> points;
+    for (const RegionInput& region : areas.regions)
+        points.push_back(region.point);
+    Job job(dataset);
+    job.spatial.adjacency = delaunayAdjacency(points);
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
     config.options.set("suppression_budget", percent);
     const Pipeline pipeline(config);
@@ -402,7 +521,7 @@ void budget(benchmark::State& state, const std::string& scenario, std::size_t de
     for (auto _ : state)
     {
         const auto start = Clock::now();
-        const PipelineResult result = pipeline.run(dataset, printing);
+        const PipelineResult result = pipeline.run(job, printing);
         const double seconds = secondsSince(start);
         std::printf("chosen: %llu sites, %zu regions, %llu withheld (%.2f%%), engine %.2f s\n",
                     static_cast<unsigned long long>(result.requestedSites), result.aggregation.size(),

@@ -4,19 +4,21 @@
 A yardstick for Frontier_Eastern, not a VBAS strategy: it drops the Voronoi diagram altogether and
 moves single small areas between neighbouring regions (Delaunay neighbours of the area points),
 keeping a move when the records withheld by local suppression fall and the release's non-uniform
-entropy stays within +5 % of the start's, or when entropy falls and withheld records do not rise;
-no region is emptied, and with --contiguous a region that gives an area must stay connected. It
-starts from Lloyd's k-means on population-weighted points, as the benchmark's baseline does, and
-prints withheld records and NUE after every pass until a pass keeps nothing.
+entropy stays within +5 % of balanced density's at the same s (issue 12's condition), or when
+entropy falls and withheld records do not rise; no region is emptied or stops releasing records,
+and with --contiguous a region that gives an area must stay connected. It prints withheld records
+and NUE after every pass until a pass keeps nothing.
 
-The data is built like Frontier_Eastern's (bench/FrontierBench.cpp, bench/Synthetic.h) but drawn
-with numpy's generator, so it is another realization of the same scene: 4,426 areas of 40 towns
-and a rural spread, log-normal populations (median 399, sigma 0.8) summing to 2,433,220, each
-record a whole person of data/bench/meps1996_persons.csv (age, gender, married, ethnicity), k = 5.
+It works on the very records and maps of the benchmark, exported by it (written independently of
+the engine: its own withheld and entropy counts, checked against the benchmark's table):
 
-    bench/frontier-area-search.py SITES [--contiguous] [--seed N]     # e.g. 200 --contiguous
+    mkdir -p /tmp/frontier
+    VBAS_FRONTIER_EXPORT=/tmp/frontier build/bench/vbas_bench --benchmark_filter='Frontier_Eastern/'
+    bench/frontier-area-search.py /tmp/frontier SITES [--start refinement] [--contiguous]
 
-Needs numpy and scipy (scripts/install-deps.sh installs them). A few seconds per run.
+--start is the map the moves start from: balanced-density (default), refinement (the suppression
+refinement's power diagram) or k-means. Needs numpy and scipy (scripts/install-deps.sh installs
+them). Seconds to a minute per run.
 """
 import argparse
 import csv
@@ -26,55 +28,38 @@ import numpy as np
 from scipy.spatial import Delaunay
 
 K = 5
-AREAS = 4426
-RECORDS = 2433220
 ENTROPY_SLACK = 0.05
 
-parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+parser.add_argument("export", type=pathlib.Path, help="the folder VBAS_FRONTIER_EXPORT named")
 parser.add_argument("sites", type=int)
+parser.add_argument("--start", default="balanced-density", choices=["balanced-density", "refinement", "k-means"])
 parser.add_argument("--contiguous", action="store_true", help="a region giving an area stays connected")
-parser.add_argument("--seed", type=int, default=7)
+parser.add_argument("--seed", type=int, default=7, help="the order areas are visited in")
 args = parser.parse_args()
 rng = np.random.default_rng(args.seed)
 
-persons = pathlib.Path(__file__).resolve().parent.parent / "data/bench/meps1996_persons.csv"
-with open(persons, newline="") as f:
-    rows = [tuple(r[:4]) for r in list(csv.reader(f))[1:]]
-class_of = {c: i for i, c in enumerate(sorted(set(rows)))}
-person_class = np.array([class_of[r] for r in rows])
-classes = len(class_of)
 
-# The scene: area points, populations, and every area's records as class counts.
-towns = rng.uniform(0, 1, (40, 2)) * [1e6, 6e5]
-points = np.empty((AREAS, 2))
-for a in range(AREAS):
-    if rng.uniform() < 0.7:
-        town = towns[rng.integers(len(towns))]
-        points[a] = town + rng.normal(0, 2e3 + 2e4 * rng.uniform(), 2)
-    else:
-        points[a] = rng.uniform(0, 1, 2) * [1e6, 6e5]
-population = np.maximum(36, np.exp(rng.normal(np.log(399), 0.8, AREAS)))
-population = np.round(population * RECORDS / population.sum()).astype(int)
-counts = np.zeros((AREAS, classes), np.int64)
-for a in range(AREAS):
-    drawn = person_class[rng.integers(0, len(person_class), population[a])]
-    counts[a] = np.bincount(drawn, minlength=classes)
+def read(name):
+    with open(args.export / name, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+points = np.array([[float(r["x"]), float(r["y"])] for r in read("areas.csv")])
+AREAS = len(points)
+entries = np.array([[int(r["area"]), int(r["class"]), int(r["records"])] for r in read("counts.csv")])
+counts = np.zeros((AREAS, entries[:, 1].max() + 1), np.int64)
+counts[entries[:, 0], entries[:, 1]] = entries[:, 2]
 neighbours = [set() for _ in range(AREAS)]
 for simplex in Delaunay(points).simplices:
     for i in simplex:
         neighbours[i].update(j for j in simplex if j != i)
 
 
-def kmeans(sites):
-    """Lloyd on population-weighted points, 30 iterations: every area's region."""
-    centres = points[rng.choice(AREAS, sites, replace=False, p=population / population.sum())]
-    for _ in range(30):
-        label = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(2).argmin(1)
-        for r in range(sites):
-            members = label == r
-            if members.any():
-                centres[r] = (points[members] * population[members, None]).sum(0) / population[members].sum()
-    return label
+def read_map(name):
+    """Every area's region in map-<s>-<name>.csv (-1: in none), and the number of regions."""
+    label = np.array([int(r["aggregate"]) if r["aggregate"] else -1 for r in read(f"map-{args.sites}-{name}.csv")])
+    return label, label.max() + 1
 
 
 def withheld(region_counts):
@@ -101,26 +86,38 @@ def connected(members):
     return len(seen) == len(members)
 
 
-label = kmeans(args.sites)
-members = [list(np.flatnonzero(label == r)) for r in range(args.sites)]
-region_counts = np.array([counts[m].sum(0) for m in members])
+def totals(label, regions):
+    members = [list(np.flatnonzero(label == r)) for r in range(regions)]
+    region_counts = np.array([counts[m].sum(0) for m in members])
+    return members, region_counts, sum(entropy(m, c) for m, c in zip(members, region_counts))
+
+
+members, region_counts, reference_bits = totals(*read_map("balanced-density"))
+cap = reference_bits * (1 + ENTROPY_SLACK)
+reference_withheld = sum(withheld(c) for c in region_counts)
+label, regions = read_map(args.start)
+members, region_counts, _ = totals(label, regions)
 held = np.array([withheld(c) for c in region_counts])
 bits = np.array([entropy(m, c) for m, c in zip(members, region_counts)])
 start_withheld = held.sum()
-start_bits = total_bits = bits.sum()
-cap = start_bits * (1 + ENTROPY_SLACK)
-print(f"s = {args.sites}{' contiguous' if args.contiguous else ''}, seed {args.seed}: k-means regions "
-      f"{sum(1 for m in members if m)}, withheld {start_withheld}, NUE {start_bits:.4e}")
+total_bits = bits.sum()
+print(f"s = {args.sites}{' contiguous' if args.contiguous else ''}: balanced density withholds {reference_withheld}, "
+      f"NUE {reference_bits:.4e} (cap {cap:.4e}); {args.start}: {regions} regions, withheld {start_withheld}, "
+      f"NUE {total_bits:.4e}")
 for sweep in range(100):
     kept = 0
     for a in rng.permutation(AREAS):
         r = label[a]
+        if r < 0:
+            continue
         rest = [x for x in members[r] if x != a]
         if not rest or (args.contiguous and not connected(rest)):
             continue
         best = None
-        for b in {label[n] for n in neighbours[a]} - {r}:
+        for b in {label[n] for n in neighbours[a]} - {r, -1}:
             giver, taker = region_counts[r] - counts[a], region_counts[b] + counts[a]
+            if held[r] < region_counts[r].sum() and withheld(giver) == giver.sum():
+                continue  # the giver would stop releasing records
             change = withheld(giver) + withheld(taker) - held[r] - held[b]
             if change > 0:
                 continue
@@ -140,8 +137,8 @@ for sweep in range(100):
         total_bits += giver_bits + taker_bits - bits[r] - bits[b]
         bits[r], bits[b] = giver_bits, taker_bits
         kept += 1
-    print(f"  pass {sweep}: {kept} areas moved, withheld {held.sum()} "
-          f"({100 * (held.sum() / start_withheld - 1):+.1f} %), NUE {100 * (total_bits / start_bits - 1):+.1f} %",
-          flush=True)
+    print(f"  pass {sweep}: {kept} areas moved, withheld {held.sum()} ({100 * (held.sum() / start_withheld - 1):+.1f} % "
+          f"against the start, {100 * (held.sum() / reference_withheld - 1):+.1f} % against balanced density), "
+          f"NUE {100 * (total_bits / reference_bits - 1):+.1f} % against balanced density's", flush=True)
     if kept == 0:
         break

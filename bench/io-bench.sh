@@ -66,7 +66,7 @@ release() { # release RECORDS OUTPUT_RECORDS [more parameters]: the cheapest rel
     rm -rf out && mkdir out
     "$runner" run vbas:aggregateregions -- "REGIONS=areas.gpkg|layername=areas" REGION_ID_FIELD=area_id \
         "RECORDS=$input" RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender \
-        QUASI_IDENTIFIERS=education K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false \
+        QUASI_IDENTIFIERS=education K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false \
         "OUTPUT=ogr:dbname='out/release.gpkg' table=\"aggregates\" (geom)" "OUTPUT_RECORDS=$output" "$@"
 }
 release_gpkg=$(seconds release "patients.gpkg|layername=patients" "ogr:dbname='out/release.gpkg' table=\"records\"")

@@ -72,7 +72,7 @@ patients="postgres://$connection table=\"public\".\"patients\" key='patient_id'"
 # The cheapest release, to time the I/O; no records written. GROUP_RECORDS=... goes after it.
 release=("$runner" run vbas:aggregateregions -- "REGIONS=$regions" REGION_ID_FIELD=area_id "RECORDS=$patients"
     RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender QUASI_IDENTIFIERS=education
-    K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false
+    K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false
     "OUTPUT=ogr:dbname='$work/release.gpkg' table=\"aggregates\" (geom)")
 read -r counted counted_mib <<< "$(timed "${release[@]}" GROUP_RECORDS=auto)"
 grep -E '^RECORDS: |release computed|Released' "$work/last.log" | sed 's/^/    /'

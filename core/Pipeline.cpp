@@ -1,5 +1,6 @@
 #include "Pipeline.h"
 
+#include "boundary/BoundaryRefiner.h"
 #include "geometry/ClippedCells.h"
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
@@ -49,6 +50,10 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
             Registry::find(registry.siteRefiners, mConfig.siteRefiner, "site refinement").make(options);
     mPartitioner =
         Registry::find(registry.partitioners, mConfig.partitioner, "partition method").make(options);
+    if (!mConfig.boundaryRefiner.empty())
+        mBoundaryRefiner =
+            Registry::find(registry.boundaryRefiners, mConfig.boundaryRefiner, "boundary refinement")
+                .make(options);
     mSuppressor =
         Registry::find(registry.suppressors, mConfig.suppressor, "suppression method").make(options);
 }
@@ -70,6 +75,7 @@ Needs Pipeline::needs() const
     add(mRegistry.siteLocators, mConfig.siteLocator);
     add(mRegistry.siteRefiners, mConfig.siteRefiner);
     add(mRegistry.partitioners, mConfig.partitioner);
+    add(mRegistry.boundaryRefiners, mConfig.boundaryRefiner);
     add(mRegistry.suppressors, mConfig.suppressor);
     needs.adjacency = needs.adjacency || mConfig.repairContiguity;
     return needs;
@@ -181,13 +187,16 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
     if (needed.adjacency && !data.spatial.adjacency)
     {
         if (job.geometries == nullptr)
+        {
+            const bool partitionNeeds =
+                Registry::find(mRegistry.partitioners, mConfig.partitioner, "partition method")
+                    .needs.adjacency;
             throw Error(Subject::Partition,
-                        (mConfig.repairContiguity && !Registry::find(mRegistry.partitioners,
-                                                                     mConfig.partitioner, "partition method")
-                                                          .needs.adjacency
-                             ? std::string("the contiguity repair")
-                             : mConfig.partitioner) +
+                        (partitionNeeds                     ? mConfig.partitioner
+                         : !mConfig.boundaryRefiner.empty() ? mConfig.boundaryRefiner
+                                                            : std::string("the contiguity repair")) +
                             " needs the region polygons to know which areas are neighbours");
+        }
         const RegionGeometries& geometries = *job.geometries;
         data.spatial.adjacency = std::make_shared<const RegionAdjacency>(RegionAdjacency::build(
             geometries,
@@ -236,7 +245,7 @@ public:
         QuietFeedback quiet(feedback);
         std::vector<Point> located = mPipeline.locateSites(mData, sites, quiet);
         if (!refined)
-            return mPipeline.withheld(mData, Sites(std::move(located)), quiet);
+            return mPipeline.withheld(mData, Sites(std::move(located)), quiet, false);
         std::optional<RefinementReport> report;
         Sites chosen = mPipeline.refineSites(mData, std::move(located), report, quiet);
         const Count value = mPipeline.withheld(mData, chosen, quiet);
@@ -336,8 +345,8 @@ void Pipeline::logRefinement(const RefinementReport& report, Feedback& feedback)
                       " seed sites shared a location with another and were dropped");
 }
 
-Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites sites,
-                                               Feedback& feedback) const
+Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
+                                               bool refined) const
 {
     Partitioned out;
     {
@@ -356,6 +365,20 @@ Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites s
                       std::to_string(out.contiguity->islandPieces) +
                       " island pieces kept with their nearest aggregate");
     }
+    if (mBoundaryRefiner && refined)
+    {
+        Feedback::Stage stage(feedback, 0.6, 0.9);
+        RefinementReport report;
+        mBoundaryRefiner->refine(
+            {data.regions, *data.spatial.adjacency, data.spatial.obstacles.get(), data.regionParent},
+            {data.k, mConfig.diversity}, out.partition.regionSite, out.partition.sites.size(), report,
+            feedback);
+        feedback.info(mConfig.boundaryRefiner + ": " + std::to_string(report.movesAccepted) + " of " +
+                      std::to_string(report.movesTried) + " region moves kept; " +
+                      std::to_string(Count(report.objectiveAfter)) + " records withheld, " +
+                      std::to_string(Count(report.objectiveBefore)) + " before (" + report.stopReason + ")");
+        out.boundary = report;
+    }
     out.aggregation = Aggregation::build(data.regions, out.partition);
     if (out.aggregation.emptySites > 0)
         feedback.info(std::to_string(out.aggregation.emptySites) + " of " +
@@ -372,12 +395,13 @@ PipelineResult Pipeline::finish(const PreparedData& data, Sites sites, Feedback&
         rate(data, std::move(partitioned.partition), std::move(partitioned.aggregation), feedback);
     result.requestedSites = requested;
     result.contiguity = partitioned.contiguity;
+    result.boundary = partitioned.boundary;
     return result;
 }
 
-Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedback) const
+Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedback, bool refined) const
 {
-    const Partitioned partitioned = partitionSites(data, std::move(sites), feedback);
+    const Partitioned partitioned = partitionSites(data, std::move(sites), feedback, refined);
     return Release::apply(data.regions, partitioned.aggregation, *mSuppressor, data.k, mConfig.diversity,
                           data.globallySuppressed, feedback)
         .suppressed();
@@ -558,6 +582,7 @@ PipelineConfig recommendedConfig()
     PipelineConfig config;
     config.siteCounter = "sitecount.suppression_budget";
     config.siteRefiner = "refinement.suppression";
+    config.boundaryRefiner = "boundary.suppression";
     return config;
 }
 

@@ -3,6 +3,7 @@
 #include "Feedback.h"
 #include "Job.h"
 #include "Registry.h"
+#include "boundary/BoundaryRefiner.h"
 #include "data/RegionSet.h"
 #include "generalization/GeneralizationSearch.h"
 #include "geometry/Dissolve.h"
@@ -41,6 +42,9 @@ struct PipelineConfig
     /** Refinement of the located sites (e.g. "refinement.adc"); empty for none. */
     std::string siteRefiner;
     std::string partitioner = "partition.voronoi";
+    /** Region moves between bordering aggregates after the partition (e.g. "boundary.suppression"); empty for
+     * none. */
+    std::string boundaryRefiner;
     std::string suppressor = "suppression.small_classes";
     /** Options of the strategies by key (see each entry's options); unset ones take their defaults. */
     StrategyOptions options;
@@ -52,7 +56,8 @@ struct PipelineConfig
 
 /**
  * The release a new user gets (SPEC section 11): the most regions whose refined release withholds at
- * most 1 % of the records (sitecount.suppression_budget with refinement.suppression). PipelineConfig{}
+ * most 1 % of the records (sitecount.suppression_budget with refinement.suppression and
+ * boundary.suppression, which needs the region polygons or the adjacency). PipelineConfig{}
  * stays the thesis's method (GAPS MaxCombs, balanced density, no refinement).
  */
 PipelineConfig recommendedConfig();
@@ -94,6 +99,8 @@ struct PipelineResult
     std::optional<ContiguityReport> contiguity;
     /** What the site refinement did, when one ran. */
     std::optional<RefinementReport> refinement;
+    /** What the boundary refinement did, when one ran. */
+    std::optional<RefinementReport> boundary;
     Partition partition;
     Aggregation aggregation;
     Release release;
@@ -203,8 +210,11 @@ public:
                       std::optional<RefinementReport>& report, Feedback& feedback) const;
     /** Partition with the given sites, local suppression and rating. */
     PipelineResult finish(const PreparedData& data, Sites sites, Feedback& feedback) const;
-    /** The records finish() would withhold (global, local, l-diversity), without rating the release. */
-    Count withheld(const PreparedData& data, Sites sites, Feedback& feedback) const;
+    /**
+     * The records finish() would withhold (global, local, l-diversity), without rating the release;
+     * `refined` false: without the boundary refinement (the partition of the sites as it is).
+     */
+    Count withheld(const PreparedData& data, Sites sites, Feedback& feedback, bool refined = true) const;
     /** Rates an existing aggregation given as a group per region (groups 0..groups-1, none empty). */
     PipelineResult rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
                               std::size_t groups, Feedback& feedback) const;
@@ -229,14 +239,19 @@ private:
     std::uint64_t estimateSiteCount(const PreparedData& data, ReleaseProbe& probe, Feedback& feedback,
                                     std::uint64_t* raw) const;
     void logRefinement(const RefinementReport& report, Feedback& feedback) const;
-    /** A partition around sites, repaired when contiguity is asked for, and its aggregation. */
+    /**
+     * A partition around sites, repaired when contiguity is asked for, refined by the boundary refinement
+     * unless `refined` is false, and its aggregation.
+     */
     struct Partitioned
     {
         Partition partition;
         Aggregation aggregation;
         std::optional<ContiguityReport> contiguity;
+        std::optional<RefinementReport> boundary;
     };
-    Partitioned partitionSites(const PreparedData& data, Sites sites, Feedback& feedback) const;
+    Partitioned partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
+                               bool refined = true) const;
     PipelineResult rate(const PreparedData& data, Partition partition, Aggregation aggregation,
                         Feedback& feedback) const;
     /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */
@@ -251,6 +266,7 @@ private:
     std::unique_ptr<SiteLocator> mSiteLocator;
     std::unique_ptr<SiteRefiner> mSiteRefiner;
     std::unique_ptr<Partitioner> mPartitioner;
+    std::unique_ptr<BoundaryRefiner> mBoundaryRefiner;
     std::unique_ptr<Suppressor> mSuppressor;
 };
 

@@ -13,6 +13,7 @@ namespace vbas
 class SiteCounter;
 class SiteLocator;
 class SiteRefiner;
+class BoundaryRefiner;
 class Partitioner;
 class Suppressor;
 class Metric;
@@ -88,6 +89,7 @@ public:
     std::vector<StrategyEntry<SiteLocator>> siteLocators;
     std::vector<StrategyEntry<SiteRefiner>> siteRefiners;
     std::vector<StrategyEntry<Partitioner>> partitioners;
+    std::vector<StrategyEntry<BoundaryRefiner>> boundaryRefiners;
     std::vector<StrategyEntry<Suppressor>> suppressors;
     std::vector<MetricEntry> metrics;
 

@@ -1,5 +1,7 @@
 #include "Registry.h"
 
+#include "boundary/AreaMoveRefiner.h"
+
 #include "partition/BarrierPartitioner.h"
 #include "partition/GeodesicPartitioner.h"
 #include "partition/VoronoiPartitioner.h"
@@ -80,6 +82,15 @@ Registry makeBuiltIn()
          {},
          Needs{false, true}},
     };
+    r.boundaryRefiners = {
+        {"boundary.suppression", "Suppression-aware region moves",
+         "after the partition, moves single areas to a bordering region while fewer records are withheld, "
+         "the non-uniform entropy stays within boundary_entropy_slack and no region is lost or split; an "
+         "area "
+         "joins only a region it shares boundary_border_share of its border with (regions then differ from "
+         "the cells of their sites)",
+         &AreaMoveRefiner::create, AreaMoveRefiner::options(), Needs{true, false}, "refine_boundaries"},
+    };
 
     r.suppressors = {
         {"suppression.small_classes", "Small classes", "withhold every record of a class smaller than k",
@@ -138,7 +149,7 @@ const OptionSpec* Registry::findOption(const std::string& key) const
 {
     for (const OptionSpec* spec :
          {findIn(siteCounters, key), findIn(siteLocators, key), findIn(siteRefiners, key),
-          findIn(partitioners, key), findIn(suppressors, key)})
+          findIn(partitioners, key), findIn(boundaryRefiners, key), findIn(suppressors, key)})
         if (spec != nullptr)
             return spec;
     return nullptr;

@@ -183,6 +183,7 @@ private:
     static PipelineConfig unrefined(PipelineConfig config)
     {
         config.siteRefiner.clear();
+        config.boundaryRefiner.clear();
         return config;
     }
 

@@ -14,24 +14,30 @@ constexpr std::size_t kDenseLimit = std::size_t(1) << 22;
 
 SuppressionLedger::SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k,
                                      const DiversityRule& diversity)
+    : SuppressionLedger(regions, partition.regionSite(), partition.sites().size(), k, diversity)
+{
+}
+
+SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector<SiteIndex>& regionSite,
+                                     std::size_t sites, Count k, const DiversityRule& diversity)
     : mRegions(regions)
     , mK(k)
     , mClasses(regions.classCount())
-    , mDense(partition.sites().size() * regions.classCount() <= kDenseLimit)
-    , mSiteRecords(partition.sites().size(), 0)
-    , mSiteWithheld(partition.sites().size(), 0)
-    , mRegionCount(partition.sites().size(), 0)
+    , mDense(sites * regions.classCount() <= kDenseLimit)
+    , mSiteRecords(sites, 0)
+    , mSiteWithheld(sites, 0)
+    , mRegionCount(sites, 0)
     , mDiversity(diversity)
 {
-    const std::size_t sites = partition.sites().size();
     if (mDense)
         mCounts.assign(sites * mClasses, 0);
     else
         mHistograms.resize(sites);
-    const std::vector<SiteIndex>& regionSite = partition.regionSite();
     for (RegionIndex r = 0; r < regions.size(); ++r)
     {
         const SiteIndex s = regionSite[r];
+        if (s == kNoSite)
+            continue;
         const HistogramTable::Range entries = regions.histograms().entries(r);
         if (mDense)
             for (const ClassCount& entry : entries)
@@ -45,19 +51,20 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const Incremental
     {
         tallySensitiveValues();
         for (RegionIndex r = 0; r < regions.size(); ++r)
-            for (std::size_t t = mTallyStart[r]; t < mTallyStart[r + 1]; ++t)
+            for (std::size_t t = mTallyStart[r]; regionSite[r] != kNoSite && t < mTallyStart[r + 1]; ++t)
             {
                 std::vector<Count>& slots = mSensitive[groupKey(regionSite[r], mTallies[t].cls)];
                 slots.resize(mFieldSlots.back(), 0);
                 slots[mTallies[t].slot] += mTallies[t].count;
             }
     }
+    // Every withheld record lies in exactly one member region's entry of its class.
+    for (RegionIndex r = 0; r < regions.size(); ++r)
+        if (regionSite[r] != kNoSite)
+            mSiteWithheld[regionSite[r]] += withheldOf(r, regionSite[r]);
     for (SiteIndex s = 0; s < sites; ++s)
     {
         mFormed += mRegionCount[s] > 0;
-        // Every withheld record lies in exactly one member region's entry of its class.
-        for (RegionIndex r : partition.members(s))
-            mSiteWithheld[s] += withheldOf(r, s);
         mWithheld += mSiteWithheld[s];
         mReleasing += releases(s);
     }

@@ -22,6 +22,9 @@ class SuppressionLedger
 public:
     SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k,
                       const DiversityRule& diversity = {});
+    /** The same over a fixed assignment: `regionSite` gives a region one of `sites` sites (or kNoSite). */
+    SuppressionLedger(const RegionSet& regions, const std::vector<SiteIndex>& regionSite, std::size_t sites,
+                      Count k, const DiversityRule& diversity = {});
 
     /** Moves the records of the changed regions between their aggregates. */
     void apply(const std::vector<IncrementalPartition::Change>& changes);
@@ -42,6 +45,9 @@ public:
     }
     /** Records of `region` that its aggregate would withhold if it held the histogram of site s. */
     Count withheldOf(RegionIndex region, SiteIndex s) const;
+    /** Whether the aggregate of site s withholds none of its records of class `cls` (true when it has none).
+     */
+    bool releasesClass(SiteIndex s, ClassId cls) const { return withheldPart(s, cls, count(s, cls)) == 0; }
     /** Whether class count `count` is below k (0 < count < k). */
     bool isWithheld(Count count) const { return count > 0 && count < mK; }
     /**

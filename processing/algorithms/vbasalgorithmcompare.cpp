@@ -25,7 +25,7 @@ void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
     addDataParameters();
     addSiteCountParameters(StrategyChoice::Several);
     addSiteLocationParameters(StrategyChoice::Several);
-    addPartitionParameters();
+    addPartitionParameters(false);
     addGeneralizationParameters();
     addParameter(VbasCompat::advanced(
         new QgsProcessingParameterNumber(kSweepSteps, QObject::tr("Sweep steps on each side of the estimate"),

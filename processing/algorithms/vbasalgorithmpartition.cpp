@@ -19,7 +19,7 @@ void VbasAlgorithmPartition::initAlgorithm(const QVariantMap&)
                     "partitions, the squared path length): a heavier site reaches further. Empty: every "
                     "weight 0, the plain Voronoi partition."));
     addParameter(weight);
-    addPartitionParameters();
+    addPartitionParameters(false);
     addReleaseOutputs(true);
 }
 
@@ -57,7 +57,8 @@ QString VbasAlgorithmPartition::shortHelpString() const
         "smaller than k are suppressed, and the release is rated.\n\n"
         "Typical use: run 'Select Voronoi sites', move or delete sites by hand (say, to keep a town whole), "
         "then run this. Sites may be in any CRS; sites that receive no small area form no region (counted in "
-        "EMPTY_SITES).\n\n"
+        "EMPTY_SITES). With REFINE_BOUNDARIES on, single small areas then move to a bordering region while "
+        "that withholds fewer records (off by default: the regions stay the sites' cells).\n\n"
         "The outputs are the same as those of the main job. Release only one aggregation of the same "
         "records, ever: two aggregations can be overlaid to single people out.");
 }

@@ -18,7 +18,9 @@ void VbasAlgorithmSelectSites::initAlgorithm(const QVariantMap&)
     addDataParameters();
     addSiteCountParameters();
     addSiteLocationParameters();
-    addPartitionParameters();
+    // Off by default, as in 'Aggregate around given sites': the count searched here is the one that
+    // release reaches with the same switch.
+    addPartitionParameters(false);
     addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Sites"),
                                                        VbasCompat::SourceTypeVectorPoint));
     addOutput(new QgsProcessingOutputNumber(kSitesPlaced, QObject::tr("Sites placed")));
@@ -56,7 +58,8 @@ QString VbasAlgorithmSelectSites::shortHelpString() const
         "when ADC is on, its refinement. The sites come out as points (site_id) in the CRS of the small "
         "areas.\n\n"
         "Look at them on the map, move or delete some by hand, then give them to 'Aggregate around given "
-        "sites' to make the release. SITES_PLACED can be lower than the count asked for when the data cannot "
+        "sites' to make the release, with the same REFINE_BOUNDARIES (the site count is searched for it). "
+        "SITES_PLACED can be lower than the count asked for when the data cannot "
         "support more distinct sites (the log says why).");
 }
 

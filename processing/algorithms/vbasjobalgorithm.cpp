@@ -78,6 +78,7 @@ template <typename Visit> void forEachComponent(const vbas::Registry& registry, 
     visit(registry.siteLocators);
     visit(registry.siteRefiners);
     visit(registry.partitioners);
+    visit(registry.boundaryRefiners);
     visit(registry.suppressors);
 }
 
@@ -335,22 +336,26 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
                                         : QObject::tr("Site-location method"),
                                 registry.siteLocators, vbas::PipelineConfig{}.siteLocator, several));
     addOptionParameters(registry.siteLocators);
-    for (const auto& refiner : registry.siteRefiners)
-    {
-        const QString name = optionParameterName(refiner.switchKey);
-        addParameter(withHelp(
-            new QgsProcessingParameterBoolean(
-                name,
-                several ? QObject::tr("Also try every combination refined with %1")
-                              .arg(QString::fromStdString(refiner.name))
-                        : QObject::tr("Refine sites with %1").arg(QString::fromStdString(refiner.name)),
-                !several && refiner.id == vbas::recommendedConfig().siteRefiner, true),
-            withParameterNames(refiner.help)));
-    }
-    addOptionParameters(registry.siteRefiners);
+    addRefinerSwitches(registry.siteRefiners,
+                       several ? QObject::tr("Also try every combination refined with %1")
+                               : QObject::tr("Refine sites with %1"),
+                       several ? std::string() : vbas::recommendedConfig().siteRefiner);
 }
 
-void VbasJobAlgorithm::addPartitionParameters()
+template <typename Entry>
+void VbasJobAlgorithm::addRefinerSwitches(const std::vector<Entry>& entries, const QString& label,
+                                          const std::string& onByDefault)
+{
+    for (const Entry& refiner : entries)
+        addParameter(
+            withHelp(new QgsProcessingParameterBoolean(optionParameterName(refiner.switchKey),
+                                                       label.arg(QString::fromStdString(refiner.name)),
+                                                       refiner.id == onByDefault, true),
+                     withParameterNames(refiner.help)));
+    addOptionParameters(entries);
+}
+
+void VbasJobAlgorithm::addPartitionParameters(bool recommendedBoundaries)
 {
     // Every parameter added after the first release is optional, with a default: QGIS refuses a saved model
     // whose step lacks a mandatory parameter, even one with a default.
@@ -368,7 +373,8 @@ void VbasJobAlgorithm::addPartitionParameters()
                                                  VbasCompat::SourceTypeVector, QVariant(), true),
         QObject::tr(
             "line and polygon layers in any CRS that people do not cross; used by %1 (see PARTITION). "
-            "The other partitions ignore them.")
+            "The other partitions ignore them; areas moved across region borders (REFINE_BOUNDARIES) never "
+            "cross them.")
             .arg(usingObstacles.join(QStringLiteral(", ")))));
     addParameter(withHelp(
         new QgsProcessingParameterField(kParentField,
@@ -383,6 +389,8 @@ void VbasJobAlgorithm::addPartitionParameters()
         QObject::tr(
             "moves areas cut off from the rest of their region to the neighbouring region they share the "
             "longest border with, before suppression; islands stay with the nearest region.")));
+    addRefinerSwitches(registry.boundaryRefiners, QObject::tr("Refine region borders with %1"),
+                       recommendedBoundaries ? vbas::recommendedConfig().boundaryRefiner : std::string());
     addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterNumber(kAdjacencyTolerance, QObject::tr("Neighbour tolerance (metres)"),
                                          VbasCompat::NumberTypeDouble, 0.0, true, 0.0),
@@ -415,8 +423,21 @@ QStringList VbasJobAlgorithm::parameterAsStrategyIds(const QVariantMap& paramete
 QStringList VbasJobAlgorithm::parameterAsRefinerIds(const QVariantMap& parameters,
                                                     QgsProcessingContext& context) const
 {
+    return switchedOnIds(vbas::Registry::builtIn().siteRefiners, parameters, context);
+}
+
+QStringList VbasJobAlgorithm::parameterAsBoundaryRefinerIds(const QVariantMap& parameters,
+                                                            QgsProcessingContext& context) const
+{
+    return switchedOnIds(vbas::Registry::builtIn().boundaryRefiners, parameters, context);
+}
+
+template <typename Entry>
+QStringList VbasJobAlgorithm::switchedOnIds(const std::vector<Entry>& entries, const QVariantMap& parameters,
+                                            QgsProcessingContext& context) const
+{
     QStringList ids, given;
-    for (const auto& refiner : vbas::Registry::builtIn().siteRefiners)
+    for (const Entry& refiner : entries)
     {
         const QString name = optionParameterName(refiner.switchKey);
         if (parameterDefinition(name) == nullptr || !parameterAsBoolean(parameters, name, context))
@@ -682,6 +703,12 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
     {
         config.partitioner = parameterAsStrategyIds(parameters, kPartition, context).value(0).toStdString();
         config.repairContiguity = parameterAsBoolean(parameters, kContiguity, context);
+        const QStringList boundaryRefiners = parameterAsBoundaryRefinerIds(parameters, context);
+        if (boundaryRefiners.size() > 1)
+            throw QgsProcessingException(
+                QObject::tr("%1 boundary refinements are switched on; switch on one at most")
+                    .arg(boundaryRefiners.size()));
+        config.boundaryRefiner = boundaryRefiners.value(0).toStdString();
     }
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.
     readOptions(parameters, context, config.options);

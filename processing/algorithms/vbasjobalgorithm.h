@@ -101,10 +101,13 @@ protected:
      */
     void addSiteLocationParameters(StrategyChoice choice = StrategyChoice::One);
     /**
-     * Adds PARTITION, the options of the registered partitioners, OBSTACLES, PARENT_FIELD, CONTIGUITY
-     * and ADJACENCY_TOLERANCE.
+     * Adds PARTITION, the options of the registered partitioners, OBSTACLES, PARENT_FIELD, CONTIGUITY,
+     * a switch for every registered boundary refinement (REFINE_BOUNDARIES...) with their options, and
+     * ADJACENCY_TOLERANCE. `recommendedBoundaries`: the switch of the engine's recommended boundary
+     * refinement is on by default (off where the user places the sites, selects them for that, or
+     * compares methods).
      */
-    void addPartitionParameters();
+    void addPartitionParameters(bool recommendedBoundaries = true);
 
     /**
      * Returns the k the parameters ask for: ceil(1 / MAX_RISK) when a highest re-identification risk is
@@ -139,6 +142,18 @@ protected:
      * those given in `parameters` (a switch on only by default gives way).
      */
     QStringList parameterAsRefinerIds(const QVariantMap& parameters, QgsProcessingContext& context) const;
+    /** The same for the boundary refinements (REFINE_BOUNDARIES...). */
+    QStringList parameterAsBoundaryRefinerIds(const QVariantMap& parameters,
+                                              QgsProcessingContext& context) const;
+    /** The ids of `entries` whose switch is on, as parameterAsRefinerIds() says. */
+    template <typename Entry>
+    QStringList switchedOnIds(const std::vector<Entry>& entries, const QVariantMap& parameters,
+                              QgsProcessingContext& context) const;
+    /** Adds a switch for every refinement of `entries` (`label`: its text, %1 the name), then their options.
+     */
+    template <typename Entry>
+    void addRefinerSwitches(const std::vector<Entry>& entries, const QString& label,
+                            const std::string& onByDefault);
     /**
      * Returns the configuration the strategy parameters describe (the first method where several were
      * chosen); those an algorithm lacks keep their defaults. Says in the log which k a MAX_RISK gives.

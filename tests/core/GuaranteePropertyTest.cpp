@@ -1,9 +1,10 @@
 // The release guarantee over at least 1,000 random scenarios for every strategy combination
-// (site count x site location x refinement x partition), with parents, contiguity repair and global
-// suppression drawn per scenario, and random sensitive fields with a random l-diversity rule. Checked
-// by recounting the released groups and their sensitive values from the raw records and the per-row
-// fates (PropertyCheck.h), never from the engine's own counters. With random hierarchies, the recount reads
-// the raw records at the released levels straight from the hierarchies (SPEC section 12).
+// (site count x site location x refinement x partition; every other scenario with each boundary
+// refinement in turn), with parents, contiguity repair and global suppression drawn per scenario, and random
+// sensitive fields with a random l-diversity rule. Checked by recounting the released groups and their
+// sensitive values from the raw records and the per-row fates (PropertyCheck.h), never from the engine's own
+// counters. With random hierarchies, the recount reads the raw records at the released levels straight from
+// the hierarchies (SPEC section 12).
 #include "Pipeline.h"
 #include "PropertyCheck.h"
 #include "SceneSupport.h"
@@ -121,6 +122,10 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
     std::vector<std::string> refiners{""};
     for (const auto& refiner : registry.siteRefiners)
         refiners.push_back(refiner.id);
+    // Scenario s: none, then each registered boundary refinement, in turn.
+    std::vector<std::string> boundaryRefiners{""};
+    for (const auto& refiner : registry.boundaryRefiners)
+        boundaryRefiners.push_back(refiner.id);
     for (int s = 0; s < kScenarios; ++s)
     {
         const Scenario scenario(generator);
@@ -135,6 +140,7 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
                     config.siteLocator = locator.id;
                     config.siteRefiner = refiner;
                     config.partitioner = GetParam();
+                    config.boundaryRefiner = boundaryRefiners[std::size_t(s) % boundaryRefiners.size()];
                     config.options.set("site_count", double(scenario.fixedSites));
                     config.options.set("seed", double(scenario.seed));
                     config.repairContiguity = scenario.contiguity;
@@ -147,7 +153,8 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
                     ASSERT_NO_FATAL_FAILURE(expectGuarantee(scenario.builder.table(), *scenario.dataset,
                                                             result, scenario.k, scenario.diversity))
                         << "scenario " << s << ": " << counter.id << " + " << locator.id
-                        << (refiner.empty() ? "" : " + " + refiner);
+                        << (refiner.empty() ? "" : " + " + refiner)
+                        << (config.boundaryRefiner.empty() ? "" : " + " + config.boundaryRefiner);
                     ++runs;
                 }
     }
@@ -191,6 +198,9 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverGeneralizedValues)
         config.siteLocator = registry.siteLocators[pick(registry.siteLocators.size())].id;
         const std::size_t refiner = pick(registry.siteRefiners.size() + 1);
         config.siteRefiner = refiner == 0 ? std::string() : registry.siteRefiners[refiner - 1].id;
+        // Scenario s: none, then each boundary refinement in turn (not drawn: the draws stay the scenarios').
+        const std::size_t boundary = std::size_t(s) % (registry.boundaryRefiners.size() + 1);
+        config.boundaryRefiner = boundary == 0 ? std::string() : registry.boundaryRefiners[boundary - 1].id;
         config.partitioner = GetParam();
         config.options.set("site_count", double(scenario.fixedSites));
         config.options.set("seed", double(scenario.seed));
@@ -204,7 +214,8 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverGeneralizedValues)
         Feedback feedback;
         const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
         const std::string combination = "scenario " + std::to_string(s) + ": " + config.siteCounter + " + " +
-                                        config.siteLocator + " + " + config.siteRefiner;
+                                        config.siteLocator + " + " + config.siteRefiner + " + " +
+                                        config.boundaryRefiner;
         if (!job.generalizes())
         {
             ASSERT_FALSE(release.generalization) << combination;

@@ -239,6 +239,7 @@ TEST(RegistryContract, EveryEntryIsWellFormed)
     expectWellFormed(registry().siteLocators, "sitelocation");
     expectWellFormed(registry().siteRefiners, "refinement");
     expectWellFormed(registry().partitioners, "partition");
+    expectWellFormed(registry().boundaryRefiners, "boundary");
     expectWellFormed(registry().suppressors, "suppression");
     std::set<std::string> ids;
     for (const MetricEntry& entry : registry().metrics)
@@ -255,12 +256,17 @@ TEST(RegistryContract, EveryEntryIsWellFormed)
 TEST(RegistryContract, EveryRefinerHasItsOwnSwitchKey)
 {
     std::set<std::string> keys;
-    for (const auto& entry : registry().siteRefiners)
+    const auto expectOwnKeys = [&keys](const auto& entries)
     {
-        EXPECT_TRUE(isKey(entry.switchKey)) << entry.id;
-        EXPECT_TRUE(keys.insert(entry.switchKey).second) << entry.id;
-        EXPECT_EQ(registry().findOption(entry.switchKey), nullptr) << "a switch key is no option key";
-    }
+        for (const auto& entry : entries)
+        {
+            EXPECT_TRUE(isKey(entry.switchKey)) << entry.id;
+            EXPECT_TRUE(keys.insert(entry.switchKey).second) << entry.id;
+            EXPECT_EQ(registry().findOption(entry.switchKey), nullptr) << "a switch key is no option key";
+        }
+    };
+    expectOwnKeys(registry().siteRefiners);
+    expectOwnKeys(registry().boundaryRefiners);
     for (const auto& entry : registry().siteLocators)
         EXPECT_TRUE(entry.switchKey.empty()) << entry.id;
 }
@@ -272,6 +278,7 @@ TEST(RegistryContract, AKeySharedByStrategiesHasOneSpec)
     collectSpecs(registry().siteLocators, specs);
     collectSpecs(registry().siteRefiners, specs);
     collectSpecs(registry().partitioners, specs);
+    collectSpecs(registry().boundaryRefiners, specs);
     collectSpecs(registry().suppressors, specs);
     ASSERT_FALSE(specs.empty());
     for (const auto& [key, spec] : specs)
@@ -296,6 +303,7 @@ TEST(RegistryContract, OutOfRangeAndUnknownValuesAreRefusedNamingTheKeyAndStrate
     forEachOption(registry().siteLocators, failures);
     forEachOption(registry().siteRefiners, failures);
     forEachOption(registry().partitioners, failures);
+    forEachOption(registry().boundaryRefiners, failures);
     forEachOption(registry().suppressors, failures);
     for (const std::string& failure : failures)
         ADD_FAILURE() << failure;
@@ -346,6 +354,14 @@ TEST(RegistryContract, PipelineRefusesUnknownKeysAndBadValuesOfTheChosenStrategi
             bad.siteRefiner = entry.id;
             bad.options.set(spec.key,
                             spec.type == OptionSpec::Type::Choice ? std::string("x") : std::string());
+            EXPECT_TRUE(refused(bad, spec.key)) << entry.id << " " << spec.key;
+        }
+    for (const auto& entry : registry().boundaryRefiners)
+        for (const OptionSpec& spec : entry.options)
+        {
+            PipelineConfig bad;
+            bad.boundaryRefiner = entry.id;
+            bad.options.set(spec.key, std::nan(""));
             EXPECT_TRUE(refused(bad, spec.key)) << entry.id << " " << spec.key;
         }
 }

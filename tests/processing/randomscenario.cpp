@@ -214,6 +214,10 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
             const QString name = QString::fromStdString(refiner.switchKey).toUpper();
             parameters.insert(name, name == combination.refinerSwitch);
         }
+        // Region moves after the partition half the time (on by default where the engine picks sites).
+        for (const auto& refiner : registry.boundaryRefiners)
+            parameters.insert(QString::fromStdString(refiner.switchKey).toUpper(),
+                              std::bernoulli_distribution(0.5)(mRandom));
         parameters.insert("ADC_MAX_MOVES", std::uniform_int_distribution<int>(0, 1)(mRandom) * 25);
         parameters.insert("SEED", std::uniform_int_distribution<int>(0, 1000)(mRandom));
     }

@@ -166,6 +166,12 @@ TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)
     EXPECT_EQ(parameter("aggregateregions", "SUPPRESSION_BUDGET")->defaultValue(), QVariant(1.0));
     EXPECT_EQ(parameter("aggregateregions", "REFINE_SUPPRESSION")->defaultValue(), QVariant(true));
     EXPECT_EQ(parameter("compareapproaches", "REFINE_SUPPRESSION")->defaultValue(), QVariant(false));
+    // Region moves after the partition: on where the engine makes the whole release, off where the user
+    // places the sites (and where they are selected for that) or compares methods.
+    EXPECT_EQ(parameter("aggregateregions", "REFINE_BOUNDARIES")->defaultValue(), QVariant(true));
+    EXPECT_EQ(parameter("selectsites", "REFINE_BOUNDARIES")->defaultValue(), QVariant(false));
+    EXPECT_EQ(parameter("partitionregions", "REFINE_BOUNDARIES")->defaultValue(), QVariant(false));
+    EXPECT_EQ(parameter("compareapproaches", "REFINE_BOUNDARIES")->defaultValue(), QVariant(false));
     EXPECT_EQ(choice("aggregateregions", "SITE_LOCATION")->ids(QVariant()),
               QStringList{"sitelocation.balanced_density"});
     EXPECT_EQ(choice("aggregateregions", "PARTITION")->ids(QVariant()), QStringList{"partition.voronoi"});
@@ -269,15 +275,20 @@ TEST(Provider, EveryStrategyOptionIsAParameterWithItsDeclaredDefault)
     checked += expectOptionParameters("aggregateregions", registry.siteLocators);
     checked += expectOptionParameters("aggregateregions", registry.siteRefiners);
     checked += expectOptionParameters("aggregateregions", registry.partitioners);
+    checked += expectOptionParameters("aggregateregions", registry.boundaryRefiners);
     EXPECT_GT(checked, 0);
-    for (const auto& refiner : registry.siteRefiners)
+    const auto expectSwitches = [](const auto& entries, const std::string& recommended)
     {
-        const auto* toggle = dynamic_cast<const QgsProcessingParameterBoolean*>(
-            parameter("aggregateregions", QString::fromStdString(refiner.switchKey).toUpper()));
-        ASSERT_TRUE(toggle) << refiner.id;
-        EXPECT_EQ(toggle->defaultValue().toBool(), refiner.id == vbas::recommendedConfig().siteRefiner)
-            << refiner.id;
-    }
+        for (const auto& refiner : entries)
+        {
+            const auto* toggle = dynamic_cast<const QgsProcessingParameterBoolean*>(
+                parameter("aggregateregions", QString::fromStdString(refiner.switchKey).toUpper()));
+            ASSERT_TRUE(toggle) << refiner.id;
+            EXPECT_EQ(toggle->defaultValue().toBool(), refiner.id == recommended) << refiner.id;
+        }
+    };
+    expectSwitches(registry.siteRefiners, vbas::recommendedConfig().siteRefiner);
+    expectSwitches(registry.boundaryRefiners, vbas::recommendedConfig().boundaryRefiner);
     // The same parameters where several strategies are compared.
     expectOptionParameters("compareapproaches", registry.siteCounters);
     expectOptionParameters("compareapproaches", registry.siteRefiners);
@@ -415,6 +426,7 @@ TEST(Provider, StrategyOptionsAndSwitchesAreOptionalWithTheirDefaults)
     visit(registry.siteLocators);
     visit(registry.siteRefiners);
     visit(registry.partitioners);
+    visit(registry.boundaryRefiners);
     visit(registry.suppressors);
     EXPECT_GE(checked, 10);
 }

@@ -213,9 +213,26 @@ TEST(GeneralizedDataset, ReKeyedHistogramsEqualThoseBuiltFromGeneralizedCodes)
 /** Random data on a grid of regions, with three quasi-identifiers and random nested hierarchies. */
 struct RandomLattice
 {
+    static constexpr int side = 6;
     RecordTable table;
     std::optional<Dataset> dataset;
     Hierarchies hierarchies;
+
+    /** The regions' squares share borders with the squares left, right, above and below. */
+    static std::shared_ptr<const RegionAdjacency> adjacency()
+    {
+        std::vector<AdjacentPair> pairs;
+        for (RegionIndex r = 0; r < RegionIndex(side * side); ++r)
+        {
+            const double x = double(r % side), y = double(r / side);
+            if (r % side + 1 < side)
+                pairs.push_back({r, r + 1, 1.0, {x + 0.5, y}});
+            if (r / side + 1 < side)
+                pairs.push_back({r, r + side, 1.0, {x, y + 0.5}});
+        }
+        return std::make_shared<const RegionAdjacency>(
+            RegionAdjacency::fromPairs(side * side, std::move(pairs)));
+    }
 
     explicit RandomLattice(unsigned seed, std::size_t sensitive = 0)
     {
@@ -223,7 +240,6 @@ struct RandomLattice
         const std::vector<std::uint32_t> categories{8, 6, 4};
         test::DatasetBuilder builder({{"q0"}, {"q1"}, {"q2"}});
         builder.sensitiveFields(sensitive);
-        const int side = 6;
         for (int r = 0; r < side * side; ++r)
             builder.region("r" + std::to_string(r), r % side + 0.01 * double(random() % 10), r / side);
         // Skewed values (as real ones are): code c drawn with weight 1 / (c + 1).
@@ -347,7 +363,7 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
 }
 
 // The guarantee, recounted over the generalized values straight from the hierarchies, for the
-// recommended release (suppression budget, refinement), l-diversity and parents.
+// recommended release (suppression budget, refinement, region moves), l-diversity and parents.
 TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
 {
     for (unsigned seed = 11; seed <= 14; ++seed)
@@ -367,6 +383,7 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
             config.diversity.l = 2;
         Job job(*lattice.dataset);
         job.hierarchies = &lattice.hierarchies;
+        job.spatial.adjacency = RandomLattice::adjacency(); // the recommended region moves need it
         std::vector<std::uint32_t> parents;
         if (seed == 14)
         {
