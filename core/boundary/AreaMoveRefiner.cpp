@@ -21,10 +21,10 @@ const OptionSpec& entropySlackOption()
         OptionSpec::number(
             "boundary_entropy_slack", "Boundary moves: most rise in non-uniform entropy (%)", 0.0, 0.0,
             std::numeric_limits<double>::infinity(),
-            "A region moves to a neighbouring region only while the release's non-uniform entropy stays "
-            "within "
-            "this percentage above where the moves started (0: it may not rise; the suppression refinement "
-            "before it has its own limit). Larger values trade detail for fewer withheld records.")
+            "A small area moves to a neighbouring region only while the release's non-uniform entropy "
+            "stays within this percentage above where the moves started (0: it may not rise; the "
+            "suppression refinement before them has its own limit). Larger values trade detail for fewer "
+            "withheld records.")
             .asAdvanced();
     return spec;
 }
@@ -32,13 +32,12 @@ const OptionSpec& entropySlackOption()
 const OptionSpec& borderShareOption()
 {
     static const OptionSpec spec =
-        OptionSpec::number("boundary_border_share", "Boundary moves: least border with the region joined (%)",
-                           50.0, 0.0, 100.0,
-                           "A small area moves only to a region with which it shares at least this "
-                           "percentage of the border it "
-                           "shares with the region it leaves. 50 keeps regions compact; 0 lets an area join "
-                           "any bordering region, "
-                           "which withholds fewer records but draws regions with long arms.")
+        OptionSpec::number(
+            "boundary_border_share", "Boundary moves: least border with the region joined (%)", 50.0, 0.0,
+            100.0,
+            "A small area moves only to a region with which it shares at least this percentage of the "
+            "border it shares with the region it leaves. 50 keeps regions compact; 0 lets an area join "
+            "any bordering region, which withholds fewer records but draws regions with long arms.")
             .asAdvanced();
     return spec;
 }
@@ -101,33 +100,6 @@ private:
     std::uint32_t mStamp = 0;
     std::vector<RegionIndex> mStack;
 };
-} // namespace
-
-AreaMoveRefiner::AreaMoveRefiner(double entropySlack, double borderShare, double maxSeconds)
-    : mEntropySlack(entropySlack)
-    , mBorderShare(borderShare)
-    , mMaxSeconds(maxSeconds)
-{
-    if (!(entropySlack >= 0.0) || !(borderShare >= 0.0) || !(maxSeconds >= 0.0))
-        throw Error(
-            Subject::Partition,
-            "the boundary moves' entropy slack, border share and time limit must be zero or positive");
-}
-
-std::vector<OptionSpec> AreaMoveRefiner::options()
-{
-    return {entropySlackOption(), borderShareOption(), maxSecondsOption()};
-}
-
-std::unique_ptr<BoundaryRefiner> AreaMoveRefiner::create(const StrategyOptions& options)
-{
-    return std::make_unique<AreaMoveRefiner>(options.number(entropySlackOption()) / 100.0,
-                                             options.number(borderShareOption()) / 100.0,
-                                             options.number(maxSecondsOption()));
-}
-
-namespace
-{
 double nLogN(Count n)
 {
     return n > 0 ? double(n) * std::log2(double(n)) : 0.0;
@@ -138,7 +110,7 @@ double nLogN(Count n)
  * of the non-uniform entropy (SPEC section 7) is made of: N log2 N - sum over members of n log2 n, n the
  * records a member keeps released and N their sum. A move takes one or two regions of one aggregate to a
  * bordering one; its entropy change is counted from the classes whose release it changes, so a tried move
- * costs the entries of the moved regions and a look-up per member holding such a class.
+ * costs the entries of the moved regions and a look-up per member and changed class.
  */
 class MoveSearch
 {
@@ -474,6 +446,29 @@ private:
     std::vector<IncrementalPartition::Change> mChanges;
 };
 } // namespace
+
+AreaMoveRefiner::AreaMoveRefiner(double entropySlack, double borderShare, double maxSeconds)
+    : mEntropySlack(entropySlack)
+    , mBorderShare(borderShare)
+    , mMaxSeconds(maxSeconds)
+{
+    if (!(entropySlack >= 0.0) || !(borderShare >= 0.0) || !(maxSeconds >= 0.0))
+        throw Error(
+            Subject::Partition,
+            "the boundary moves' entropy slack, border share and time limit must be zero or positive");
+}
+
+std::vector<OptionSpec> AreaMoveRefiner::options()
+{
+    return {entropySlackOption(), borderShareOption(), maxSecondsOption()};
+}
+
+std::unique_ptr<BoundaryRefiner> AreaMoveRefiner::create(const StrategyOptions& options)
+{
+    return std::make_unique<AreaMoveRefiner>(options.number(entropySlackOption()) / 100.0,
+                                             options.number(borderShareOption()) / 100.0,
+                                             options.number(maxSecondsOption()));
+}
 
 void AreaMoveRefiner::refine(const BoundaryInput& input, const ReleaseRule& rule,
                              std::vector<SiteIndex>& regionSite, std::size_t sites, RefinementReport& report,
