@@ -126,6 +126,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     config.diversity.l = in.ConsumeIntegralInRange<Count>(0, 4);
     config.diversity.measure =
         in.ConsumeBool() ? DiversityRule::Measure::Entropy : DiversityRule::Measure::Distinct;
+    // Region moves after the partition (they need the grid's adjacency; without it the run is refused).
+    if (in.ConsumeBool())
+    {
+        config.boundaryRefiner = registry
+                                     .boundaryRefiners[in.ConsumeIntegralInRange<std::size_t>(
+                                         0, registry.boundaryRefiners.size() - 1)]
+                                     .id;
+        config.options.set("boundary_border_share", double(in.ConsumeIntegralInRange<int>(0, 100)));
+    }
 
     try
     {
