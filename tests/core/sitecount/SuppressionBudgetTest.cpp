@@ -3,6 +3,7 @@
 // counts just above it.
 
 #include "Pipeline.h"
+#include "SceneSupport.h"
 #include "TestSupport.h"
 #include "sitecount/SuppressionBudgetCount.h"
 
@@ -221,4 +222,46 @@ TEST(SuppressionBudget, TheReleaseIsTheOneTheSearchMeasured)
     EXPECT_NE(std::find(refinedLog.lines.begin(), refinedLog.lines.end(),
                         "site refinement: the sites the site count was chosen with"),
               refinedLog.lines.end());
+}
+
+// With the region moves (the recommended release) the search measures the release with them: the chosen
+// count's logged withholding is the release's, within the budget, and the next counts released with the
+// moves from scratch exceed it.
+TEST(SuppressionBudget, MeasuresTheReleaseWithTheRegionMoves)
+{
+    const test::GridScene grid(16, 12, 10.0, 8);
+    std::mt19937_64 generator(8);
+    std::discrete_distribution<std::uint32_t> age({6, 5, 4, 3, 2, 1});
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    for (std::size_t r = 0; r < grid.points.size(); ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, grid.points[r].x, grid.points[r].y);
+        for (std::size_t i = 0, records = 5 + generator() % 40; i < records; ++i)
+            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
+    }
+    const Dataset dataset = builder.build();
+    Job job(dataset);
+    job.spatial = grid.spatial;
+    PipelineConfig config = recommendedConfig();
+    config.options.set("suppression_budget", 2.0);
+    ASSERT_FALSE(config.boundaryRefiner.empty());
+    const Pipeline pipeline(config);
+    LogLines log;
+    const PipelineResult result = pipeline.run(job, log);
+    ASSERT_TRUE(result.boundary);
+    EXPECT_GT(result.boundary->movesAccepted, 0u) << "the scene should give the region moves work";
+    const Count budget = Count(double(dataset.totalRecords()) * 2.0 / 100.0);
+    EXPECT_LE(result.release.suppressed(), budget);
+    EXPECT_EQ(loggedRefined(log.lines, result.requestedSites), (long long)result.release.suppressed());
+    Feedback feedback;
+    const PreparedData data = pipeline.prepare(job, feedback);
+    for (std::uint64_t s = result.requestedSites + 1; s <= result.requestedSites + 3; ++s)
+    {
+        std::optional<RefinementReport> report;
+        const Sites sites =
+            pipeline.refineSites(data, pipeline.locateSites(data, s, feedback), report, feedback);
+        EXPECT_GT(pipeline.finish(data, sites, feedback).release.suppressed(), budget) << s << " sites";
+    }
+    EXPECT_GT(result.requestedSites, 5u) << "the scene should allow several regions";
 }
