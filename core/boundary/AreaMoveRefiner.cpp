@@ -100,6 +100,9 @@ private:
     std::uint32_t mStamp = 0;
     std::vector<RegionIndex> mStack;
 };
+/** Changed classes up to which termAfter() looks each one up in a member's entries rather than scans them. */
+constexpr std::size_t kLookUpLimit = 8;
+
 double nLogN(Count n)
 {
     return n > 0 ? double(n) * std::log2(double(n)) : 0.0;
@@ -132,6 +135,7 @@ public:
         , mPieces(input.adjacency, regionSite)
         , mClassMark(input.regions.classCount(), 0)
         , mClassIndex(input.regions.classCount(), 0)
+        , mChangeSign(input.regions.classCount(), 0)
     {
         for (RegionIndex r = 0; r < mRegions.size(); ++r)
             if (regionSite[r] != kNoSite)
@@ -370,23 +374,36 @@ private:
                 released -= mReleased[a];
                 sum -= nLogN(mReleased[a]);
             }
+        // Few changed classes: look each up in a member's entries; many: read the entries once against a
+        // per-class sign.
+        const bool scan = mChanged.size() > kLookUpLimit;
+        if (scan)
+            for (const auto& [cls, releasedNow] : mChanged)
+                mChangeSign[cls] = releasedNow ? 1 : -1;
         if (!mChanged.empty())
             for (RegionIndex r : mMembers[s])
             {
                 if (!taking && std::find(moved.begin(), moved.end(), r) != moved.end())
                     continue;
                 std::int64_t delta = 0;
-                for (const auto& [cls, releasedNow] : mChanged)
-                {
-                    const Count count = classCountIn(mRegions, r, cls);
-                    delta += releasedNow ? std::int64_t(count) : -std::int64_t(count);
-                }
+                if (scan)
+                    for (const ClassCount& entry : mRegions.histograms().entries(r))
+                        delta += mChangeSign[entry.cls] * std::int64_t(entry.count);
+                else
+                    for (const auto& [cls, releasedNow] : mChanged)
+                    {
+                        const Count count = classCountIn(mRegions, r, cls);
+                        delta += releasedNow ? std::int64_t(count) : -std::int64_t(count);
+                    }
                 if (delta == 0)
                     continue;
                 const Count now = Count(std::int64_t(mReleased[r]) + delta);
                 released = Count(std::int64_t(released) + delta);
                 sum += nLogN(now) - nLogN(mReleased[r]);
             }
+        if (scan)
+            for (const auto& [cls, releasedNow] : mChanged)
+                mChangeSign[cls] = 0;
         if (taking)
             for (RegionIndex a : moved)
             {
@@ -442,6 +459,8 @@ private:
     std::vector<Count> mMovedCounts;
     std::vector<std::pair<bool, bool>> mBefore, mAfter;
     std::vector<std::pair<ClassId, bool>> mChanged;
+    /** Per class: +1 or -1 while termAfter() scans entries for a changed class, else 0. */
+    std::vector<std::int8_t> mChangeSign;
     std::vector<SiteIndex> mTargets;
     std::vector<IncrementalPartition::Change> mChanges;
 };
