@@ -191,15 +191,17 @@ public:
             ++tried;
             for (IncrementalPartition::Change& change : mChanges)
                 change.to = to;
-            if (mScreen && !mayImprove(from, to))
+            const CountChange counted = countChange(from, to);
+            // Without l-diversity the counts alone decide what is withheld: most moves stop here, before
+            // the ledger is touched.
+            if (mScreen && (counted.belowK > 0 || (counted.belowK == 0 && counted.deficit > 0)))
                 continue;
-            const std::int64_t deficitBefore = deficit(from, to);
+            const std::int64_t deficitChange = counted.deficit;
             statuses(from, to, mBefore);
             mLedger.apply(mChanges);
             const Count withheld = mLedger.withheld();
             if (withheld <= bestWithheld && mLedger.formed() >= mFormed && mLedger.releasing() >= mReleasing)
             {
-                const std::int64_t deficitChange = deficit(from, to) - deficitBefore;
                 if (best != kNoSite &&
                     std::tie(withheld, deficitChange) > std::tie(bestWithheld, bestDeficit))
                 {
@@ -315,18 +317,27 @@ private:
                     mMovedCounts[mClassIndex[entry.cls]] += entry.count;
     }
 
-    /**
-     * Without l-diversity the groups' counts alone decide what is withheld: whether moving the collected
-     * classes from one aggregate to the other could keep (withheld records, deficit) from rising, found
-     * without touching the ledger. Most moves fail here.
-     */
-    bool mayImprove(SiteIndex from, SiteIndex to) const
+    /** What moving the collected classes does to the groups below k of the two aggregates. */
+    struct CountChange
+    {
+        /** The change of the records in groups below k (all that is withheld without l-diversity). */
+        std::int64_t belowK = 0;
+        /**
+         * The change of the deficit: the sum over groups below k of k minus their records. A move that
+         * withholds as many records but brings groups nearer k (or empties them) opens moves that
+         * release them.
+         */
+        std::int64_t deficit = 0;
+    };
+
+    /** The change of the counts if the collected classes moved from one aggregate to the other. */
+    CountChange countChange(SiteIndex from, SiteIndex to) const
     {
         const auto below = [this](Count count)
         {
             return count > 0 && count < mK;
         };
-        std::int64_t withheld = 0, deficit = 0;
+        CountChange change;
         for (std::size_t i = 0; i < mClasses.size(); ++i)
         {
             const Count moved = mMovedCounts[i];
@@ -334,13 +345,13 @@ private:
                  {std::pair{mLedger.count(from, mClasses[i]), mLedger.count(from, mClasses[i]) - moved},
                   std::pair{mLedger.count(to, mClasses[i]), mLedger.count(to, mClasses[i]) + moved}})
             {
-                withheld +=
+                change.belowK +=
                     (below(after) ? std::int64_t(after) : 0) - (below(before) ? std::int64_t(before) : 0);
-                deficit += (below(after) ? std::int64_t(mK - after) : 0) -
-                           (below(before) ? std::int64_t(mK - before) : 0);
+                change.deficit += (below(after) ? std::int64_t(mK - after) : 0) -
+                                  (below(before) ? std::int64_t(mK - before) : 0);
             }
         }
-        return withheld < 0 || (withheld == 0 && deficit <= 0);
+        return change;
     }
 
     /** Whether the two aggregates release each collected class: (from, to) per class. */
@@ -414,30 +425,13 @@ private:
         return nLogN(released) - sum;
     }
 
-    /**
-     * How far below k the groups of the moved regions' classes are in the two aggregates: the sum over
-     * those groups below k of k minus their records. A move that withholds as many records but brings
-     * groups nearer k (or empties them) opens moves that release them.
-     */
-    std::int64_t deficit(SiteIndex from, SiteIndex to) const
-    {
-        std::int64_t sum = 0;
-        for (ClassId cls : mClasses)
-            for (const SiteIndex s : {from, to})
-            {
-                const Count count = mLedger.count(s, cls);
-                sum += count > 0 && count < mK ? std::int64_t(mK - count) : 0;
-            }
-        return sum;
-    }
-
     const BoundaryInput& mInput;
     const RegionSet& mRegions;
     const RegionAdjacency& mAdjacency;
     Count mK;
     /** The least border with the aggregate joined, as a share of the border with the aggregate left. */
     double mBorderShare;
-    /** Whether mayImprove() may skip moves (it knows nothing of l-diversity). */
+    /** Whether countChange() may skip moves (it knows nothing of l-diversity). */
     bool mScreen;
     std::vector<SiteIndex>& mRegionSite;
     SuppressionLedger mLedger;

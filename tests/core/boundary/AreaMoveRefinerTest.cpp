@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -58,6 +59,22 @@ PipelineConfig configFor(Count k, std::size_t sites, const std::string& boundary
     return config;
 }
 
+/** The squares sharing a side with square r: the grid's own neighbours, not the engine's adjacency. */
+std::vector<RegionIndex> gridNeighbours(const GridScene& grid, RegionIndex r)
+{
+    const std::size_t c = r % grid.columns, row = r / grid.columns;
+    std::vector<RegionIndex> next;
+    if (c > 0)
+        next.push_back(grid.index(c - 1, row));
+    if (c + 1 < grid.columns)
+        next.push_back(grid.index(c + 1, row));
+    if (row > 0)
+        next.push_back(grid.index(c, row - 1));
+    if (row + 1 < grid.rows)
+        next.push_back(grid.index(c, row + 1));
+    return next;
+}
+
 /** Pieces of every aggregate: its regions linked by shared borders (the grid's four neighbours). */
 std::vector<std::size_t> piecesOf(const GridScene& grid, const Aggregation& aggregation)
 {
@@ -75,17 +92,7 @@ std::vector<std::size_t> piecesOf(const GridScene& grid, const Aggregation& aggr
         {
             const RegionIndex r = stack.back();
             stack.pop_back();
-            const std::size_t c = r % grid.columns, row = r / grid.columns;
-            std::vector<RegionIndex> next;
-            if (c > 0)
-                next.push_back(grid.index(c - 1, row));
-            if (c + 1 < grid.columns)
-                next.push_back(grid.index(c + 1, row));
-            if (row > 0)
-                next.push_back(grid.index(c, row - 1));
-            if (row + 1 < grid.rows)
-                next.push_back(grid.index(c, row + 1));
-            for (RegionIndex n : next)
+            for (RegionIndex n : gridNeighbours(grid, r))
                 if (!seen[n] && aggregation.regionAggregate[n] == a)
                 {
                     seen[n] = 1;
@@ -208,16 +215,10 @@ TEST(AreaMoveRefiner, NeverWithholdsMoreNorLosesOrSplitsARegionOnRandomScenes)
                             if (a == before.aggregation.regionAggregate[r] || piecesBefore[a] > 1 ||
                                 after.aggregation.memberCount(a) == 1)
                                 continue;
-                            const std::size_t c = r % scene.grid->columns, row = r / scene.grid->columns;
-                            const bool borders =
-                                (c > 0 &&
-                                 after.aggregation.regionAggregate[scene.grid->index(c - 1, row)] == a) ||
-                                (c + 1 < scene.grid->columns &&
-                                 after.aggregation.regionAggregate[scene.grid->index(c + 1, row)] == a) ||
-                                (row > 0 &&
-                                 after.aggregation.regionAggregate[scene.grid->index(c, row - 1)] == a) ||
-                                (row + 1 < scene.grid->rows &&
-                                 after.aggregation.regionAggregate[scene.grid->index(c, row + 1)] == a);
+                            const std::vector<RegionIndex> next = gridNeighbours(*scene.grid, r);
+                            const bool borders = std::any_of(
+                                next.begin(), next.end(),
+                                [&](RegionIndex n) { return after.aggregation.regionAggregate[n] == a; });
                             EXPECT_TRUE(borders) << "area " << r << " joined an aggregate it does not border";
                         }
                         improved += after.release.suppressed() < before.release.suppressed();

@@ -99,6 +99,24 @@ TEST(SuppressionBudget, AllRegionsOrOneAtTheEnds)
     EXPECT_THROW(SuppressionBudgetCount(101.0), Error);
 }
 
+namespace
+{
+/** The three counts after `chosen`, each released from scratch (located, refined, partitioned), exceed
+ * `budget`. */
+void expectNextCountsExceed(const Pipeline& pipeline, const PreparedData& data, std::uint64_t chosen,
+                            Count budget)
+{
+    Feedback feedback;
+    for (std::uint64_t s = chosen + 1; s <= chosen + 3 && s <= data.regions.nonEmptyCount(); ++s)
+    {
+        std::optional<RefinementReport> report;
+        const Sites sites =
+            pipeline.refineSites(data, pipeline.locateSites(data, s, feedback), report, feedback);
+        EXPECT_GT(pipeline.finish(data, sites, feedback).release.suppressed(), budget) << s << " sites";
+    }
+}
+} // namespace
+
 TEST(SuppressionBudget, ChosenReleaseIsWithinTheBudgetAndTheNextCountsAreNot)
 {
     std::mt19937_64 generator(21);
@@ -129,14 +147,7 @@ TEST(SuppressionBudget, ChosenReleaseIsWithinTheBudgetAndTheNextCountsAreNot)
         EXPECT_LE(result.release.suppressed(), budget);
         EXPECT_EQ(result.release.released + result.release.suppressed(), dataset.totalRecords());
         // The counts just above, released from scratch, exceed the budget.
-        const PreparedData data = pipeline.prepare(dataset, feedback);
-        for (std::uint64_t s = chosen + 1; s <= chosen + 3 && s <= data.regions.nonEmptyCount(); ++s)
-        {
-            std::optional<RefinementReport> report;
-            const Sites sites =
-                pipeline.refineSites(data, pipeline.locateSites(data, s, feedback), report, feedback);
-            EXPECT_GT(pipeline.finish(data, sites, feedback).release.suppressed(), budget) << s << " sites";
-        }
+        expectNextCountsExceed(pipeline, pipeline.prepare(dataset, feedback), chosen, budget);
         EXPECT_GT(chosen, 5u) << "the scene should allow several regions";
     }
 }
@@ -255,13 +266,6 @@ TEST(SuppressionBudget, MeasuresTheReleaseWithTheRegionMoves)
     EXPECT_LE(result.release.suppressed(), budget);
     EXPECT_EQ(loggedRefined(log.lines, result.requestedSites), (long long)result.release.suppressed());
     Feedback feedback;
-    const PreparedData data = pipeline.prepare(job, feedback);
-    for (std::uint64_t s = result.requestedSites + 1; s <= result.requestedSites + 3; ++s)
-    {
-        std::optional<RefinementReport> report;
-        const Sites sites =
-            pipeline.refineSites(data, pipeline.locateSites(data, s, feedback), report, feedback);
-        EXPECT_GT(pipeline.finish(data, sites, feedback).release.suppressed(), budget) << s << " sites";
-    }
+    expectNextCountsExceed(pipeline, pipeline.prepare(job, feedback), result.requestedSites, budget);
     EXPECT_GT(result.requestedSites, 5u) << "the scene should allow several regions";
 }
