@@ -1,6 +1,5 @@
 #include "Pipeline.h"
 
-#include "boundary/BoundaryRefiner.h"
 #include "geometry/ClippedCells.h"
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
