@@ -23,6 +23,8 @@
 // or one of them, e.g. --benchmark_filter=Frontier_Germany.
 // Environment overrides: VBAS_FRONTIER_SITES (the s grid, default 50,100,160,200,400,800),
 // VBAS_FRONTIER_SEED (default 20240412), VBAS_FRONTIER_RECORDS (Eastern records),
+// VBAS_FRONTIER_OPTIONS (strategy options for every row, "key=value,...", numbers; e.g.
+// suppression_entropy_slack=10 for the release at another NUE allowance),
 // VBAS_FRONTIER_PERSONS_PER_RECORD (Germany, default 80), VBAS_FRONTIER_QIS (microdata columns
 // used as QIs, 1 to 5, for every scenario), VBAS_FRONTIER_K (default 5), VBAS_FRONTIER_EXPORT (a
 // folder: the scene and the maps of balanced density, k-means and the refinement, for
@@ -288,6 +290,19 @@ PipelineConfig configFor(std::uint64_t sites, const std::string& locator, const 
     config.siteLocator = locator;
     config.siteRefiner = refiner;
     config.boundaryRefiner = boundary;
+    // VBAS_FRONTIER_OPTIONS: strategy options for every row, "key=value,key=value" (numbers).
+    if (const char* text = std::getenv("VBAS_FRONTIER_OPTIONS"))
+    {
+        std::stringstream list(text);
+        std::string item;
+        while (std::getline(list, item, ','))
+        {
+            const std::size_t equals = item.find('=');
+            if (equals == std::string::npos)
+                throw std::invalid_argument("VBAS_FRONTIER_OPTIONS: " + item + " is not key=value");
+            config.options.set(item.substr(0, equals), std::stod(item.substr(equals + 1)));
+        }
+    }
     return config;
 }
 
