@@ -5,6 +5,7 @@
 #include "data/RegionSet.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace vbas
 {
@@ -26,6 +27,19 @@ public:
      * refinement never withholds more).
      */
     virtual Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) = 0;
+    /**
+     * withheld() of each count, in their order. A search asks for two counts at once where it can use
+     * both, so a probe may release them side by side (the pipeline's does on a machine with two cores);
+     * this one releases them one after the other.
+     */
+    virtual std::vector<Count> withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
+                                              Feedback& feedback)
+    {
+        std::vector<Count> values;
+        for (const std::uint64_t sites : counts)
+            values.push_back(withheld(sites, refined, feedback));
+        return values;
+    }
 };
 
 /**

@@ -39,20 +39,39 @@ public:
     {
     }
 
-    Count withheld(std::uint64_t sites, bool refined)
+    Count withheld(std::uint64_t sites, bool refined) { return withheldOfEach({sites}, refined).front(); }
+
+    /** withheld() of each count; those not tried yet are released in one call of the probe. */
+    std::vector<Count> withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined)
     {
         auto& memo = refined ? mRefined : mLocated;
-        const auto known = memo.find(sites);
-        if (known != memo.end())
-            return known->second;
-        const Count value = mProbe.withheld(sites, refined, mFeedback);
-        memo.emplace(sites, value);
-        mFeedback.info("suppression budget: site count " + std::to_string(sites) + " withholds " +
-                       std::to_string(value) + " records (" +
-                       percentText(100.0 * double(value) / double(mProbe.records())) + " %)" +
-                       (refined ? ", refined" : ", before refinement"));
-        mFeedback.setProgress(double(mRefined.size() + mLocated.size() / 4) / 16.0);
-        return value;
+        std::vector<std::uint64_t> untried;
+        for (const std::uint64_t sites : counts)
+            if (memo.count(sites) == 0 && std::find(untried.begin(), untried.end(), sites) == untried.end())
+                untried.push_back(sites);
+        std::sort(untried.begin(), untried.end());
+        if (!untried.empty())
+        {
+            const std::vector<Count> values = mProbe.withheldOfEach(untried, refined, mFeedback);
+            for (std::size_t i = 0; i < untried.size(); ++i)
+            {
+                memo.emplace(untried[i], values[i]);
+                mFeedback.info("suppression budget: site count " + std::to_string(untried[i]) +
+                               " withholds " + std::to_string(values[i]) + " records (" +
+                               percentText(100.0 * double(values[i]) / double(mProbe.records())) + " %)" +
+                               (refined ? ", refined" : ", before refinement"));
+            }
+            mFeedback.setProgress(double(mRefined.size() + mLocated.size() / 4) / 16.0);
+        }
+        std::vector<Count> values;
+        for (const std::uint64_t sites : counts)
+            values.push_back(memo.at(sites));
+        return values;
+    }
+
+    bool tried(std::uint64_t sites, bool refined) const
+    {
+        return (refined ? mRefined : mLocated).count(sites) > 0;
     }
 
 private:
@@ -65,11 +84,13 @@ private:
 /**
  * The largest s in (lo, hi) with withheld(s) <= budget, given withheld(lo) <= budget < withheld(hi):
  * interpolation, and bisection when it stalls at an end or moved the same end twice running
- * (withholding is convex in s, so interpolation alone creeps up from below).
+ * (withholding is convex in s, so interpolation alone creeps up from below). Each step releases a
+ * second count with the one it aims at, which the probe may release alongside: the next count when it
+ * lies inside the bracket (interpolation often lands just below the boundary), else (refined releases) the
+ * first untried count above hi, which confirming a boundary just below hi needs.
  */
-template <typename Withheld>
 std::uint64_t boundary(std::uint64_t lo, Count atLo, std::uint64_t hi, Count atHi, Count budget,
-                       Withheld withheld)
+                       std::uint64_t most, Trials& trials, bool refined)
 {
     int sameEnd = 0;
     bool lastLow = false;
@@ -79,14 +100,29 @@ std::uint64_t boundary(std::uint64_t lo, Count atLo, std::uint64_t hi, Count atH
         std::uint64_t mid = lo + std::uint64_t(share * double(hi - lo));
         if (mid <= lo || mid >= hi || sameEnd >= 2)
             mid = lo + (hi - lo) / 2;
-        const Count at = withheld(mid);
-        const bool low = at <= budget;
-        sameEnd = low == lastLow ? sameEnd + 1 : 1;
-        lastLow = low;
-        if (low)
-            lo = mid, atLo = at;
-        else
-            hi = mid, atHi = at;
+        std::vector<std::uint64_t> counts{mid};
+        if (mid + 1 < hi)
+            counts.push_back(mid + 1);
+        else if (refined)
+            for (std::uint64_t above = hi + 1; above <= std::min(most, hi + kConfirmations); ++above)
+                if (!trials.tried(above, refined))
+                {
+                    counts.push_back(above);
+                    break;
+                }
+        const std::vector<Count> values = trials.withheldOfEach(counts, refined);
+        for (std::size_t i = 0; i < counts.size(); ++i)
+        {
+            if (counts[i] <= lo || counts[i] >= hi)
+                continue;
+            const bool low = values[i] <= budget;
+            sameEnd = low == lastLow ? sameEnd + 1 : 1;
+            lastLow = low;
+            if (low)
+                lo = counts[i], atLo = values[i];
+            else
+                hi = counts[i], atHi = values[i];
+        }
     }
     return lo;
 }
@@ -146,8 +182,9 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
             return low;
         while (high < most && located(high) <= limit)
             low = high, high = std::min(most, 2 * high);
-        return located(high) <= limit ? high
-                                      : boundary(low, located(low), high, located(high), limit, located);
+        return located(high) <= limit
+                   ? high
+                   : boundary(low, located(low), high, located(high), limit, most, trials, false);
     };
     // The boundary without refinement is a lower bound of the refined one.
     std::uint64_t lo = located(1) <= budget ? locatedBoundary(1, budget) : 1;
@@ -170,14 +207,16 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
         }
         if (atHi <= budget)
             return hi;
-        lo = boundary(lo, atLo, hi, atHi, budget, refined);
-        std::uint64_t next = 0;
-        for (std::uint64_t s = lo + 2; s <= lo + 1 + kConfirmations && s <= most && next == 0; ++s)
-            if (refined(s) <= budget)
-                next = s;
-        if (next == 0)
+        lo = boundary(lo, atLo, hi, atHi, budget, most, trials, true);
+        std::vector<std::uint64_t> above;
+        for (std::uint64_t s = lo + 2; s <= lo + 1 + kConfirmations && s <= most; ++s)
+            above.push_back(s);
+        const std::vector<Count> values = trials.withheldOfEach(above, true);
+        const auto next =
+            std::find_if(values.begin(), values.end(), [&](Count value) { return value <= budget; });
+        if (next == values.end())
             return lo;
-        lo = next, atLo = refined(next);
+        lo = above[std::size_t(next - values.begin())], atLo = *next;
     }
 }
 

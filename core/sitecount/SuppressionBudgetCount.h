@@ -19,8 +19,10 @@ class StrategyOptions;
  * then searches the refined releases upward from there, aiming where the releases without
  * refinement reach the budget scaled by the share the refinement saved at the last count tried,
  * narrowing by interpolation with bisection as a safeguard, and finally confirms the next two counts above
- * the boundary, continuing when one of them is within the budget. Every count tried is logged
- * with its withheld records.
+ * the boundary, continuing when one of them is within the budget. Each narrowing step and the
+ * confirmation ask the probe for two counts at once (the step's count with the next one, or with a count
+ * the confirmation will need), which the pipeline's probe releases side by side on two cores; the
+ * counts tried do not depend on the machine. Every count tried is logged with its withheld records.
  */
 class SuppressionBudgetCount : public SiteCounter
 {

@@ -9,7 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <functional>
+#include <iterator>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -154,8 +158,11 @@ TEST(SuppressionBudget, ChosenReleaseIsWithinTheBudgetAndTheNextCountsAreNot)
 
 namespace
 {
-/** Refinements run so far by CountingRefiner (a registry's factory is a plain function, hence global). */
-int gRefinements = 0;
+/**
+ * Refinements run so far by CountingRefiner (a registry's factory is a plain function, hence global; atomic
+ * as the search may refine two counts side by side).
+ */
+std::atomic<int> gRefinements{0};
 
 /** Moves nothing; counts its runs. */
 class CountingRefiner : public SiteRefiner
@@ -268,4 +275,94 @@ TEST(SuppressionBudget, MeasuresTheReleaseWithTheRegionMoves)
     Feedback feedback;
     expectNextCountsExceed(pipeline, pipeline.prepare(job, feedback), result.requestedSites, budget);
     EXPECT_GT(result.requestedSites, 5u) << "the scene should allow several regions";
+}
+
+// The pipeline's probe releases two counts side by side on a machine with two cores: every count the search
+// tries must withhold what a release at that count alone withholds (Pipeline::finish, one after the other),
+// so the search tries the same counts, logs the same figures and chooses the same count.
+TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
+{
+    const test::GridScene grid(16, 12, 10.0, 8);
+    std::mt19937_64 generator(13);
+    std::discrete_distribution<std::uint32_t> age({6, 5, 4, 3, 2, 1});
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    for (std::size_t r = 0; r < grid.points.size(); ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, grid.points[r].x, grid.points[r].y);
+        for (std::size_t i = 0, records = 5 + generator() % 40; i < records; ++i)
+            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
+    }
+    const Dataset dataset = builder.build();
+    Job job(dataset);
+    job.spatial = grid.spatial;
+    PipelineConfig config = recommendedConfig();
+    config.options.set("suppression_budget", 2.0);
+    const Pipeline pipeline(config);
+    Feedback quiet;
+    const PreparedData data = pipeline.prepare(job, quiet);
+
+    LogLines sideBySide;
+    const std::uint64_t chosen = pipeline.estimateSiteCount(data, sideBySide);
+    FunctionProbe oneByOne(data.regions.totalRecords() + data.globallySuppressed,
+                           [&](std::uint64_t sites, bool refined)
+                           {
+                               Feedback feedback;
+                               std::vector<Point> located = pipeline.locateSites(data, sites, feedback);
+                               if (!refined)
+                                   return pipeline.withheld(data, Sites(std::move(located)), feedback, false);
+                               std::optional<RefinementReport> report;
+                               const Sites refinedSites =
+                                   pipeline.refineSites(data, std::move(located), report, feedback);
+                               return pipeline.finish(data, refinedSites, feedback).release.suppressed();
+                           });
+    LogLines alone;
+    EXPECT_EQ(SuppressionBudgetCount(2.0).estimate(data.regions, data.k, oneByOne, alone), chosen);
+    std::vector<std::string> searched;
+    std::copy_if(sideBySide.lines.begin(), sideBySide.lines.end(), std::back_inserter(searched),
+                 [](const std::string& line) { return line.rfind("suppression budget:", 0) == 0; });
+    EXPECT_EQ(searched, alone.lines);
+    EXPECT_GT(oneByOne.refinedAsked.size(), 4u) << "the search should try several refined counts";
+}
+
+// A cancel reaches both releases of a pair: the search stops with Canceled, whichever release saw it first.
+TEST(SuppressionBudget, CancelStopsTheReleasesSideBySide)
+{
+    const test::GridScene grid(16, 12, 10.0, 8);
+    std::mt19937_64 generator(17);
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    for (std::size_t r = 0; r < grid.points.size(); ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, grid.points[r].x, grid.points[r].y);
+        for (std::size_t i = 0, records = 5 + generator() % 40; i < records; ++i)
+            builder.records(id, {std::uint32_t(generator() % 6), std::uint32_t(generator() % 2)});
+    }
+    const Dataset dataset = builder.build();
+    Job job(dataset);
+    job.spatial = grid.spatial;
+    PipelineConfig config = recommendedConfig();
+    config.options.set("suppression_budget", 2.0);
+    const Pipeline pipeline(config);
+    Feedback quiet;
+    const PreparedData data = pipeline.prepare(job, quiet);
+    // Counts the questions (from both threads) and cancels from the given one on.
+    struct CancelLater : Feedback
+    {
+        explicit CancelLater(int cancelAfter)
+            : after(cancelAfter)
+        {
+        }
+        bool isCanceled() const override { return ++asked > after; }
+        int after;
+        mutable std::atomic<int> asked{0};
+    };
+    CancelLater never(std::numeric_limits<int>::max());
+    pipeline.estimateSiteCount(data, never);
+    ASSERT_GT(never.asked.load(), 20) << "the search should ask often enough to be stopped midway";
+    for (const int after : {0, never.asked.load() / 3, never.asked.load() * 2 / 3})
+    {
+        CancelLater canceling(after);
+        EXPECT_THROW(pipeline.estimateSiteCount(data, canceling), Canceled) << "canceled after " << after;
+    }
 }
