@@ -33,7 +33,6 @@
 #include "Pipeline.h"
 #include "Synthetic.h"
 #include "geometry/RegionGeometries.h"
-#include "partition/SiteTriangulation.h"
 
 #include <benchmark/benchmark.h>
 
@@ -256,28 +255,6 @@ void exportMap(const std::string& name, std::uint64_t sites, const Aggregation& 
             out << aggregation.regionAggregate[r];
         out << '\n';
     }
-}
-
-/**
- * The Delaunay neighbours of the area points as the areas' shared borders (the scenes have points, or
- * in Germany's case polygons read as points): what the boundary moves may cross.
- */
-std::shared_ptr<const RegionAdjacency> delaunayAdjacency(const std::vector<Point>& points)
-{
-    const SiteTriangulation triangulation(points);
-    std::vector<AdjacentPair> pairs;
-    std::vector<SiteIndex> neighbours;
-    for (RegionIndex a = 0; a < points.size(); ++a)
-    {
-        neighbours.clear();
-        triangulation.neighbours(a, neighbours);
-        for (SiteIndex b : neighbours)
-            if (a < b)
-                pairs.push_back(
-                    {a, b, 1.0, {(points[a].x + points[b].x) / 2, (points[a].y + points[b].y) / 2}});
-    }
-    return std::make_shared<const RegionAdjacency>(
-        RegionAdjacency::fromPairs(points.size(), std::move(pairs)));
 }
 
 PipelineConfig configFor(std::uint64_t sites, const std::string& locator, const std::string& refiner = {},
@@ -514,11 +491,8 @@ void budget(benchmark::State& state, const std::string& scenario, std::size_t de
     const Dataset dataset = Dataset::build(areas.regions, Schema(micro.qis), records, {}, quiet);
     PipelineConfig config = recommendedConfig();
     config.k = envNumber("VBAS_FRONTIER_K", 5);
-    std::vector<Point> points;
-    for (const RegionInput& region : areas.regions)
-        points.push_back(region.point);
     Job job(dataset);
-    job.spatial.adjacency = delaunayAdjacency(points);
+    job.spatial.adjacency = delaunayAdjacency(areas);
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
     config.options.set("suppression_budget", percent);
     const Pipeline pipeline(config);

@@ -5,13 +5,16 @@
 #include "Synthetic.h"
 #include "data/Dataset.h"
 #include "geometry/Geos.h"
+#include "geometry/RegionAdjacency.h"
 #include "geometry/RegionGeometries.h"
+#include "partition/SiteTriangulation.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
@@ -199,6 +202,37 @@ inline RecordTable drawRecords(const Areas& areas, const Microdata& micro, std::
         }
     }
     return records;
+}
+
+/**
+ * The Delaunay neighbours of the area points as the areas' shared borders (the scenes have points, or
+ * in Germany's case polygons read as points): what the boundary moves may cross.
+ */
+inline std::shared_ptr<const RegionAdjacency> delaunayAdjacency(const std::vector<Point>& points)
+{
+    const SiteTriangulation triangulation(points);
+    std::vector<AdjacentPair> pairs;
+    std::vector<SiteIndex> neighbours;
+    for (RegionIndex a = 0; a < points.size(); ++a)
+    {
+        neighbours.clear();
+        triangulation.neighbours(a, neighbours);
+        for (SiteIndex b : neighbours)
+            if (a < b)
+                pairs.push_back(
+                    {a, b, 1.0, {(points[a].x + points[b].x) / 2, (points[a].y + points[b].y) / 2}});
+    }
+    return std::make_shared<const RegionAdjacency>(
+        RegionAdjacency::fromPairs(points.size(), std::move(pairs)));
+}
+
+/** delaunayAdjacency() of the areas' points. */
+inline std::shared_ptr<const RegionAdjacency> delaunayAdjacency(const Areas& areas)
+{
+    std::vector<Point> points;
+    for (const RegionInput& region : areas.regions)
+        points.push_back(region.point);
+    return delaunayAdjacency(points);
 }
 
 } // namespace vbas::bench
