@@ -74,6 +74,11 @@ TEST(SuppressionBudget, FindsTheLastCountWithinTheBudgetByHand)
     // Half a percent: 500 / 7 = 71.4.
     FunctionProbe half(100000, [](std::uint64_t s, bool refined) { return Count(s * (refined ? 7 : 10)); });
     EXPECT_EQ(search(0.5, half), 71u);
+    // The refinement saving more than the first guess (a share of 1.5): refined 4 per site, 1,000 / 4 = 250,
+    // so the first guess at a bracket (about 150) lies within the budget and the search goes on from there.
+    FunctionProbe more(100000, [](std::uint64_t s, bool refined) { return Count(s * (refined ? 4 : 10)); });
+    EXPECT_EQ(search(1.0, more), 250u);
+    EXPECT_TRUE(more.refinedAsked.count(251)) << "the count above must have been tried";
 }
 
 TEST(SuppressionBudget, ConfirmsAboveTheBoundaryAndContinuesPastADip)
