@@ -80,6 +80,39 @@ void SuppressionLedger::moveRecords(RegionIndex region, SiteIndex from, SiteInde
     mReleasing -= releases(from) + releases(to);
     Count* source = mDense ? mCounts.data() + std::size_t(from) * mClasses : nullptr;
     Count* target = mDense ? mCounts.data() + std::size_t(to) * mClasses : nullptr;
+    if (mDense && !mDiversity.enabled())
+    {
+        // The refinement's inner loop (most of its time): counts alone decide what is withheld.
+        const auto below = [k = mK](Count count) -> Count
+        {
+            return count > 0 && count < k ? count : 0;
+        };
+        Count sourceChange = 0, targetChange = 0; // unsigned wrap-around adds signed differences exactly
+        for (const ClassCount& entry : entries)
+        {
+            const Count before = source[entry.cls];
+            const Count after = target[entry.cls];
+            source[entry.cls] = before - entry.count;
+            target[entry.cls] = after + entry.count;
+            sourceChange += below(before - entry.count) - below(before);
+            targetChange += below(after + entry.count) - below(after);
+        }
+        mSiteWithheld[from] += sourceChange;
+        mSiteWithheld[to] += targetChange;
+        mWithheld += sourceChange + targetChange;
+    }
+    else
+        moveClasses(region, from, to, source, target);
+    const Count records = mRegions.records(region);
+    mSiteRecords[from] -= records;
+    mSiteRecords[to] += records;
+    mReleasing += releases(from) + releases(to);
+}
+
+void SuppressionLedger::moveClasses(RegionIndex region, SiteIndex from, SiteIndex to, Count* source,
+                                    Count* target)
+{
+    const HistogramTable::Range entries = mRegions.histograms().entries(region);
     const bool diversity = mDiversity.enabled();
     std::size_t tally = diversity ? mTallyStart[region] : 0;
     for (const ClassCount& entry : entries)
@@ -119,10 +152,6 @@ void SuppressionLedger::moveRecords(RegionIndex region, SiteIndex from, SiteInde
         mHistograms[from].remove(entries);
         mHistograms[to].add(entries);
     }
-    const Count records = mRegions.records(region);
-    mSiteRecords[from] -= records;
-    mSiteRecords[to] += records;
-    mReleasing += releases(from) + releases(to);
 }
 
 void SuppressionLedger::apply(const std::vector<IncrementalPartition::Change>& changes)

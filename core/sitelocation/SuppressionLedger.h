@@ -70,6 +70,9 @@ private:
     };
 
     void moveRecords(RegionIndex region, SiteIndex from, SiteIndex to);
+    /** moveRecords()'s class counts with l-diversity or hash tables; `source`, `target`: dense rows or null.
+     */
+    void moveClasses(RegionIndex region, SiteIndex from, SiteIndex to, Count* source, Count* target);
     /** The records of class `cls`, `count` of them in the aggregate of site s, that it withholds. */
     Count withheldPart(SiteIndex s, ClassId cls, Count count) const
     {
