@@ -182,6 +182,44 @@ public:
     }
 };
 
+/** 5 to 44 records in every area of `grid`, young ages more frequent, either sex. */
+Dataset gridRecords(const test::GridScene& grid, std::uint64_t seed)
+{
+    std::mt19937_64 generator(seed);
+    std::discrete_distribution<std::uint32_t> age({6, 5, 4, 3, 2, 1});
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    for (std::size_t r = 0; r < grid.points.size(); ++r)
+    {
+        const std::string id = std::to_string(r);
+        builder.region(id, grid.points[r].x, grid.points[r].y);
+        for (std::size_t i = 0, records = 5 + generator() % 40; i < records; ++i)
+            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
+    }
+    return builder.build();
+}
+
+/** The recommended release at a 2 % budget over gridRecords(seed) on a 16 x 12 grid of areas. */
+struct GridRelease
+{
+    explicit GridRelease(std::uint64_t seed)
+        : dataset(gridRecords(grid, seed))
+        , job(dataset)
+        , pipeline(config())
+    {
+        job.spatial = grid.spatial;
+    }
+    static PipelineConfig config()
+    {
+        PipelineConfig config = recommendedConfig();
+        config.options.set("suppression_budget", 2.0);
+        return config;
+    }
+    const test::GridScene grid{16, 12, 10.0, 8};
+    const Dataset dataset;
+    Job job;
+    const Pipeline pipeline;
+};
+
 /** Keeps every log line. */
 struct LogLines : Feedback
 {
@@ -252,24 +290,11 @@ TEST(SuppressionBudget, TheReleaseIsTheOneTheSearchMeasured)
 // moves from scratch exceed it.
 TEST(SuppressionBudget, MeasuresTheReleaseWithTheRegionMoves)
 {
-    const test::GridScene grid(16, 12, 10.0, 8);
-    std::mt19937_64 generator(8);
-    std::discrete_distribution<std::uint32_t> age({6, 5, 4, 3, 2, 1});
-    DatasetBuilder builder({qi("age"), qi("sex")});
-    for (std::size_t r = 0; r < grid.points.size(); ++r)
-    {
-        const std::string id = std::to_string(r);
-        builder.region(id, grid.points[r].x, grid.points[r].y);
-        for (std::size_t i = 0, records = 5 + generator() % 40; i < records; ++i)
-            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
-    }
-    const Dataset dataset = builder.build();
-    Job job(dataset);
-    job.spatial = grid.spatial;
-    PipelineConfig config = recommendedConfig();
-    config.options.set("suppression_budget", 2.0);
-    ASSERT_FALSE(config.boundaryRefiner.empty());
-    const Pipeline pipeline(config);
+    const GridRelease scene(8);
+    const Dataset& dataset = scene.dataset;
+    const Job& job = scene.job;
+    const Pipeline& pipeline = scene.pipeline;
+    ASSERT_FALSE(GridRelease::config().boundaryRefiner.empty());
     LogLines log;
     const PipelineResult result = pipeline.run(job, log);
     ASSERT_TRUE(result.boundary);
@@ -287,25 +312,10 @@ TEST(SuppressionBudget, MeasuresTheReleaseWithTheRegionMoves)
 // so the search tries the same counts, logs the same figures and chooses the same count.
 TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
 {
-    const test::GridScene grid(16, 12, 10.0, 8);
-    std::mt19937_64 generator(13);
-    std::discrete_distribution<std::uint32_t> age({6, 5, 4, 3, 2, 1});
-    DatasetBuilder builder({qi("age"), qi("sex")});
-    for (std::size_t r = 0; r < grid.points.size(); ++r)
-    {
-        const std::string id = std::to_string(r);
-        builder.region(id, grid.points[r].x, grid.points[r].y);
-        for (std::size_t i = 0, records = 5 + generator() % 40; i < records; ++i)
-            builder.records(id, {age(generator), std::uint32_t(generator() % 2)});
-    }
-    const Dataset dataset = builder.build();
-    Job job(dataset);
-    job.spatial = grid.spatial;
-    PipelineConfig config = recommendedConfig();
-    config.options.set("suppression_budget", 2.0);
-    const Pipeline pipeline(config);
+    const GridRelease scene(13);
+    const Pipeline& pipeline = scene.pipeline;
     Feedback quiet;
-    const PreparedData data = pipeline.prepare(job, quiet);
+    const PreparedData data = pipeline.prepare(scene.job, quiet);
 
     LogLines sideBySide;
     const std::uint64_t chosen = pipeline.estimateSiteCount(data, sideBySide);
@@ -333,24 +343,10 @@ TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
 // A cancel reaches both releases of a pair: the search stops with Canceled, whichever release saw it first.
 TEST(SuppressionBudget, CancelStopsTheReleasesSideBySide)
 {
-    const test::GridScene grid(16, 12, 10.0, 8);
-    std::mt19937_64 generator(17);
-    DatasetBuilder builder({qi("age"), qi("sex")});
-    for (std::size_t r = 0; r < grid.points.size(); ++r)
-    {
-        const std::string id = std::to_string(r);
-        builder.region(id, grid.points[r].x, grid.points[r].y);
-        for (std::size_t i = 0, records = 5 + generator() % 40; i < records; ++i)
-            builder.records(id, {std::uint32_t(generator() % 6), std::uint32_t(generator() % 2)});
-    }
-    const Dataset dataset = builder.build();
-    Job job(dataset);
-    job.spatial = grid.spatial;
-    PipelineConfig config = recommendedConfig();
-    config.options.set("suppression_budget", 2.0);
-    const Pipeline pipeline(config);
+    const GridRelease scene(17);
+    const Pipeline& pipeline = scene.pipeline;
     Feedback quiet;
-    const PreparedData data = pipeline.prepare(job, quiet);
+    const PreparedData data = pipeline.prepare(scene.job, quiet);
     // Counts the questions (from both threads) and cancels from the given one on.
     struct CancelLater : Feedback
     {
