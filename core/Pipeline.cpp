@@ -256,7 +256,8 @@ public:
         {
             values[i] = releaseAt(counts[i], refined, feedback, chosen[i]);
         };
-        if (counts.size() == 2 && std::thread::hardware_concurrency() >= 2)
+        if (counts.size() == 2 && mPipeline.config().releasesSideBySide &&
+            std::thread::hardware_concurrency() >= 2)
         {
             std::exception_ptr failure;
             std::thread second(

@@ -52,6 +52,11 @@ struct PipelineConfig
     bool repairContiguity = false;
     /** l-diversity of the sensitive fields, checked on every released group (off by default). */
     DiversityRule diversity;
+    /**
+     * Whether a site-count search may release two counts side by side on a machine with two cores (the
+     * counts it tries and its result are the same either way; off: one core).
+     */
+    bool releasesSideBySide = true;
 };
 
 /**

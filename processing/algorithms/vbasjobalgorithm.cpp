@@ -4,6 +4,7 @@
 #include "vbaschoiceparameter.h"
 #include "vbasqgiscompat.h"
 
+#include <qgsapplication.h>
 #include <qgsprocessingparameters.h>
 #include <qgsrectangle.h>
 #include <qgsvectordataprovider.h>
@@ -710,6 +711,8 @@ vbas::PipelineConfig VbasJobAlgorithm::pipelineConfig(const QVariantMap& paramet
                     .arg(boundaryRefiners.size()));
         config.boundaryRefiner = boundaryRefiners.value(0).toStdString();
     }
+    // QGIS's "max cores to use" (Settings > Options > Rendering): one core means one release at a time.
+    config.releasesSideBySide = QgsApplication::maxThreads() != 1;
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.
     readOptions(parameters, context, config.options);
     return config;

@@ -14,8 +14,10 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <set>
+#include <thread>
 
 using namespace vbas;
 using vbas::test::DatasetBuilder;
@@ -201,17 +203,18 @@ Dataset gridRecords(const test::GridScene& grid, std::uint64_t seed)
 /** The recommended release at a 2 % budget over gridRecords(seed) on a 16 x 12 grid of areas. */
 struct GridRelease
 {
-    explicit GridRelease(std::uint64_t seed)
+    explicit GridRelease(std::uint64_t seed, bool sideBySide = true)
         : dataset(gridRecords(grid, seed))
         , job(dataset)
-        , pipeline(config())
+        , pipeline(config(sideBySide))
     {
         job.spatial = grid.spatial;
     }
-    static PipelineConfig config()
+    static PipelineConfig config(bool sideBySide = true)
     {
         PipelineConfig config = recommendedConfig();
         config.options.set("suppression_budget", 2.0);
+        config.releasesSideBySide = sideBySide;
         return config;
     }
     const test::GridScene grid{16, 12, 10.0, 8};
@@ -366,4 +369,37 @@ TEST(SuppressionBudget, CancelStopsTheReleasesSideBySide)
         CancelLater canceling(after);
         EXPECT_THROW(pipeline.estimateSiteCount(data, canceling), Canceled) << "canceled after " << after;
     }
+}
+
+// PipelineConfig::releasesSideBySide off (QGIS set to one core): every release runs on the calling thread,
+// and the search tries the same counts as side by side.
+TEST(SuppressionBudget, ReleasesOneAfterTheOtherWhenAskedTo)
+{
+    if (std::thread::hardware_concurrency() < 2)
+        GTEST_SKIP() << "one core: releases never run side by side";
+    // Notes the threads the releases ask from.
+    struct Threads : LogLines
+    {
+        bool isCanceled() const override
+        {
+            const std::lock_guard<std::mutex> lock(mutex);
+            asking.insert(std::this_thread::get_id());
+            return false;
+        }
+        mutable std::mutex mutex;
+        mutable std::set<std::thread::id> asking;
+    };
+    std::vector<std::string> searched[2];
+    for (const bool sideBySide : {true, false})
+    {
+        const GridRelease scene(13, sideBySide);
+        Feedback quiet;
+        const PreparedData data = scene.pipeline.prepare(scene.job, quiet);
+        Threads threads;
+        scene.pipeline.estimateSiteCount(data, threads);
+        EXPECT_EQ(threads.asking.size(), sideBySide ? 2u : 1u)
+            << (sideBySide ? "side by side" : "one by one");
+        searched[sideBySide] = threads.lines;
+    }
+    EXPECT_EQ(searched[0], searched[1]);
 }

@@ -3,6 +3,7 @@
 
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "vbasalgorithmestimatesitecount.h"
 
 #include <qgsapplication.h>
 #include <qgsprocessing.h>
@@ -93,6 +94,30 @@ TEST(EstimateSiteCount, PopulationFloorOfTwentyThousand)
     EXPECT_EQ(number(run, "ESTIMATED_SITES"), 18);
     EXPECT_EQ(number(run, "RELEASABLE_RECORDS"), 377779);
     EXPECT_EQ(number(run, "MAX_COMBS"), 1);
+}
+
+namespace
+{
+/** vbas:estimatesitecount with the engine configuration its parameters give in reach. */
+class ConfigurationOf : public VbasAlgorithmEstimateSiteCount
+{
+public:
+    using VbasJobAlgorithm::pipelineConfig;
+};
+} // namespace
+
+// QGIS's "max cores to use" at one: the budget search releases one site count at a time.
+TEST(EstimateSiteCount, ReleasesOneCountAtATimeWhereQgisMayUseOneCore)
+{
+    ConfigurationOf algorithm;
+    algorithm.initAlgorithm();
+    QgsProcessingContext context;
+    const int saved = QgsApplication::maxThreads();
+    QgsApplication::setMaxThreads(1);
+    EXPECT_FALSE(algorithm.pipelineConfig({}, context, nullptr).releasesSideBySide);
+    QgsApplication::setMaxThreads(-1); // every core
+    EXPECT_TRUE(algorithm.pipelineConfig({}, context, nullptr).releasesSideBySide);
+    QgsApplication::setMaxThreads(saved);
 }
 
 TEST(SelectSites, FixedCountGivesThatManyPointsOverTheTractsInTheirCrs)
