@@ -7,7 +7,7 @@ namespace
 /** Adds `NAME=VALUE` to the parameters; returns false when there is no NAME or no '='. */
 bool addParameter(const QString& assignment, QMap<QString, QStringList>& parameters)
 {
-    const int equals = assignment.indexOf('=');
+    const auto equals = assignment.indexOf('=');
     if (equals <= 0)
         return false;
     parameters[assignment.left(equals)].append(assignment.mid(equals + 1));

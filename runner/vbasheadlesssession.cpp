@@ -23,10 +23,10 @@ extern "C" const char* __asan_default_options()
 namespace
 {
 /**
- * The prefix QGIS is installed under, found from where libqgis_core was loaded (/usr for /usr/lib), or
- * empty when that holds no data providers. Without it QGIS looks for its providers beside this executable
- * and loads none but OGR and GDAL: no PostgreSQL, SpatiaLite or delimited text (qgis_process finds them
- * because it is installed beside QGIS).
+ * The prefix QGIS is installed under, found from where libqgis_core was loaded (/usr for /usr/lib, else
+ * the folder above the library's), or empty when that holds no data providers. Without it QGIS looks for its
+ * providers beside this executable and loads none but OGR and GDAL: no PostgreSQL, SpatiaLite or delimited
+ * text (qgis_process finds them because it is installed beside QGIS).
  */
 QString installedQgisPrefix()
 {
@@ -36,8 +36,8 @@ QString installedQgisPrefix()
         return QString();
     const QString libraryDir = QFileInfo(QFile::decodeName(library.dli_fname)).canonicalPath();
     const QString libSubdir = QStringLiteral("/" QGIS_LIB_SUBDIR);
-    const QString prefix = libraryDir.endsWith(libSubdir) ? libraryDir.chopped(libSubdir.size())
-                                                          : QStringLiteral(CMAKE_INSTALL_PREFIX);
+    const QString prefix =
+        libraryDir.endsWith(libSubdir) ? libraryDir.chopped(libSubdir.size()) : QFileInfo(libraryDir).path();
     return QDir(prefix + QStringLiteral("/" QGIS_PLUGIN_SUBDIR)).exists() ? prefix : QString();
 }
 } // namespace

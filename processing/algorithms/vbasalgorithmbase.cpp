@@ -130,7 +130,7 @@ VbasAlgorithmBase::Diversity VbasAlgorithmBase::parameterAsDiversity(const QVari
                              QObject::tr("l is %1, but one value is no diversity; set L to 2 or more, "
                                          "or 0 to leave l-diversity off")
                                  .arg(diversity.l));
-    if (diversity.isOn() && parameterAsFields(parameters, kParameterSensitiveFields, context).isEmpty())
+    if (diversity.isOn() && parameterAsFieldNames(parameters, kParameterSensitiveFields, context).isEmpty())
         throw parameterError(kParameterL,
                              QObject::tr("l-diversity needs the fields it protects; give them as "
                                          "SENSITIVE_FIELDS, or set L to 0"));
@@ -148,6 +148,17 @@ int VbasAlgorithmBase::parameterAsK(const QVariantMap& parameters, QgsProcessing
     return k;
 }
 
+QStringList VbasAlgorithmBase::parameterAsFieldNames(const QVariantMap& parameters, const QString& name,
+                                                     QgsProcessingContext& context) const
+{
+    // parameterAsFields is deprecated from 3.40 in favour of parameterAsStrings (3.32).
+#if _QGIS_VERSION_INT >= 33200
+    return parameterAsStrings(parameters, name, context);
+#else
+    return parameterAsFields(parameters, name, context);
+#endif
+}
+
 int VbasAlgorithmBase::parameterAsFieldIndex(const QVariantMap& parameters, const QString& name,
                                              const QgsFields& fields, QgsProcessingContext& context) const
 {
@@ -162,7 +173,7 @@ QList<int> VbasAlgorithmBase::parameterAsFieldIndices(const QVariantMap& paramet
     const auto* definition = dynamic_cast<const QgsProcessingParameterField*>(parameterDefinition(name));
     Q_ASSERT(definition);
     const QString layerParameter = definition->parentLayerParameterName();
-    const QStringList names = parameterAsFields(parameters, name, context);
+    const QStringList names = parameterAsFieldNames(parameters, name, context);
     if (names.isEmpty() && !(definition->flags() & VbasCompat::ParameterFlagOptional))
         throw parameterError(name, QObject::tr("no field given; choose one of the fields of %1 (%2)")
                                        .arg(layerParameter, fields.names().join(QStringLiteral(", "))));

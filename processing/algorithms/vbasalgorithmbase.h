@@ -95,6 +95,9 @@ protected:
      * parameterAsFieldIndex(). */
     QList<int> parameterAsFieldIndices(const QVariantMap& parameters, const QString& name,
                                        const QgsFields& fields, QgsProcessingContext& context) const;
+    /** Returns the field names given to the field parameter `name`, as given. */
+    QStringList parameterAsFieldNames(const QVariantMap& parameters, const QString& name,
+                                      QgsProcessingContext& context) const;
 
     /**
      * Returns the parameter a user must change to fix an engine error about `subject`, or an empty

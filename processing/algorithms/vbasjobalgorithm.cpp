@@ -309,7 +309,7 @@ void VbasJobAlgorithm::addGeneralizationParameters()
     addParameter(withHelp(
         new QgsProcessingParameterMultipleLayers(kHierarchyTables,
                                                  QObject::tr("Hierarchy tables (ARX CSV, one per field)"),
-                                                 QgsProcessing::TypeFile, QVariant(), true),
+                                                 VbasCompat::SourceTypeFile, QVariant(), true),
         QObject::tr(
             "CSV files in ARX's format, one line per value: value;level 1;level 2;... Each file's name "
             "names its quasi-identifier (education.csv for 'education'); a table makes that field "
@@ -459,7 +459,7 @@ void VbasJobAlgorithm::requireGeometryType(const QgsFeatureSource& source, const
     if (QgsWkbTypes::geometryType(source.wkbType()) == type)
         return;
     const QString held =
-        source.wkbType() == QgsWkbTypes::NoGeometry
+        source.wkbType() == VbasCompat::WkbNoGeometry
             ? QObject::tr("the layer is a table without geometries")
             : QObject::tr("the layer holds %1 geometries").arg(QgsWkbTypes::displayString(source.wkbType()));
     throw parameterError(parameter,

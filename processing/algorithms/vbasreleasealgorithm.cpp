@@ -150,7 +150,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         feedback->setProgress(100.0 * double(outputs.size()) / double(std::max(wanted, 1)));
     };
     const auto write = [&](const QString& name, std::optional<VbasStyling::Role> role,
-                           const QgsFields& fields, QgsWkbTypes::Type type,
+                           const QgsFields& fields, VbasCompat::WkbType type,
                            const std::function<void(VbasSink&)>& writer)
     {
         if (!parameterDefinition(name))
@@ -167,7 +167,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         }
         // The output's share of the bar, and a line saying what was written and how long it took.
         QgsProcessingMultiStepFeedback share(std::max(wanted, 1), feedback);
-        share.setCurrentStep(outputs.size());
+        share.setCurrentStep(int(outputs.size()));
         QElapsedTimer timer;
         timer.start();
         // Rows without geometry (millions of records) go straight into the table QGIS created (VbasOgrTable).

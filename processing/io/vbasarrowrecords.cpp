@@ -58,25 +58,25 @@ std::optional<Kind> kindOf(const char* format)
 }
 
 /** The QVariant type QGIS's OGR provider gives a field of this kind (OFTInteger: int, OFTInteger64...). */
-QVariant::Type variantType(Kind kind)
+VbasCompat::FieldType variantType(Kind kind)
 {
     switch (kind)
     {
     case Kind::Utf8:
     case Kind::LargeUtf8:
-        return QVariant::String;
+        return VbasCompat::FieldTypeString;
     case Kind::Int64:
     case Kind::UInt32:
-        return QVariant::LongLong;
+        return VbasCompat::FieldTypeLongLong;
     case Kind::Float32:
     case Kind::Float64:
-        return QVariant::Double;
+        return VbasCompat::FieldTypeDouble;
     case Kind::Bool:
-        return QVariant::Bool;
+        return VbasCompat::FieldTypeBool;
     case Kind::Date32:
-        return QVariant::Date;
+        return VbasCompat::FieldTypeDate;
     default:
-        return QVariant::Int;
+        return VbasCompat::FieldTypeInt;
     }
 }
 
@@ -95,7 +95,7 @@ QVariant cell(const ArrowArray& array, Kind kind, std::int64_t row)
 {
     const std::int64_t i = row + array.offset;
     if (array.null_count != 0 && array.buffers[0] != nullptr && !bit(array.buffers[0], i))
-        return QVariant(variantType(kind));
+        return VbasCompat::nullOf(variantType(kind));
     switch (kind)
     {
     case Kind::Utf8:

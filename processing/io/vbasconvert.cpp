@@ -39,7 +39,7 @@ constexpr int kListed = 5;
 QString listed(const QStringList& texts)
 {
     QStringList shown;
-    for (int i = 0; i < std::min<int>(kListed, texts.size()); ++i)
+    for (int i = 0; i < kListed && i < texts.size(); ++i)
         shown << QStringLiteral("'%1'").arg(texts.at(i));
     QString joined = shown.join(QStringLiteral(", "));
     if (texts.size() > kListed)
@@ -65,7 +65,7 @@ QString datumPart(const QString& proj)
 /** Returns `crs` itself when it is projected in metres (or invalid), else the same projection in metres. */
 QgsCoordinateReferenceSystem metricCrsFor(const QgsCoordinateReferenceSystem& crs)
 {
-    if (!crs.isValid() || crs.mapUnits() == QgsUnitTypes::DistanceMeters)
+    if (!crs.isValid() || crs.mapUnits() == VbasCompat::DistanceMeters)
         return crs;
     // A projected CRS in feet or other units: the same projection, in metres (x_0/y_0 are metres in PROJ
     // whatever +units says).
@@ -682,7 +682,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     const QList<int> published = fields.publishedValues();
     // Read in this order: the quasi-identifiers, the published values, the region, the count.
     QgsAttributeList attributes = fields.readFields();
-    const int q = fields.quasiIdentifiers.size(), regionAt = attributes.size() - 1;
+    const int q = int(fields.quasiIdentifiers.size()), regionAt = int(attributes.size()) - 1;
     if (fields.count >= 0)
         attributes << fields.count;
     const int countAt = regionAt + 1;
@@ -848,7 +848,7 @@ QString VbasPlanarFrame::computationCrsProblem(const QgsCoordinateReferenceSyste
     if (computationCrs.isGeographic())
         return QObject::tr("%1 is geographic (degrees), but the computation needs a plane in metres; %2")
             .arg(computationCrs.userFriendlyIdentifier(), instead);
-    if (computationCrs.mapUnits() != QgsUnitTypes::DistanceMeters)
+    if (computationCrs.mapUnits() != VbasCompat::DistanceMeters)
         return QObject::tr("%1 is in %2, not in metres; %3")
             .arg(computationCrs.userFriendlyIdentifier(), QgsUnitTypes::toString(computationCrs.mapUnits()),
                  instead);
@@ -1104,7 +1104,7 @@ std::uint32_t VbasCategoryCodes::code(const QVariant& value)
         ++mNullRows;
         return *mNull;
     }
-    const bool wholeNumber = value.type() == QVariant::Int || value.type() == QVariant::LongLong;
+    const bool wholeNumber = value.userType() == QMetaType::Int || value.userType() == QMetaType::LongLong;
     if (wholeNumber)
     {
         const auto found = mWholeNumber.constFind(value.toLongLong());

@@ -283,8 +283,8 @@ bool VbasOgrTable::accepts(const QString& destination, const QgsFields& fields)
     if (suffix != QLatin1String("csv"))
         return false;
     for (const QgsField& field : fields)
-        if (field.type() != QVariant::String && field.type() != QVariant::Int &&
-            field.type() != QVariant::LongLong && field.type() != QVariant::Bool)
+        if (field.type() != VbasCompat::FieldTypeString && field.type() != VbasCompat::FieldTypeInt &&
+            field.type() != VbasCompat::FieldTypeLongLong && field.type() != VbasCompat::FieldTypeBool)
             return false;
     return true;
 }
@@ -320,20 +320,20 @@ VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, 
         Writing writing = Writing::Text;
         switch (field.type())
         {
-        case QVariant::String:
+        case VbasCompat::FieldTypeString:
             break;
-        case QVariant::Int:
-        case QVariant::LongLong:
-        case QVariant::Bool:
+        case VbasCompat::FieldTypeInt:
+        case VbasCompat::FieldTypeLongLong:
+        case VbasCompat::FieldTypeBool:
             writing = Writing::Integer;
             break;
-        case QVariant::Double:
+        case VbasCompat::FieldTypeDouble:
             writing = Writing::Real;
             break;
-        case QVariant::Date:
+        case VbasCompat::FieldTypeDate:
             writing = Writing::Date;
             break;
-        case QVariant::DateTime:
+        case VbasCompat::FieldTypeDateTime:
             writing = Writing::DateTime;
             break;
         default:
@@ -462,7 +462,7 @@ struct BoundValue
         else if (writing == Writing::Real)
             sqlite3_bind_double(insert, p, real);
         else
-            sqlite3_bind_text(insert, p, text.constData(), text.size(), SQLITE_STATIC);
+            sqlite3_bind_text(insert, p, text.constData(), int(text.size()), SQLITE_STATIC);
     }
 };
 } // namespace

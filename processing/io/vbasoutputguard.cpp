@@ -36,6 +36,7 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace
@@ -738,9 +739,9 @@ QVariantMap VbasOutputGuard::commit(const QVariantMap& results)
                     aside << name;
         }
         QString journal;
-        for (const QString& name : qAsConst(aside))
+        for (const QString& name : std::as_const(aside))
             journal += QStringLiteral("aside\t%1\n").arg(name);
-        for (const QString& name : qAsConst(moved))
+        for (const QString& name : std::as_const(moved))
         {
             syncPath(QDir(staging->stagedFolder()).filePath(name));
             journal += QStringLiteral("move\t%1\n").arg(name);
@@ -776,7 +777,7 @@ QVariantMap VbasOutputGuard::commit(const QVariantMap& results)
     for (auto it = results.constBegin(); it != results.constEnd(); ++it)
     {
         QVariant value = it.value();
-        if (value.type() == QVariant::String)
+        if (value.userType() == QMetaType::QString)
             value = rewritten(value.toString());
         final.insert(it.key(), value);
     }
@@ -843,7 +844,7 @@ void VbasOutputGuard::relabelLayersToLoad()
 void VbasOutputGuard::removeLayersToLoad()
 {
     QMap<QString, QgsProcessingContext::LayerDetails> layers = mContext.layersToLoadOnCompletion();
-    const int before = layers.size();
+    const auto before = layers.size();
     for (const QString& key : layers.keys())
         if (rewritten(key) != key || mPublished.contains(key))
             layers.remove(key);

@@ -71,7 +71,7 @@ int VbasRelease::siteAggregate(std::size_t site) const
 QVariant VbasRelease::siteAggregateId(std::size_t site) const
 {
     const int aggregate = siteAggregate(site);
-    return aggregate < 0 ? QVariant(aggregateIdField.type()) : aggregateIds.at(aggregate);
+    return aggregate < 0 ? VbasCompat::nullOf(aggregateIdField.type()) : aggregateIds.at(aggregate);
 }
 
 VbasSink::VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback)
@@ -310,7 +310,7 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
     rows.numbered = layout.rowId;
     QVector<QVariant> aggregates = release.aggregateIds;
     const auto withheld = std::uint32_t(aggregates.size());
-    aggregates << QVariant(release.aggregateIdField.type());
+    aggregates << VbasCompat::nullOf(release.aggregateIdField.type());
     rows.values.push_back(aggregates);
     // A generalized quasi-identifier: the labels of its groups at its level, then the text of each value as
     // read, for a dropped row (review only), which has no class to generalize.
@@ -519,7 +519,7 @@ QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::Pipeli
                                               : QString::fromStdString(config.siteRefiner))
                << (hierarchies != nullptr && !row.levels.empty()
                        ? QVariant(VbasOutputs::generalizationLevels(*hierarchies, row.levels))
-                       : QVariant(QVariant::String))
+                       : VbasCompat::nullOf(VbasCompat::FieldTypeString))
                << int(row.siteCount) << int(row.result.aggregation.size());
     for (const vbas::MetricValue& metric : row.result.metrics)
         attributes << metric.value;

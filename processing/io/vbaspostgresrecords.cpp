@@ -2,6 +2,7 @@
 
 #include "Feedback.h"
 #include "vbasdistinctrows.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsexception.h>
@@ -47,17 +48,17 @@ std::optional<Conversion> conversionOf(const QgsField& field)
     };
     switch (field.type())
     {
-    case QVariant::Int:
+    case VbasCompat::FieldTypeInt:
         return among({"int2", "int4"}) ? std::optional(Conversion::Int) : std::nullopt;
-    case QVariant::LongLong:
+    case VbasCompat::FieldTypeLongLong:
         return among({"int8"}) ? std::optional(Conversion::LongLong) : std::nullopt;
-    case QVariant::Double:
+    case VbasCompat::FieldTypeDouble:
         return among({"float4", "float8", "numeric"}) ? std::optional(Conversion::Double) : std::nullopt;
-    case QVariant::Bool:
+    case VbasCompat::FieldTypeBool:
         return among({"bool"}) ? std::optional(Conversion::Bool) : std::nullopt;
-    case QVariant::Date:
+    case VbasCompat::FieldTypeDate:
         return among({"date"}) ? std::optional(Conversion::Date) : std::nullopt;
-    case QVariant::String:
+    case VbasCompat::FieldTypeString:
         if (among({"character"}))
             return Conversion::PaddedText;
         return among({"text", "varchar", "char", "citext", "uuid"}) ? std::optional(Conversion::Text)
@@ -156,7 +157,7 @@ QVariant converted(Conversion conversion, const QByteArray& text)
         return QString::fromUtf8(text);
     case Conversion::PaddedText:
     {
-        int length = text.size();
+        auto length = text.size();
         while (length > 0 && text[length - 1] == ' ')
             --length;
         return QString::fromUtf8(text.constData(), length);
@@ -181,7 +182,7 @@ struct VbasPostgresRecords::Copy
     Counting counting = Counting::Here;
     vbas::Feedback* feedback = nullptr;
     std::vector<Conversion> conversions;
-    std::vector<QVariant::Type> types;
+    std::vector<VbasCompat::FieldType> types;
     /** Per field: its distinct texts in COPY (escaped) numbered, and their values by number. */
     std::vector<VbasTextIds> texts;
     std::vector<std::vector<QVariant>> values;
@@ -278,7 +279,7 @@ struct VbasPostgresRecords::Copy
         const std::uint32_t id = texts[field].idOf(text);
         if (id == values[field].size())
             values[field].push_back(
-                text == "\\N" ? QVariant(types[field])
+                text == "\\N" ? VbasCompat::nullOf(types[field])
                               : converted(conversions[field], unescaped(text.data(), int(text.size()))));
         return id;
     }

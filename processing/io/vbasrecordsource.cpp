@@ -1,5 +1,7 @@
 #include "vbasrecordsource.h"
 
+#include "vbasqgiscompat.h"
+
 #include <qgsdatasourceuri.h>
 #include <qgsvectorlayer.h>
 
@@ -13,7 +15,7 @@ bool VbasSql::fieldsInTheSource(const QgsVectorLayer& layer, const QStringList& 
     if (layer.isModified())
         return false;
     for (const QString& field : fields)
-        if (layer.fields().fieldOrigin(layer.fields().lookupField(field)) != QgsFields::OriginProvider)
+        if (layer.fields().fieldOrigin(layer.fields().lookupField(field)) != VbasCompat::FieldOriginProvider)
             return false;
     return true;
 }

@@ -143,7 +143,7 @@ VbasCharts::Bins VbasCharts::bins(const QVector<double>& allValues, bool integer
     // whose printed edges hold it, whatever the rounding of first + i * step.
     result.edges << first;
     while (result.edges.back() <= *highest)
-        result.edges << first + step * result.edges.size();
+        result.edges << first + step * double(result.edges.size());
     result.counts.fill(0, result.edges.size() - 1);
     for (const double value : values)
         ++result.counts[int(std::upper_bound(result.edges.begin(), result.edges.end(), value) -
@@ -197,7 +197,7 @@ QString VbasCharts::histogram(const QString& field, const QVector<double>& allVa
     // Whole-number bins one wide are labelled under their middle, other bins at their edges; at most
     // about twelve labels so that they never run into each other.
     const bool centred = integers && histogram.edges[1] - histogram.edges[0] == 1.0;
-    const int labels = centred ? histogram.counts.size() : histogram.edges.size();
+    const int labels = int(centred ? histogram.counts.size() : histogram.edges.size());
     const int every = (labels + 11) / 12;
     for (int i = 0; i < labels; i += every)
     {

@@ -1,5 +1,7 @@
 #include "vbashelppage.h"
 
+#include "vbasqgiscompat.h"
+
 #include <qgsprocessingalgorithm.h>
 #include <qgsprocessingcontext.h>
 #include <qgsprocessingoutputs.h>
@@ -50,7 +52,7 @@ QString vbasHelpPage(const QgsProcessingAlgorithm& algorithm, const QString& ver
             help +=
                 (help.isEmpty() ? QString() : QStringLiteral("<br>")) +
                 QObject::tr("Choices: %1").arg(choice->options().join(QStringLiteral(", ")).toHtmlEscaped());
-        const bool optional = parameter->flags() & QgsProcessingParameterDefinition::FlagOptional;
+        const bool optional = parameter->flags() & VbasCompat::ParameterFlagOptional;
         html += QStringLiteral("<tr><td><code>%1</code></td><td>%2%3</td><td>%4</td><td>%5</td></tr>\n")
                     .arg(parameter->name().toHtmlEscaped(), parameter->description().toHtmlEscaped(),
                          optional ? QObject::tr(" (optional)") : QString(),

@@ -1,5 +1,7 @@
 #include "vbashtml.h"
 
+#include "vbasqgiscompat.h"
+
 #include <qgsexception.h>
 #include <qgsprocessingalgorithm.h>
 #include <qgsprocessingparameters.h>
@@ -56,9 +58,9 @@ QString VbasHtml::cell(const QVariant& value)
     // Whole numbers in full (discernibility runs into millions); others to 10 digits, enough for
     // site coordinates in degrees.
     const double number = value.toDouble();
-    const QString text = value.type() != QVariant::Double ? value.toString()
-                         : number == std::floor(number)   ? QString::number(number, 'f', 0)
-                                                          : QString::number(number, 'g', 10);
+    const QString text = value.userType() != QMetaType::Double ? value.toString()
+                         : number == std::floor(number)        ? QString::number(number, 'f', 0)
+                                                               : QString::number(number, 'g', 10);
     return QStringLiteral("<td>%1</td>").arg(text.toHtmlEscaped());
 }
 
@@ -118,7 +120,7 @@ void VbasHtml::write(const QString& path, const QString& outputName, const QStri
         throw QgsProcessingException(
             QObject::tr("%1: cannot write the report to %2: %3").arg(outputName, path, file.errorString()));
     QTextStream stream(&file);
-    stream.setCodec("UTF-8");
+    VbasCompat::useUtf8(stream);
     stream << html;
     stream.flush();
     if (stream.status() != QTextStream::Ok || !file.flush())

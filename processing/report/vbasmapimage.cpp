@@ -24,7 +24,7 @@ namespace
 {
 /** Returns a memory layer written by `writer` with the writers of the outputs. */
 std::unique_ptr<QgsVectorLayer> memoryLayer(const QString& name, const QgsFields& fields,
-                                            QgsWkbTypes::Type type, const QgsCoordinateReferenceSystem& crs,
+                                            VbasCompat::WkbType type, const QgsCoordinateReferenceSystem& crs,
                                             QgsProcessingFeedback& feedback,
                                             const std::function<void(VbasSink&)>& writer)
 {

@@ -34,9 +34,10 @@ const char* const kQualitative[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072", 
 
 QgsFillSymbol* fill(const QString& color, const QString& outline, double outlineWidth)
 {
-    return QgsFillSymbol::createSimple({{QStringLiteral("color"), color},
-                                        {QStringLiteral("outline_color"), outline},
-                                        {QStringLiteral("outline_width"), outlineWidth}});
+    return VbasCompat::released(
+        QgsFillSymbol::createSimple({{QStringLiteral("color"), color},
+                                     {QStringLiteral("outline_color"), outline},
+                                     {QStringLiteral("outline_width"), outlineWidth}}));
 }
 
 /** The colour of the hatch over hot spots of withheld records: dark red, visible on every class colour. */
@@ -88,7 +89,7 @@ QgsRangeList ranges(const QgsVectorLayer& layer, const QString& field, const Qgs
                                QgsGradientStop(0.5, QColor("#41b6c4")),
                                QgsGradientStop(0.75, QColor("#2c7fb8"))});
     QgsRangeList list;
-    const int count = bins.counts.size();
+    const int count = int(bins.counts.size());
     for (int i = 0; i < count; ++i)
     {
         QgsFillSymbol* classSymbol = symbol.clone();
@@ -188,7 +189,7 @@ void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& requeste
         for (const auto& [index, colour] :
              {std::pair(0, QStringLiteral("#ffffff")), std::pair(1, kHotSpotColour)})
             lines->subSymbol()->symbolLayer(index)->setDataDefinedProperty(
-                QgsSymbolLayer::PropertyStrokeColor,
+                VbasCompat::strokeColorProperty(),
                 QgsProperty::fromExpression(QStringLiteral("if(%1, '%2', '0,0,0,0')").arg(hot, colour)));
         symbol->appendSymbolLayer(lines);
     }
@@ -200,7 +201,7 @@ void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& requeste
     QgsPalLayerSettings label;
     label.fieldName = QStringLiteral("if(\"released\" > 0, 'k=' || \"anonymity_after\", 'all withheld')");
     label.isExpression = true;
-    label.placement = QgsPalLayerSettings::Horizontal;
+    label.placement = VbasCompat::LabelHorizontal;
     QgsTextFormat format;
     format.setSize(10);
     format.setColor(QColor("#111111"));
@@ -256,21 +257,21 @@ void VbasStyling::styleMapping(QgsVectorLayer& layer)
 
 void VbasStyling::styleSites(QgsVectorLayer& layer)
 {
-    layer.setRenderer(new QgsSingleSymbolRenderer(
+    layer.setRenderer(new QgsSingleSymbolRenderer(VbasCompat::released(
         QgsMarkerSymbol::createSimple({{QStringLiteral("name"), QStringLiteral("circle")},
                                        {QStringLiteral("color"), QStringLiteral("#111111")},
                                        {QStringLiteral("outline_color"), QStringLiteral("#ffffff")},
                                        {QStringLiteral("outline_width"), 0.3},
-                                       {QStringLiteral("size"), 2.0}})));
+                                       {QStringLiteral("size"), 2.0}}))));
 }
 
 void VbasStyling::styleCells(QgsVectorLayer& layer)
 {
-    layer.setRenderer(new QgsSingleSymbolRenderer(
+    layer.setRenderer(new QgsSingleSymbolRenderer(VbasCompat::released(
         QgsFillSymbol::createSimple({{QStringLiteral("style"), QStringLiteral("no")},
                                      {QStringLiteral("outline_color"), QStringLiteral("#444444")},
                                      {QStringLiteral("outline_style"), QStringLiteral("dash")},
-                                     {QStringLiteral("outline_width"), 0.3}})));
+                                     {QStringLiteral("outline_width"), 0.3}}))));
 }
 
 void VbasStyling::style(QgsVectorLayer& layer, Role role, const QString& shadeBy)

@@ -120,7 +120,10 @@ def desktop(plugin, params, out, work):
         code.write(DESKTOP_CODE)
     with open(os.path.join(out, "parameters.json"), "w") as file:
         json.dump(params, file)
-    env = clean_environment(RUN_OUT=out, QGIS_CUSTOM_CONFIG_PATH=profile, XDG_RUNTIME_DIR=os.path.join(work, "xdg"))
+    # Desktop QGIS draws on Xvfb's display: a caller's QT_QPA_PLATFORM=offscreen (the headless advice) would
+    # make it abort in QgsClipboard.
+    env = clean_environment(RUN_OUT=out, QGIS_CUSTOM_CONFIG_PATH=profile, XDG_RUNTIME_DIR=os.path.join(work, "xdg"),
+                            QT_QPA_PLATFORM="xcb")
     done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "qgis.bin", "--noversioncheck",
                            "--nologo", "--globalsettingsfile", os.path.join(work, "global.ini"), "--code",
                            os.path.join(work, "startup.py")], env=env, capture_output=True, text=True, timeout=300)

@@ -1,5 +1,7 @@
 #include "processingtestutils.h"
 
+#include "vbasqgiscompat.h"
+
 #include <qgsapplication.h>
 #include <qgsmemoryproviderutils.h>
 #include <qgsprocessingalgorithm.h>
@@ -42,14 +44,15 @@ private:
 
 QVariant nullText()
 {
-    return QVariant(QVariant::String);
+    return VbasCompat::nullOf(VbasCompat::FieldTypeString);
 }
 
 std::unique_ptr<QgsVectorLayer> makeTable(const QStringList& fields, const QList<QVariantList>& rows)
 {
     // Built from QgsFields, not a memory provider URI, so that names may hold '&', '=' or any other text.
-    static const QMap<QString, QVariant::Type> types{
-        {"string", QVariant::String}, {"integer", QVariant::Int}, {"double", QVariant::Double}};
+    static const QMap<QString, VbasCompat::FieldType> types{{"string", VbasCompat::FieldTypeString},
+                                                            {"integer", VbasCompat::FieldTypeInt},
+                                                            {"double", VbasCompat::FieldTypeDouble}};
     QgsFields layerFields;
     for (const QString& field : fields)
     {
@@ -152,7 +155,7 @@ AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& 
     run.log = feedback.textLog();
     for (auto it = run.results.constBegin(); it != run.results.constEnd(); ++it)
     {
-        if (it.value().type() != QVariant::String)
+        if (it.value().userType() != QMetaType::QString)
             continue;
         auto* layer = qobject_cast<QgsVectorLayer*>(
             QgsProcessingUtils::mapLayerFromString(it.value().toString(), context));

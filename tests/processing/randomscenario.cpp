@@ -54,9 +54,10 @@ QString RandomScenario::describe() const
     for (auto it = parameters.constBegin(); it != parameters.constEnd(); ++it)
     {
         const QVariant& value = it.value();
-        if (value.type() == QVariant::StringList)
+        if (value.userType() == QMetaType::QStringList)
             choices << it.key() + '=' + value.toStringList().join(',');
-        else if (value.type() != QVariant::UserType && value.type() != QVariant::List && value != kTemporary)
+        else if (value.userType() < QMetaType::User && value.userType() != QMetaType::QVariantList &&
+                 value != kTemporary)
             choices << it.key() + '=' + value.toString();
     }
     return QStringLiteral("seed %1: %2, %3x%4 cells of %5, %6 small areas, %7 record rows; %8")
@@ -93,7 +94,8 @@ void RandomScenario::drawRegions()
                              mOriginX + (column + 1) * mCell, mOriginY + (row + 1) * mCell));
             if (!areas.isEmpty() && std::bernoulli_distribution(0.1)(mRandom))
             {
-                QgsGeometry& joined = areas[std::uniform_int_distribution<int>(0, areas.size() - 1)(mRandom)];
+                QgsGeometry& joined =
+                    areas[std::uniform_int_distribution<int>(0, int(areas.size()) - 1)(mRandom)];
                 joined = joined.combine(cell);
             }
             else
@@ -146,7 +148,7 @@ void RandomScenario::drawRecords()
         row << (stray < strayRate / 2 ? nullText()
                 : stray < strayRate   ? QVariant(QStringLiteral("unknown%1").arg(i % 3))
                                       : QVariant(mRegionIds.at(std::uniform_int_distribution<int>(
-                                          0, mRegionIds.size() - 1)(mRandom))));
+                                          0, int(mRegionIds.size()) - 1)(mRandom))));
         for (const int count : categories)
         {
             const double kind = std::uniform_real_distribution<double>(0.0, 1.0)(mRandom);

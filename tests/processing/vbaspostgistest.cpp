@@ -234,12 +234,13 @@ TEST_F(PostGIS, CopyGivesTheValuesQgisGivesForEveryTypeItReads)
     {
         std::string text;
         for (const QVariant& value : values)
-            text += QStringLiteral("%1 %2|")
-                        .arg(QString::fromLatin1(value.typeName()),
-                             value.isNull()                     ? QStringLiteral("NULL")
-                             : value.type() == QVariant::Double ? QString::number(value.toDouble(), 'g', 17)
-                                                                : value.toString())
-                        .toStdString();
+            text +=
+                QStringLiteral("%1 %2|")
+                    .arg(QString::fromLatin1(value.typeName()),
+                         value.isNull()                          ? QStringLiteral("NULL")
+                         : value.userType() == QMetaType::Double ? QString::number(value.toDouble(), 'g', 17)
+                                                                 : value.toString())
+                    .toStdString();
         return text;
     };
     std::map<std::string, qint64> expected;

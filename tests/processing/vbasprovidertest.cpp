@@ -29,7 +29,7 @@ QString metadataValue(const QString& key)
     QFile file(QStringLiteral(VBAS_METADATA_FILE));
     EXPECT_TRUE(file.open(QIODevice::ReadOnly | QIODevice::Text));
     QTextStream lines(&file);
-    lines.setCodec("UTF-8");
+    VbasCompat::useUtf8(lines);
     while (!lines.atEnd())
     {
         const QString line = lines.readLine();
@@ -186,8 +186,7 @@ TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)
             << it.key().toStdString();
     for (const char* advanced :
          {"SEED", "GAPS_MODEL", "GAPS_C", "GAPS_B", "REPRESENTATIVE_POINT", "UNKNOWN_REGIONS"})
-        EXPECT_TRUE(parameter("aggregateregions", advanced)->flags() &
-                    QgsProcessingParameterDefinition::FlagAdvanced)
+        EXPECT_TRUE(parameter("aggregateregions", advanced)->flags() & VbasCompat::ParameterFlagAdvanced)
             << advanced;
 }
 
@@ -207,8 +206,7 @@ int expectOptionParameters(const QString& algorithm, const std::vector<Entry>& e
             if (!definition)
                 continue;
             ++checked;
-            EXPECT_EQ(bool(definition->flags() & QgsProcessingParameterDefinition::FlagAdvanced),
-                      spec.advanced);
+            EXPECT_EQ(bool(definition->flags() & VbasCompat::ParameterFlagAdvanced), spec.advanced);
             switch (spec.type)
             {
             case vbas::OptionSpec::Type::Choice:
@@ -309,7 +307,7 @@ TEST(Provider, StrategyParametersKeepTheNamesAndDefaultsSavedModelsStore)
             const QgsProcessingParameterDefinition* definition = parameter(algorithm, it.key());
             ASSERT_TRUE(definition) << algorithm << " " << it.key().toStdString();
             EXPECT_EQ(definition->defaultValue(), it.value()) << algorithm << " " << it.key().toStdString();
-            const bool advanced = definition->flags() & QgsProcessingParameterDefinition::FlagAdvanced;
+            const bool advanced = definition->flags() & VbasCompat::ParameterFlagAdvanced;
             EXPECT_EQ(advanced, it.key() != "SITE_COUNT" && it.key() != "ADC") << it.key().toStdString();
         }
     const VbasChoiceParameter* models = choice("aggregateregions", "GAPS_MODEL");
@@ -409,7 +407,7 @@ TEST(Provider, StrategyOptionsAndSwitchesAreOptionalWithTheirDefaults)
         if (!definition)
             return;
         ++checked;
-        EXPECT_TRUE(definition->flags() & QgsProcessingParameterDefinition::FlagOptional) << key;
+        EXPECT_TRUE(definition->flags() & VbasCompat::ParameterFlagOptional) << key;
         EXPECT_TRUE(definition->defaultValue().isValid()) << key;
     };
     const auto visit = [&](const auto& entries)

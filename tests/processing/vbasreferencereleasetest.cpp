@@ -4,6 +4,7 @@
 // multiset (their order is random on every run). A refactoring that keeps releases must keep these.
 
 #include "processingtestutils.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsfeatureiterator.h>
 #include <qgsprocessing.h>
@@ -57,7 +58,7 @@ std::vector<ReferenceCase> readCases()
         ReferenceCase referenceCase{words.at(0), words.at(1), {}};
         for (int i = 2; i < words.size(); ++i)
         {
-            const int equals = words.at(i).indexOf(QLatin1Char('='));
+            const auto equals = words.at(i).indexOf(QLatin1Char('='));
             QString value = words.at(i).mid(equals + 1);
             if (value.startsWith(QLatin1String("data/")))
                 value.prepend(QStringLiteral(VBAS_SOURCE_DIR "/"));
@@ -96,7 +97,7 @@ QString asText(const QVariant& value)
 {
     if (value.isNull())
         return QString();
-    if (value.type() == QVariant::Double)
+    if (value.userType() == QMetaType::Double)
         return QString::number(value.toDouble(), 'g', 17);
     return value.toString();
 }
@@ -108,7 +109,7 @@ Table readTable(QgsVectorLayer& layer)
     for (const QgsField& field : layer.fields())
     {
         table.fields << field.name();
-        table.floating << (field.type() == QVariant::Double);
+        table.floating << (field.type() == VbasCompat::FieldTypeDouble);
     }
     QgsFeature feature;
     QgsFeatureIterator features = layer.getFeatures();
@@ -161,8 +162,8 @@ bool sameValue(const QString& expected, const QString& actual, bool floating)
  */
 void expectSameAggregates(const std::string& what, const Table& expected, const Table& actual)
 {
-    const int expectedKey = expected.fields.indexOf(QStringLiteral("aggregate_id"));
-    const int actualKey = actual.fields.indexOf(QStringLiteral("aggregate_id"));
+    const auto expectedKey = expected.fields.indexOf(QStringLiteral("aggregate_id"));
+    const auto actualKey = actual.fields.indexOf(QStringLiteral("aggregate_id"));
     ASSERT_GE(expectedKey, 0) << what << ": the fixture has no aggregate_id";
     ASSERT_GE(actualKey, 0) << what << ": no aggregate_id";
     QMap<QString, QStringList> expectedRows;
@@ -181,7 +182,7 @@ void expectSameAggregates(const std::string& what, const Table& expected, const 
             << " of the reference is missing; reference row: " << describe(expected.fields, it.value());
         for (int f = 0; f < actual.fields.size(); ++f)
         {
-            const int column = expected.fields.indexOf(actual.fields.at(f));
+            const auto column = expected.fields.indexOf(actual.fields.at(f));
             ASSERT_TRUE(sameValue(it.value().at(column), found->at(f), actual.floating.at(f)))
                 << what << ": aggregate " << it.key().toStdString() << ", field "
                 << actual.fields.at(f).toStdString() << ": reference '" << it.value().at(column).toStdString()
@@ -268,7 +269,7 @@ TEST_P(ReferenceRelease, IsUnchanged)
     const Table recordsNow = readTable(*outputLayer(run, "OUTPUT_RECORDS"));
     ASSERT_EQ(recordsNow.fields + QStringList{kCountField}, records.fields) << name;
     expectSameRows(name + " OUTPUT_RECORDS", recordsNow.fields,
-                   multiset(records.rows, records.fields.size() - 1), multiset(recordsNow.rows));
+                   multiset(records.rows, int(records.fields.size()) - 1), multiset(recordsNow.rows));
 }
 
 INSTANTIATE_TEST_SUITE_P(RealData, ReferenceRelease, ::testing::ValuesIn(readCases()),

@@ -4,6 +4,7 @@
 
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsmemoryproviderutils.h>
 #include <qgsprocessing.h>
@@ -51,7 +52,7 @@ TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
 
     // The region replaced by an aggregate id and the quasi-identifiers, no other field and no geometry.
     EXPECT_EQ(records->fields().names(), QStringList{"tract"} + kOlindaQuasiIdentifiers);
-    EXPECT_EQ(records->wkbType(), QgsWkbTypes::NoGeometry);
+    EXPECT_EQ(records->wkbType(), VbasCompat::WkbNoGeometry);
     const QMap<QString, qint64> perAggregate = countByValue(*records, "tract");
     const QMap<QString, qint64> aggregateIds = countByValue(*aggregates, "aggregate_id");
     for (auto it = perAggregate.constBegin(); it != perAggregate.constEnd(); ++it)
@@ -59,7 +60,7 @@ TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
 
     // Outputs open cleanly in the source CRS: multipolygons, 470 tracts mapped, one point per site.
     EXPECT_EQ(aggregates->crs().authid(), "EPSG:4674");
-    EXPECT_EQ(aggregates->wkbType(), QgsWkbTypes::MultiPolygon);
+    EXPECT_EQ(aggregates->wkbType(), VbasCompat::WkbMultiPolygon);
     EXPECT_EQ(aggregates->featureCount(), number(run, "AGGREGATES"));
     EXPECT_EQ(outputLayer(run, "OUTPUT_MAPPING")->featureCount(), 470);
     EXPECT_EQ(outputLayer(run, "OUTPUT_MAPPING")->crs().authid(), "EPSG:4674");

@@ -2,6 +2,7 @@
 // change, and nothing is written.
 
 #include "processingtestutils.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsprocessing.h>
 
@@ -114,7 +115,7 @@ TEST(BadInput, KBelowTwoIsRejected)
 TEST(BadInput, RegionIdsMustBePresentAndUnique)
 {
     SmallInput input;
-    input.squares = makeSquares({"A", QVariant(QVariant::String), "C", "D"});
+    input.squares = makeSquares({"A", VbasCompat::nullOf(VbasCompat::FieldTypeString), "C", "D"});
     EXPECT_EQ(failure(input.parameters()),
               "REGION_ID_FIELD: feature 2 of REGIONS has no id (NULL); every region "
               "needs a unique id: fill it in or choose another field");

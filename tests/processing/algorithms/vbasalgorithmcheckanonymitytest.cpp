@@ -1,6 +1,7 @@
 // vbas:checkanonymity on small memory tables whose groups were counted by hand.
 
 #include "processingtestutils.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsprocessing.h>
 
@@ -229,10 +230,10 @@ TEST_P(CheckAnonymityBadCount, IsRejectedNamingCountField)
         << error;
 }
 
-INSTANTIATE_TEST_SUITE_P(Values, CheckAnonymityBadCount,
-                         ::testing::Values(BadCount{"Zero", "double", 0, "0"},
-                                           BadCount{"Negative", "double", -2, "-2"},
-                                           BadCount{"Fraction", "double", 2.5, "2.5"},
-                                           BadCount{"Null", "double", QVariant(QVariant::Double), "NULL"},
-                                           BadCount{"Text", "string", "three", "three"}),
-                         badCountName);
+INSTANTIATE_TEST_SUITE_P(
+    Values, CheckAnonymityBadCount,
+    ::testing::Values(BadCount{"Zero", "double", 0, "0"}, BadCount{"Negative", "double", -2, "-2"},
+                      BadCount{"Fraction", "double", 2.5, "2.5"},
+                      BadCount{"Null", "double", VbasCompat::nullOf(VbasCompat::FieldTypeDouble), "NULL"},
+                      BadCount{"Text", "string", "three", "three"}),
+    badCountName);

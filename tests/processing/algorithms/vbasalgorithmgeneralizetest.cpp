@@ -225,8 +225,9 @@ TEST(Generalize, TheComparisonSweepsEachApproachAtTheLevelsItsReleaseChooses)
         single.insert("REFINE_SUPPRESSION", false);
         const AlgorithmRun release = runAlgorithm(kAggregate, single);
         ASSERT_TRUE(release.ok) << release.errors.toStdString();
-        EXPECT_EQ(number(release, "AGGREGATES") + number(release, "EMPTY_SITES"), (sweep.begin() + 1).key());
-        EXPECT_EQ(number(release, "AGGREGATES"), (sweep.begin() + 1).value()) << locator;
+        EXPECT_EQ(number(release, "AGGREGATES") + number(release, "EMPTY_SITES"),
+                  std::next(sweep.begin()).key());
+        EXPECT_EQ(number(release, "AGGREGATES"), std::next(sweep.begin()).value()) << locator;
 
         // The level of the released ages: exact numbers (0), all "*", or bands of one width.
         QSet<QString> widths;

@@ -4,6 +4,7 @@
 
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsgeometry.h>
 #include <qgsprocessing.h>
@@ -139,7 +140,7 @@ TEST(SpatialPartitions, BarrierReleasesNeverJoinTheBanksOfARiver)
     {
         QgsFeatureIterator obstacles = layer->getFeatures();
         while (obstacles.nextFeature(feature))
-            lines << (feature.geometry().type() == QgsWkbTypes::PolygonGeometry
+            lines << (feature.geometry().type() == VbasCompat::GeometryPolygon
                           ? QgsGeometry(feature.geometry().constGet()->boundary())
                           : feature.geometry());
     }

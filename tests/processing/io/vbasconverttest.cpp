@@ -1,6 +1,7 @@
 // The planar frame a job computes in: distances in metres whatever the CRS of the small areas.
 
 #include "vbasconvert.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsdistancearea.h>
 #include <qgsproject.h>
@@ -24,7 +25,7 @@ TEST(PlanarFrame, GeographicSourceIsProjectedOnItsOwnDatumCentredOnTheData)
     const QgsRectangle olinda(-34.917, -8.044, -34.828, -7.955);
     const VbasPlanarFrame frame(sirgas, olinda, QgsProject::instance()->transformContext());
     EXPECT_FALSE(frame.planarCrs().isGeographic());
-    EXPECT_EQ(frame.planarCrs().mapUnits(), QgsUnitTypes::DistanceMeters);
+    EXPECT_EQ(frame.planarCrs().mapUnits(), VbasCompat::DistanceMeters);
     EXPECT_TRUE(frame.planarCrs().toProj().contains("+proj=aeqd"))
         << frame.planarCrs().toProj().toStdString();
     EXPECT_TRUE(frame.planarCrs().toProj().contains("+ellps=GRS80"))
@@ -57,7 +58,7 @@ TEST(PlanarFrame, ProjectedSourceInFeetIsComputedInMetres)
     const QgsCoordinateReferenceSystem feet(QStringLiteral("EPSG:2249"));
     const VbasPlanarFrame frame(feet, QgsRectangle(700000, 2900000, 800000, 3000000),
                                 QgsProject::instance()->transformContext());
-    EXPECT_EQ(frame.planarCrs().mapUnits(), QgsUnitTypes::DistanceMeters);
+    EXPECT_EQ(frame.planarCrs().mapUnits(), VbasCompat::DistanceMeters);
     EXPECT_NEAR(planarDistance(frame, {760000, 2950000}, {761000, 2950000}), 1000.0 * 1200.0 / 3937.0, 1e-6);
 }
 

@@ -6,6 +6,7 @@
 #include "processingtestutils.h"
 #include "realdata.h"
 #include "vbascodedrows.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsvectorfilewriter.h>
 #include <qgsvectorlayer.h>
@@ -27,12 +28,12 @@ namespace
 QgsFields typedFields()
 {
     QgsFields fields;
-    fields.append(QgsField(QStringLiteral("id"), QVariant::Int));
-    fields.append(QgsField(QStringLiteral("big"), QVariant::LongLong));
-    fields.append(QgsField(QStringLiteral("score"), QVariant::Double));
-    fields.append(QgsField(QStringLiteral("label"), QVariant::String));
-    fields.append(QgsField(QStringLiteral("onset"), QVariant::Date));
-    fields.append(QgsField(QStringLiteral("seen"), QVariant::DateTime));
+    fields.append(QgsField(QStringLiteral("id"), VbasCompat::FieldTypeInt));
+    fields.append(QgsField(QStringLiteral("big"), VbasCompat::FieldTypeLongLong));
+    fields.append(QgsField(QStringLiteral("score"), VbasCompat::FieldTypeDouble));
+    fields.append(QgsField(QStringLiteral("label"), VbasCompat::FieldTypeString));
+    fields.append(QgsField(QStringLiteral("onset"), VbasCompat::FieldTypeDate));
+    fields.append(QgsField(QStringLiteral("seen"), VbasCompat::FieldTypeDateTime));
     return fields;
 }
 
@@ -45,7 +46,7 @@ QString createTable(const QString& path, const QString& name, const QgsFields& f
     options.layerName = name;
     QString error;
     std::unique_ptr<QgsVectorFileWriter> writer(QgsVectorFileWriter::create(
-        path, fields, QgsWkbTypes::NoGeometry, QgsCoordinateReferenceSystem(),
+        path, fields, VbasCompat::WkbNoGeometry, QgsCoordinateReferenceSystem(),
         QgsCoordinateTransformContext(), options, QgsFeatureSink::SinkFlags(), nullptr, nullptr));
     EXPECT_EQ(writer->hasError(), QgsVectorFileWriter::NoError) << writer->errorMessage().toStdString();
     return path + QStringLiteral("|layername=") + name;
@@ -55,12 +56,16 @@ QList<QgsAttributes> typedRows()
 {
     QList<QgsAttributes> rows;
     for (int i = 0; i < 500; ++i)
-        rows << QgsAttributes(QVector<QVariant>{
-            i, i % 7 == 0 ? QVariant(QVariant::LongLong) : QVariant(qlonglong(5000000000LL + i)),
-            i % 5 == 0 ? QVariant(QVariant::Double) : QVariant(0.125 * i),
-            i % 3 == 0 ? QVariant(QVariant::String) : QVariant(QStringLiteral("ação %1").arg(i)),
-            i % 4 == 0 ? QVariant(QVariant::Date) : QVariant(QDate(2004, 1 + i % 12, 1 + i % 28)),
-            QVariant(QDateTime(QDate(2005, 2, 3), QTime(4, 5, 6)))});
+        rows << QgsAttributes(QVector<QVariant>{i,
+                                                i % 7 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeLongLong)
+                                                           : QVariant(qlonglong(5000000000LL + i)),
+                                                i % 5 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeDouble)
+                                                           : QVariant(0.125 * i),
+                                                i % 3 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeString)
+                                                           : QVariant(QStringLiteral("ação %1").arg(i)),
+                                                i % 4 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeDate)
+                                                           : QVariant(QDate(2004, 1 + i % 12, 1 + i % 28)),
+                                                QVariant(QDateTime(QDate(2005, 2, 3), QTime(4, 5, 6)))});
     return rows;
 }
 
@@ -71,7 +76,7 @@ QgsFields plainFields()
     QgsFields fields;
     for (int f = 0; f < 4; ++f) // id, big, score, label
         fields.append(typed.at(f));
-    fields.append(QgsField(QStringLiteral("flag"), QVariant::Bool));
+    fields.append(QgsField(QStringLiteral("flag"), VbasCompat::FieldTypeBool));
     return fields;
 }
 
@@ -89,7 +94,7 @@ QList<QgsAttributes> plainRows()
     for (const QgsAttributes& typed : typedRows())
     {
         QgsAttributes row = typed.mid(0, 4);
-        row << (typed.at(0).toInt() % 6 == 0 ? QVariant(QVariant::Bool)
+        row << (typed.at(0).toInt() % 6 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeBool)
                                              : QVariant(typed.at(0).toInt() % 2 == 0));
         rows << row;
     }
@@ -213,15 +218,17 @@ TEST(OgrTable, WritesTheCsvQgisWritesByteForByte)
     QList<QgsAttributes> rows;
     for (int i = 0; i < 40; ++i)
         rows << QgsAttributes(QVector<QVariant>{
-            i % 9 == 0 ? QVariant(QVariant::Int) : QVariant(i * (i % 2 == 0 ? 1 : -1)),
-            i % 7 == 0 ? QVariant(QVariant::LongLong) : QVariant(qlonglong(5000000000LL + i)),
-            i % 11 == 0 ? QVariant(QVariant::String) : QVariant(labels.at(i % labels.size())),
-            i % 5 == 0 ? QVariant(QVariant::Bool) : QVariant(i % 3 == 0)});
+            i % 9 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeInt) : QVariant(i * (i % 2 == 0 ? 1 : -1)),
+            i % 7 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeLongLong)
+                       : QVariant(qlonglong(5000000000LL + i)),
+            i % 11 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeString)
+                        : QVariant(labels.at(i % labels.size())),
+            i % 5 == 0 ? VbasCompat::nullOf(VbasCompat::FieldTypeBool) : QVariant(i % 3 == 0)});
     for (const bool numbered : {false, true})
     {
         QgsFields fields;
         if (numbered)
-            fields.append(QgsField(QStringLiteral("row_id"), QVariant::Int));
+            fields.append(QgsField(QStringLiteral("row_id"), VbasCompat::FieldTypeInt));
         for (const QgsField& field : textAndWholeNumbers())
             fields.append(field);
         // The rows as a release hands them over: a code per value, in a shuffled order.
@@ -250,7 +257,7 @@ TEST(OgrTable, WritesTheCsvQgisWritesByteForByte)
             QgsVectorFileWriter::SaveVectorOptions options;
             options.driverName = QStringLiteral("CSV");
             std::unique_ptr<QgsVectorFileWriter> writer(QgsVectorFileWriter::create(
-                byQgis, fields, QgsWkbTypes::NoGeometry, QgsCoordinateReferenceSystem(),
+                byQgis, fields, VbasCompat::WkbNoGeometry, QgsCoordinateReferenceSystem(),
                 QgsCoordinateTransformContext(), options, QgsFeatureSink::SinkFlags(), nullptr, nullptr));
             for (std::size_t i = 0; i < coded.order.size(); ++i)
             {

@@ -308,7 +308,7 @@ protected:
         fields.append(QgsField("n", VbasCompat::FieldTypeInt));
         fields.append(QgsField("note", VbasCompat::FieldTypeString));
         const QVariant notes[] = {QStringLiteral("two\nlines, \"quoted\""), QString(""),
-                                  QVariant(VbasCompat::FieldTypeString), QStringLiteral("12")};
+                                  VbasCompat::nullOf(VbasCompat::FieldTypeString), QStringLiteral("12")};
         QString destination;
         {
             const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(

@@ -8,6 +8,7 @@
 #include "realdata.h"
 #include "releasecheck.h"
 #include "vbasconvert.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsapplication.h>
 #include <qgsfeatureiterator.h>
@@ -48,7 +49,7 @@ std::unique_ptr<QgsVectorLayer> countiesCopy(const std::function<void(QgsFeature
         if (field.name() != QLatin1String("fid"))
             fields.append(field);
     std::unique_ptr<QgsVectorLayer> copy(QgsMemoryProviderUtils::createMemoryLayer(
-        QStringLiteral("counties"), fields, QgsWkbTypes::MultiPolygon, counties->crs()));
+        QStringLiteral("counties"), fields, VbasCompat::WkbMultiPolygon, counties->crs()));
     QgsFeatureList features;
     QgsFeature feature;
     QgsFeatureIterator it = counties->getFeatures(QgsFeatureRequest().addOrderBy(QStringLiteral("fid")));
@@ -140,7 +141,8 @@ TEST(RealFiles, NullCountsAreRefusedUnlessReadAsZero)
         [](QgsFeature& feature)
         {
             if (feature.id() == kAshe || feature.id() == kSurry || feature.id() == kNorthampton)
-                feature.setAttribute(QStringLiteral("SID74"), QVariant(QVariant::Double));
+                feature.setAttribute(QStringLiteral("SID74"),
+                                     VbasCompat::nullOf(VbasCompat::FieldTypeDouble));
         });
     OutputFolder folder;
     expectRejected(kAggregate, folder.release(floorParameters(counties.get())), folder,
@@ -197,8 +199,8 @@ TEST(RealFiles, NullCountAsZeroIsAnAdvancedSwitchOffByDefault)
     ASSERT_NE(definition, nullptr);
     EXPECT_EQ(definition->type(), QStringLiteral("boolean"));
     // Optional: saved models and scripts written before it (without it) stay valid.
-    EXPECT_TRUE(definition->flags() & QgsProcessingParameterDefinition::FlagOptional);
-    EXPECT_TRUE(definition->flags() & QgsProcessingParameterDefinition::FlagAdvanced);
+    EXPECT_TRUE(definition->flags() & VbasCompat::ParameterFlagOptional);
+    EXPECT_TRUE(definition->flags() & VbasCompat::ParameterFlagAdvanced);
     EXPECT_EQ(definition->defaultValue(), QVariant(false));
 }
 
@@ -261,7 +263,7 @@ TEST(RealFiles, MultiSurfaceCountiesGiveTheSameReleaseAsPolygons)
     const auto polygons = openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties"));
     const auto surfaces =
         openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties_multisurface"));
-    ASSERT_EQ(surfaces->wkbType(), QgsWkbTypes::MultiSurface);
+    ASSERT_EQ(surfaces->wkbType(), VbasCompat::WkbMultiSurface);
     const AlgorithmRun run = runAlgorithm(kAggregate, floorParameters(surfaces.get()));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_TRUE(run.log.contains(
@@ -283,9 +285,10 @@ TEST(RealFiles, CurvePolygonsAreSegmentizedWithTheirAnalyticArea)
     // A disc of radius 1000 m (CircularString), a half disc of radius 500 m (CompoundCurve: an arc and its
     // diameter) and a 1 km square, in UTM metres.
     std::unique_ptr<QgsVectorLayer> regions(QgsMemoryProviderUtils::createMemoryLayer(
-        QStringLiteral("curved"), QgsFields(), QgsWkbTypes::MultiSurface,
+        QStringLiteral("curved"), QgsFields(), VbasCompat::WkbMultiSurface,
         QgsCoordinateReferenceSystem(QStringLiteral("EPSG:32633"))));
-    ASSERT_TRUE(regions->dataProvider()->addAttributes({QgsField(QStringLiteral("id"), QVariant::String)}));
+    ASSERT_TRUE(regions->dataProvider()->addAttributes(
+        {QgsField(QStringLiteral("id"), VbasCompat::FieldTypeString)}));
     regions->updateFields();
     const QStringList wkts{
         "CurvePolygon(CircularString(499000 6000000, 501000 6000000, 499000 6000000))",

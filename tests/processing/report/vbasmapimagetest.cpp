@@ -72,7 +72,7 @@ TEST(MapImage, IsAPngOfTheRequestedSizeShowingRegionsAndAreasWithHotSpotsOnlyFor
     ASSERT_TRUE(report.open(QIODevice::ReadOnly));
     const QByteArray html = report.readAll();
     const QByteArray prefix = "data:image/png;base64,";
-    const int start = html.indexOf(prefix) + prefix.size();
+    const auto start = html.indexOf(prefix) + prefix.size();
     ASSERT_GE(start, prefix.size());
     const QImage image =
         QImage::fromData(QByteArray::fromBase64(html.mid(start, html.indexOf('"', start) - start)), "PNG");

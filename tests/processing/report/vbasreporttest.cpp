@@ -102,7 +102,7 @@ QVector<double> column(QgsVectorLayer& layer, const char* field)
 double median(QVector<double> values)
 {
     std::sort(values.begin(), values.end());
-    const int n = values.size();
+    const auto n = values.size();
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 } // namespace
@@ -209,9 +209,9 @@ TEST(ComparisonReport, ParetoChartMarksExactlyTheParetoRowsOfTheTable)
     // The table as the comparison output holds it, row r numbered r + 1.
     QSet<int> optimalRows;
     QMap<int, QPair<double, double>> plotted;
-    const int pareto = run.outputFields.indexOf("pareto_optimal"),
-              x = run.outputFields.indexOf("precision_loss"),
-              y = run.outputFields.indexOf("average_distance");
+    const auto pareto = run.outputFields.indexOf("pareto_optimal"),
+               x = run.outputFields.indexOf("precision_loss"),
+               y = run.outputFields.indexOf("average_distance");
     for (int r = 0; r < run.outputRows.size(); ++r)
     {
         if (run.outputRows[r].at(pareto).toBool())

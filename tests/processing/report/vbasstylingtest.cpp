@@ -6,6 +6,7 @@
 #include "vbasstyling.h"
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsapplication.h>
 #include <qgscategorizedsymbolrenderer.h>
@@ -166,7 +167,7 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
     QgsSymbolLayer* hatch = hatchOf(*reviewRenderer);
     ASSERT_TRUE(hatch) << "Olinda's release withholds records: there are hot spots to hatch";
     const QgsProperty colour = hatch->subSymbol()->symbolLayer(0)->dataDefinedProperties().property(
-        QgsSymbolLayer::PropertyStrokeColor);
+        VbasCompat::strokeColorProperty());
     const QSet<qint64> hotSpots = hotSpotsByHand(*review);
     EXPECT_FALSE(hotSpots.isEmpty());
     QgsFeature feature;
