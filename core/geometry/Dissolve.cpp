@@ -15,6 +15,34 @@ std::size_t polygonParts(GEOSContextHandle_t h, const GEOSGeometry* g)
     return GEOSGeomTypeId_r(h, g) == GEOS_POLYGON ? 1 : std::size_t(GEOSGetNumGeometries_r(h, g));
 }
 
+/** Ring area at or below this share of its aggregate's area: a slit, not a hole. */
+constexpr double kSlitShare = 1e-9;
+
+/**
+ * `polygon` without its slits: interior rings of (next to) no area, which some GEOS versions (3.11) leave
+ * where member borders meet imperfectly and others (3.13) do not. They add length to the perimeter (and so
+ * change the compactness) without enclosing anything.
+ */
+GEOSGeometry* withoutSlits(GEOSContextHandle_t h, const GEOSGeometry* polygon, double minimumHoleArea)
+{
+    std::vector<GEOSGeometry*> holes;
+    for (int i = 0; i < GEOSGetNumInteriorRings_r(h, polygon); ++i)
+    {
+        GEOSGeometry* ring = GEOSGeom_clone_r(h, GEOSGetInteriorRingN_r(h, polygon, i));
+        GEOSGeometry* filled = GEOSGeom_createPolygon_r(h, GEOSGeom_clone_r(h, ring), nullptr, 0);
+        double area = 0.0;
+        if (filled != nullptr)
+            GEOSArea_r(h, filled, &area);
+        GEOSGeom_destroy_r(h, filled);
+        if (area > minimumHoleArea)
+            holes.push_back(ring);
+        else
+            GEOSGeom_destroy_r(h, ring);
+    }
+    return GEOSGeom_createPolygon_r(h, GEOSGeom_clone_r(h, GEOSGetExteriorRing_r(h, polygon)), holes.data(),
+                                    unsigned(holes.size()));
+}
+
 geos::GeometryPtr unionOfMembers(geos::Context& context, const RegionGeometries& regions,
                                  const Aggregation& aggregation, std::size_t a)
 {
@@ -45,6 +73,24 @@ geos::GeometryPtr unionOfMembers(geos::Context& context, const RegionGeometries&
 }
 } // namespace
 
+geos::GeometryPtr removeSlits(geos::Context& context, geos::GeometryPtr merged)
+{
+    const GEOSContextHandle_t h = context.handle();
+    double area = 0.0;
+    GEOSArea_r(h, merged.get(), &area);
+    const double minimumHoleArea = kSlitShare * area;
+    const int type = GEOSGeomTypeId_r(h, merged.get());
+    if (type == GEOS_POLYGON)
+        return geos::own(context, withoutSlits(h, merged.get(), minimumHoleArea));
+    if (type != GEOS_MULTIPOLYGON)
+        return merged;
+    std::vector<GEOSGeometry*> parts;
+    for (int i = 0; i < GEOSGetNumGeometries_r(h, merged.get()); ++i)
+        parts.push_back(withoutSlits(h, GEOSGetGeometryN_r(h, merged.get(), i), minimumHoleArea));
+    return geos::own(context,
+                     GEOSGeom_createCollection_r(h, GEOS_MULTIPOLYGON, parts.data(), unsigned(parts.size())));
+}
+
 std::vector<DissolvedAggregate> dissolve(const RegionGeometries& regions, const Aggregation& aggregation,
                                          Feedback& feedback)
 {
@@ -58,7 +104,8 @@ std::vector<DissolvedAggregate> dissolve(const RegionGeometries& regions, const 
             feedback.checkCanceled();
             feedback.setProgress(double(a) / double(aggregation.size()));
         }
-        const geos::GeometryPtr merged = unionOfMembers(context, regions, aggregation, a);
+        const geos::GeometryPtr merged =
+            removeSlits(context, unionOfMembers(context, regions, aggregation, a));
         DissolvedAggregate& out = dissolved[a];
         GEOSArea_r(h, merged.get(), &out.area);
         GEOSLength_r(h, merged.get(), &out.perimeter);

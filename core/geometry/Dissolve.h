@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Feedback.h"
+#include "Geos.h"
 #include "RegionGeometries.h"
 #include "partition/Aggregation.h"
 
@@ -23,9 +24,16 @@ struct DissolvedAggregate
 /**
  * Dissolves the member polygons of every aggregate (GEOMETRY-NOTES section c): coverage union
  * first (fast on clean tessellations); when GEOS 3.11 returns nothing or an invalid result
- * (T-junctions, overlaps) it falls back to a unary union.
+ * (T-junctions, overlaps) it falls back to a unary union. Slits are removed (removeSlits()).
  */
 std::vector<DissolvedAggregate> dissolve(const RegionGeometries& regions, const Aggregation& aggregation,
                                          Feedback& feedback);
+
+/**
+ * Returns a (multi)polygon without its slits: interior rings of no area (at most a billionth of the
+ * geometry's area), which unions leave where member borders meet imperfectly, in different places on
+ * different GEOS versions. They enclose nothing but add to the perimeter, and so to the compactness.
+ */
+geos::GeometryPtr removeSlits(geos::Context& context, geos::GeometryPtr geometry);
 
 } // namespace vbas

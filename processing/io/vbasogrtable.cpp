@@ -67,11 +67,13 @@ bool executeWith(sqlite3* db, const std::string& sql, const std::string& text)
 }
 
 /**
- * The text of each of `values` (std::nullopt: NULL) in a CSV row as GDAL's CSV driver writes a text field
- * (quoted where a value has a separator, a quote or a line break or reads as a number), and the line end
+ * The text of each of `values` (std::nullopt: NULL) in a CSV row as GDAL's CSV driver writes a field of
+ * `type` (the type QGIS created the column with; GDAL quotes text where it has a separator, a quote or a
+ * line break or reads as a number, and whether it quotes numbers depends on its version), and the line end
  * it writes: GDAL writes a small CSV in memory, and its records are read back.
  */
-std::vector<std::string> csvTexts(const std::vector<std::optional<QByteArray>>& values, std::string& lineEnd)
+std::vector<std::string> csvTexts(const std::vector<std::optional<QByteArray>>& values, OGRFieldType type,
+                                  std::string& lineEnd)
 {
     // Releases may run in parallel (QGIS's background tasks): each call a file of its own.
     static std::atomic<unsigned> file{0};
@@ -82,9 +84,9 @@ std::vector<std::string> csvTexts(const std::vector<std::optional<QByteArray>>& 
         return {};
     OGRLayerH layer = GDALDatasetCreateLayer(dataset, "texts", nullptr, wkbNone, nullptr);
     // A first column always "k": no record is empty, whatever GDAL does with a lone empty value.
-    for (const char* name : {"k", "v"})
+    for (const auto& [name, fieldType] : {std::pair("k", OFTString), std::pair("v", type)})
     {
-        OGRFieldDefnH field = OGR_Fld_Create(name, OFTString);
+        OGRFieldDefnH field = OGR_Fld_Create(name, fieldType);
         OGR_L_CreateField(layer, field, TRUE);
         OGR_Fld_Destroy(field);
     }
@@ -277,9 +279,9 @@ bool VbasOgrTable::accepts(const QString& destination, const QgsFields& fields)
         return false;
     if (suffix == QLatin1String("gpkg"))
         return true;
-    // A CSV QGIS created reopens with every column as text. QGIS writes whole numbers and flags as text
-    // too (quoted, "12"), so those rows come out the same; real numbers and dates it writes typed, so a
-    // table with them stays with QGIS's writer.
+    // Text, whole numbers and flags come out as GDAL writes the columns QGIS created (numbers quoted by
+    // GDAL 3.6, plain by later ones); real numbers and dates QGIS formats itself, so a table with them stays
+    // with QGIS's writer.
     if (suffix != QLatin1String("csv"))
         return false;
     for (const QgsField& field : fields)
@@ -569,7 +571,12 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
 {
     Table& t = *mTable;
     const std::size_t first = rows.numbered ? 1 : 0;
-    // Every value as QGIS's writer gives it to GDAL (whole numbers and flags as text), escaped once.
+    // Every value as QGIS's writer gives it to GDAL, into a column of the type QGIS created, escaped once.
+    OGRFeatureDefnH definition = OGR_L_GetLayerDefn(t.layer);
+    const auto typeOf = [&](std::size_t column)
+    {
+        return OGR_Fld_GetType(OGR_FD_GetFieldDefn(definition, t.columns[column].first));
+    };
     std::string lineEnd;
     std::vector<std::vector<std::string>> texts;
     for (std::size_t c = 0; c < rows.columns(); ++c)
@@ -580,12 +587,13 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
                              : t.columns[first + c].second == Writing::Integer
                                  ? std::optional(QByteArray::number(value.toLongLong()))
                                  : std::optional(value.toString().toUtf8()));
-        texts.push_back(csvTexts(values, lineEnd));
+        texts.push_back(csvTexts(values, typeOf(first + c), lineEnd));
         if (texts.back().size() != values.size())
             return false; // GDAL's CSV in memory failed: the rows go through its features
     }
-    // Row numbers are digits, which GDAL quotes as it quotes "1".
-    const std::vector<std::string> numbers = csvTexts({QByteArray("1"), QByteArray("1234567890")}, lineEnd);
+    // Row numbers are digits, which GDAL writes as it writes 1.
+    const std::vector<std::string> numbers = csvTexts({QByteArray("1"), QByteArray("1234567890")},
+                                                      rows.numbered ? typeOf(0) : OFTInteger64, lineEnd);
     const std::size_t one = numbers.empty() ? std::string::npos : numbers[0].find('1');
     if (one == std::string::npos ||
         numbers[1] != numbers[0].substr(0, one) + "1234567890" + numbers[0].substr(one + 1))

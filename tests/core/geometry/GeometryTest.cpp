@@ -59,6 +59,35 @@ TEST(Dissolve, OverlappingMembersFallBackToUnaryUnion)
     EXPECT_EQ(dissolved[0].parts, 1u);
 }
 
+TEST(Dissolve, SlitsAreNoHolesButRealHolesStay)
+{
+    // A 10 x 10 square with three interior rings: a slit of no area (the ring runs out and back), a
+    // sliver of area 1e-8 (below a billionth of the square's area, 1e-7) and a real
+    // 1 x 1 hole. Only the real hole stays: area 99, perimeter 40 + 4.
+    geos::Context context;
+    const GEOSContextHandle_t h = context.handle();
+    geos::GeometryPtr polygon = geos::fromWkt(context, "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), "
+                                                       "(2 2, 8 2, 2 2, 2 2), "
+                                                       "(2 5, 8 5, 5 5.0000000033, 2 5), "
+                                                       "(4 7, 5 7, 5 8, 4 8, 4 7))");
+    const geos::GeometryPtr cleaned = removeSlits(context, std::move(polygon));
+    ASSERT_EQ(GEOSGetNumInteriorRings_r(h, cleaned.get()), 1);
+    double area = 0, perimeter = 0;
+    GEOSArea_r(h, cleaned.get(), &area);
+    GEOSLength_r(h, cleaned.get(), &perimeter);
+    EXPECT_NEAR(area, 99.0, 1e-9);
+    EXPECT_NEAR(perimeter, 44.0, 1e-9);
+
+    // Each part of a multipolygon on its own.
+    geos::GeometryPtr two =
+        geos::fromWkt(context, "MULTIPOLYGON (((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 3 1, 1 1, 1 1)), "
+                               "((10 0, 14 0, 14 4, 10 4, 10 0), (11 1, 12 1, 12 2, 11 2, 11 1)))");
+    const geos::GeometryPtr parts = removeSlits(context, std::move(two));
+    ASSERT_EQ(GEOSGetNumGeometries_r(h, parts.get()), 2);
+    EXPECT_EQ(GEOSGetNumInteriorRings_r(h, GEOSGetGeometryN_r(h, parts.get(), 0)), 0);
+    EXPECT_EQ(GEOSGetNumInteriorRings_r(h, GEOSGetGeometryN_r(h, parts.get(), 1)), 1);
+}
+
 TEST(Dissolve, GermanDistrictsAreasAddUp)
 {
     const std::vector<District> districts = readDistricts();

@@ -114,7 +114,13 @@ TEST(EstimateSiteCount, ReleasesOneCountAtATimeWhereQgisMayUseOneCore)
     QgsProcessingContext context;
     const int saved = QgsApplication::maxThreads();
     QgsApplication::setMaxThreads(1);
-    EXPECT_FALSE(algorithm.pipelineConfig({}, context, nullptr).releasesSideBySide);
+    if (QgsApplication::maxThreads() == 1) // QGIS 3.22
+        EXPECT_FALSE(algorithm.pipelineConfig({}, context, nullptr).releasesSideBySide);
+    else // later QGIS never goes below two threads (Qt itself can deadlock with one), nor does VBAS then
+    {
+        EXPECT_EQ(QgsApplication::maxThreads(), 2);
+        EXPECT_TRUE(algorithm.pipelineConfig({}, context, nullptr).releasesSideBySide);
+    }
     QgsApplication::setMaxThreads(-1); // every core
     EXPECT_TRUE(algorithm.pipelineConfig({}, context, nullptr).releasesSideBySide);
     QgsApplication::setMaxThreads(saved);
