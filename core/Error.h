@@ -26,6 +26,7 @@ enum class Subject
     Option,          //!< an option of a strategy, named by Error::option()
     Sensitive,       //!< the sensitive fields and their l-diversity rule
     Generalization,  //!< generalization hierarchies and their levels
+    Ledger,          //!< the release ledger: what earlier releases of the same records allow
 };
 
 /**

@@ -3,6 +3,7 @@
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
 #include "geometry/RegionGeometries.h"
+#include "ledger/ReleaseLedger.h"
 #include "partition/SpatialContext.h"
 
 #include <cstdint>
@@ -46,6 +47,17 @@ struct Job
     const Hierarchies* hierarchies = nullptr;
     /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
     double adjacencyTolerance = 0.0;
+    /**
+     * The value behind every category code of each quasi-identifier (as read, level 0): what the released
+     * classes publish, for the difference rule and a ledger's cells. Null: not known.
+     */
+    const std::vector<std::vector<CategoryValue>>* quasiIdentifierValues = nullptr;
+    /**
+     * What earlier releases of overlapping records published on the aggregation this release is made on
+     * (SPEC section 13; needs quasiIdentifierValues): no released cell may differ from one of their counts
+     * by 1 to k - 1. Only releases on a given aggregation (releaseGroups()) take them.
+     */
+    std::vector<const std::vector<PublishedCell>*> earlierCells;
 
     /** Whether a quasi-identifier has a hierarchy, so that a release searches generalization levels. */
     bool generalizes() const

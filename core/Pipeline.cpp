@@ -162,7 +162,8 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
                       RegionSet(dataset, regionHistograms.filterEntries(keep)),
                       {},
                       job.spatial,
-                      job.regionParent};
+                      job.regionParent,
+                      {}};
     for (RegionIndex r = 0; r < data.regions.size(); ++r)
         data.regionWeights.push_back(data.regions.records(r));
     if (globallySuppressed > 0)
@@ -488,11 +489,18 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     feedback.checkCanceled();
     PipelineResult result;
     result.k = data.k;
-    result.release = Release::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
-                                    data.globallySuppressed, feedback);
+    std::optional<std::vector<std::vector<Count>>> earlierCounts;
+    if (data.history)
+        earlierCounts.emplace(data.history->countsOfEntries(*data.dataset, aggregation));
+    result.release =
+        Release::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
+                       data.globallySuppressed, feedback, earlierCounts ? &*earlierCounts : nullptr);
     if (result.release.diversitySuppressed > 0)
         feedback.info("l-diversity withheld " + std::to_string(result.release.diversitySuppressed) +
                       " records in groups of k or more whose sensitive values vary too little");
+    if (data.history)
+        feedback.info("the difference rule withheld " + std::to_string(result.release.differenceSuppressed) +
+                      " records in groups whose count differs from an earlier release's by 1 to k - 1");
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
@@ -601,14 +609,45 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
                                       std::size_t groups, const ReleaseRequest& request,
                                       Feedback& feedback) const
 {
+    // At given levels: the records generalized to them, as a release of the lattice's node would be.
+    std::optional<Dataset> generalized;
+    Job atLevels = job;
+    if (!request.levels.empty())
+    {
+        if (job.hierarchies == nullptr)
+            throw Error(Subject::Generalization, "levels were given without hierarchies");
+        generalized.emplace(generalizedDataset(*job.dataset, *job.hierarchies, request.levels));
+        atLevels.dataset = &*generalized;
+    }
     PipelineResult result;
     {
         Feedback::Stage stage(feedback, 0.0, 0.5);
-        const PreparedData data = prepare(job, feedback);
+        PreparedData data = prepare(atLevels, feedback);
+        if (!job.earlierCells.empty())
+        {
+            if (job.quasiIdentifierValues == nullptr)
+                throw Error(Subject::Ledger, "the difference rule needs the values of the quasi-identifiers");
+            // The key of each released class: that of any level-0 class generalized into it.
+            const std::vector<std::string> keys =
+                classKeys(*job.dataset, *job.quasiIdentifierValues, job.hierarchies, request.levels);
+            std::vector<std::string> releasedKeys(atLevels.dataset->classes().size());
+            for (std::size_t row = 0; row < job.dataset->rows(); ++row)
+                if (job.dataset->rowRegion(row) != kNoRegion)
+                    releasedKeys[atLevels.dataset->rowClass(row)] = keys[job.dataset->rowClass(row)];
+            data.history = std::make_shared<const CellHistory>(job.earlierCells, std::move(releasedKeys));
+        }
         result = rateGroups(data, regionGroup, groups, feedback);
     }
     Feedback::Stage stage(feedback, 0.5, 1.0);
-    return complete(job, std::move(result), request, feedback);
+    ReleaseResult whole = complete(atLevels, std::move(result), request, feedback);
+    if (!request.levels.empty())
+    {
+        whole.generalization.emplace();
+        whole.generalization->levels = request.levels;
+        whole.generalization->releasedLoss =
+            releasedLoss(whole.result, classLoss(*atLevels.dataset, *job.hierarchies, request.levels));
+    }
+    return whole;
 }
 
 SiteCountEstimate Pipeline::estimateSites(const Job& job, Feedback& feedback) const
@@ -668,6 +707,8 @@ std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult
         const std::size_t index = std::size_t(entry - histograms.allEntries().data());
         if (result.release.aggregateEntryDiversityFailed[index])
             fates[row] = RecordFate::SuppressedDiversity;
+        else if (result.release.aggregateEntryTooCloseToEarlier[index])
+            fates[row] = RecordFate::SuppressedDifference;
         else if (result.release.aggregateEntrySuppressed[index])
             fates[row] = RecordFate::SuppressedLocally;
         else

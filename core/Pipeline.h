@@ -82,6 +82,9 @@ struct PreparedData
     SpatialContext spatial;
     /** The job's parent of every region (empty: no constraint). */
     std::vector<std::uint32_t> regionParent;
+    /** What earlier releases published in the cells of this release's aggregation (the job's earlierCells).
+     */
+    std::shared_ptr<const CellHistory> history;
 
     PartitionInput partitionInput() const { return {regions.points(), regionWeights, spatial}; }
 };
@@ -126,8 +129,9 @@ enum class RecordFate : std::uint8_t
     Released,
     SuppressedGlobally,
     SuppressedLocally,
-    Dropped,             //!< its region is unknown and the dataset dropped it
-    SuppressedDiversity, //!< its group holds k or more records but fails l-diversity
+    Dropped,              //!< its region is unknown and the dataset dropped it
+    SuppressedDiversity,  //!< its group holds k or more records but fails l-diversity
+    SuppressedDifference, //!< its group's count differs from an earlier release's by 1 to k - 1
 };
 
 /** What a release needs beyond the pipeline's result. */
@@ -135,6 +139,11 @@ struct ReleaseRequest
 {
     /** The Voronoi cell of every site clipped to the study area (needs the job's geometries). */
     bool cells = false;
+    /**
+     * The level of every quasi-identifier to release at, for a release on a given aggregation
+     * (releaseGroups()) with the job's hierarchies; empty: the values as they are.
+     */
+    std::vector<std::size_t> levels;
 };
 
 /** A whole release: what its outputs publish and what its review shows, in the job's planar frame. */
@@ -192,7 +201,8 @@ public:
                                      Feedback& feedback) const;
     /**
      * The release of an existing aggregation given as a group per region (groups 0..groups-1, none empty),
-     * rated as the engine's own.
+     * rated as the engine's own, at the request's levels, keeping its differences with the job's earlier
+     * cells (SPEC section 13).
      */
     ReleaseResult releaseGroups(const Job& job, const std::vector<std::uint32_t>& regionGroup,
                                 std::size_t groups, const ReleaseRequest& request, Feedback& feedback) const;

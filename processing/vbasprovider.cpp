@@ -6,6 +6,7 @@
 #include "vbasalgorithmestimatesitecount.h"
 #include "vbasalgorithmpartition.h"
 #include "vbasalgorithmrate.h"
+#include "vbasalgorithmreleaseonaggregation.h"
 #include "vbasalgorithmselectsites.h"
 #include "vbasmetadata.h"
 
@@ -70,5 +71,6 @@ void VbasProvider::loadAlgorithms()
     addAlgorithm(new VbasAlgorithmEstimateSiteCount());
     addAlgorithm(new VbasAlgorithmPartition());
     addAlgorithm(new VbasAlgorithmRate());
+    addAlgorithm(new VbasAlgorithmReleaseOnAggregation());
     addAlgorithm(new VbasAlgorithmSelectSites());
 }

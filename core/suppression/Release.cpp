@@ -4,7 +4,8 @@ namespace vbas
 {
 
 Release Release::apply(const RegionSet& regions, const Aggregation& aggregation, const Suppressor& suppressor,
-                       Count k, const DiversityRule& diversity, Count globallySuppressed, Feedback& feedback)
+                       Count k, const DiversityRule& diversity, Count globallySuppressed, Feedback& feedback,
+                       const std::vector<std::vector<Count>>* earlierCounts)
 {
     Release release;
     const HistogramTable& histograms = aggregation.histograms;
@@ -14,10 +15,30 @@ Release Release::apply(const RegionSet& regions, const Aggregation& aggregation,
     for (std::size_t e = 0; e < release.aggregateEntrySuppressed.size(); ++e)
         if (release.aggregateEntryDiversityFailed[e])
             release.aggregateEntrySuppressed[e] = true;
+    // The difference of two releases of overlapping records is published too: no cell may change by fewer
+    // than k records (a withheld cell shows no count to take a difference with).
+    release.aggregateEntryTooCloseToEarlier.assign(release.aggregateEntrySuppressed.size(), false);
+    if (earlierCounts != nullptr)
+        for (std::size_t e = 0; e < release.aggregateEntrySuppressed.size(); ++e)
+        {
+            if (release.aggregateEntrySuppressed[e])
+                continue;
+            const Count count = histograms.allEntries()[e].count;
+            for (const Count earlier : (*earlierCounts)[e])
+            {
+                const Count difference = count > earlier ? count - earlier : earlier - count;
+                if (difference >= 1 && difference < k)
+                {
+                    release.aggregateEntryTooCloseToEarlier[e] = true;
+                    release.aggregateEntrySuppressed[e] = true;
+                }
+            }
+        }
     const std::size_t aggregates = aggregation.size();
     release.aggregateReleased.assign(aggregates, 0);
     release.aggregateSuppressed.assign(aggregates, 0);
     release.aggregateDiversitySuppressed.assign(aggregates, 0);
+    release.aggregateDifferenceSuppressed.assign(aggregates, 0);
     release.aggregateAnonymityAfter.assign(aggregates, 0);
     release.aggregateReleasedClasses.assign(aggregates, 0);
     for (std::size_t a = 0; a < aggregates; ++a)
@@ -30,6 +51,8 @@ Release Release::apply(const RegionSet& regions, const Aggregation& aggregation,
                 release.aggregateSuppressed[a] += count;
                 if (release.aggregateEntryDiversityFailed[e])
                     release.aggregateDiversitySuppressed[a] += count;
+                else if (release.aggregateEntryTooCloseToEarlier[e])
+                    release.aggregateDifferenceSuppressed[a] += count;
                 continue;
             }
             release.aggregateReleased[a] += count;
@@ -39,7 +62,10 @@ Release Release::apply(const RegionSet& regions, const Aggregation& aggregation,
                 smallest = count;
         }
         release.diversitySuppressed += release.aggregateDiversitySuppressed[a];
-        release.locallySuppressed += release.aggregateSuppressed[a] - release.aggregateDiversitySuppressed[a];
+        release.differenceSuppressed += release.aggregateDifferenceSuppressed[a];
+        release.locallySuppressed += release.aggregateSuppressed[a] -
+                                     release.aggregateDiversitySuppressed[a] -
+                                     release.aggregateDifferenceSuppressed[a];
         release.released += release.aggregateReleased[a];
     }
 

@@ -11,21 +11,27 @@ namespace vbas
 {
 
 /**
- * What is released after local suppression and the l-diversity check: which (aggregate, class)
- * groups are withheld and the record counts that follow, per aggregate, per initial region and
- * overall. released + suppressed() = inputRecords.
+ * What is released after local suppression, the l-diversity check and the difference rule against earlier
+ * releases (SPEC section 13): which (aggregate, class) groups are withheld and the record counts that follow,
+ * per aggregate, per initial region and overall. released + suppressed() = inputRecords.
  */
 struct Release
 {
-    /** Withheld flag of every entry of Aggregation::histograms: below k, or failing l-diversity. */
+    /** Withheld flag of every entry of Aggregation::histograms: below k, failing l-diversity, or too close to
+     * an earlier release's count. */
     std::vector<bool> aggregateEntrySuppressed;
     /** Entries withheld for l-diversity alone (they hold k or more records). */
     std::vector<bool> aggregateEntryDiversityFailed;
+    /** Entries withheld because their count differs from an earlier release's by 1 to k - 1 (else released).
+     */
+    std::vector<bool> aggregateEntryTooCloseToEarlier;
     std::vector<Count> aggregateReleased;
     /** Withheld records of each aggregate, for either reason. */
     std::vector<Count> aggregateSuppressed;
     /** Of aggregateSuppressed, the records withheld for l-diversity. */
     std::vector<Count> aggregateDiversitySuppressed;
+    /** Of aggregateSuppressed, the records withheld against earlier releases. */
+    std::vector<Count> aggregateDifferenceSuppressed;
     /** Smallest released class of each aggregate; 0 when nothing of it is released. */
     std::vector<Count> aggregateAnonymityAfter;
     std::vector<std::uint32_t> aggregateReleasedClasses;
@@ -38,18 +44,27 @@ struct Release
     Count locallySuppressed = 0;
     /** Records in groups of k or more that fail l-diversity. */
     Count diversitySuppressed = 0;
+    /** Records in groups that pass k and l but whose count differs from an earlier release's by 1 to k - 1.
+     */
+    Count differenceSuppressed = 0;
     Count released = 0;
 
-    /** Every withheld record: global, local and l-diversity suppression. */
-    Count suppressed() const { return globallySuppressed + locallySuppressed + diversitySuppressed; }
+    /** Every withheld record: global, local, l-diversity and difference suppression. */
+    Count suppressed() const
+    {
+        return globallySuppressed + locallySuppressed + diversitySuppressed + differenceSuppressed;
+    }
 
     /**
-     * Applies `suppressor` to the aggregates, then withholds the remaining groups that fail
-     * `diversity`, and counts what is released.
+     * Applies `suppressor` to the aggregates, then withholds the remaining groups that fail `diversity`,
+     * then those whose count differs by 1 to k - 1 from a count in `earlierCounts` (per entry of the
+     * aggregation's histograms, what earlier releases of overlapping records published in its cell; null:
+     * none), and counts what is released.
      */
     static Release apply(const RegionSet& regions, const Aggregation& aggregation,
                          const Suppressor& suppressor, Count k, const DiversityRule& diversity,
-                         Count globallySuppressed, Feedback& feedback);
+                         Count globallySuppressed, Feedback& feedback,
+                         const std::vector<std::vector<Count>>* earlierCounts = nullptr);
 };
 
 } // namespace vbas

@@ -50,8 +50,10 @@ QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, Q
         feedback->setProgress(100.0);
     if (feedback && feedback->isCanceled())
         throw canceledError();
-    return outputs.commit(results);
+    return outputs.commit(results, [&] { beforePublishing(feedback); });
 }
+
+void VbasAlgorithmBase::beforePublishing(QgsProcessingFeedback*) {}
 
 QStringList VbasAlgorithmBase::parameterAsChoiceIds(const QVariantMap& parameters, const QString& name,
                                                     QgsProcessingContext& context) const
@@ -216,6 +218,8 @@ QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
         return kParameterSensitiveFields;
     case vbas::Subject::Generalization:
         return QStringLiteral("GENERALIZATION");
+    case vbas::Subject::Ledger:
+        return QStringLiteral("RELEASE_LEDGER");
     case vbas::Subject::General:
     case vbas::Subject::Strategy:
     case vbas::Subject::Option: // named by the error itself, see engineError()

@@ -53,6 +53,11 @@ protected:
      */
     virtual QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
                                        QgsProcessingFeedback* feedback) = 0;
+    /**
+     * Runs once the outputs of processGuarded() read back whole, before they move into place: what must
+     * hold for them to be published (the release ledger records a release there). Throws to publish nothing.
+     */
+    virtual void beforePublishing(QgsProcessingFeedback* feedback);
 
     /** Adds K, the required anonymity: an integer ≥ 2, default 5. */
     void addKParameter();

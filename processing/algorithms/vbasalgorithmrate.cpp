@@ -1,9 +1,5 @@
 #include "vbasalgorithmrate.h"
 
-#include <qgsfeatureiterator.h>
-
-#include <QMap>
-
 void VbasAlgorithmRate::initAlgorithm(const QVariantMap&)
 {
     addDataParameters();
@@ -68,57 +64,18 @@ VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
     return new VbasAlgorithmRate();
 }
 
-VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                                              const vbas::ReleaseRequest& request,
-                                              const QVariantMap& parameters, QgsProcessingContext& context,
-                                              QgsProcessingFeedback* feedback) const
+std::optional<vbas::AreaRegions> VbasAlgorithmRate::givenAggregation(const Job& job,
+                                                                     const QVariantMap& parameters,
+                                                                     QgsProcessingContext& context)
 {
     const int field = parameterAsFieldIndex(parameters, kAggregateField, job.regions->fields(), context);
+    mGiven = VbasGivenAggregation::fromField(job, field, kAggregateField, nullptr);
+    return mGiven->areas;
+}
 
-    // Aggregates are numbered in text order of their values, so results do not depend on feature order.
-    const QHash<QgsFeatureId, std::size_t> regionOf = vbasFeatureRows(job.data.regionFeatures);
-    VbasCategoryCodes codes;
-    std::vector<std::uint32_t> regionGroup(job.data.regionFeatures.size());
-    QVector<QVariant> valueOfCode;
-    QgsFeatureRequest valuesRequest;
-    valuesRequest.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(QgsAttributeList{field});
-    QgsFeatureIterator features = job.regions->getFeatures(valuesRequest);
-    QgsFeature feature;
-    while (features.nextFeature(feature))
-    {
-        if (feedback->isCanceled())
-            throw canceledError();
-        const auto region = regionOf.constFind(feature.id());
-        if (region == regionOf.constEnd())
-            continue; // left out: no geometry and no records
-        const QVariant value = feature.attribute(field);
-        if (VbasCompat::isNull(value))
-            throw parameterError(
-                kAggregateField,
-                QObject::tr("feature %1 of REGIONS has no aggregate (NULL); give every small area "
-                            "one, or choose another field")
-                    .arg(feature.id()));
-        const std::uint32_t code = codes.code(value);
-        if (code == std::uint32_t(valueOfCode.size()))
-            valueOfCode << value;
-        regionGroup[region.value()] = code;
-    }
-    const std::vector<std::uint32_t> rank = codes.ranks();
-    for (std::uint32_t& group : regionGroup)
-        group = rank[group];
-    QVector<QVariant> aggregateIds(valueOfCode.size());
-    for (int code = 0; code < valueOfCode.size(); ++code)
-        aggregateIds[int(rank[std::size_t(code)])] = valueOfCode[code];
-
-    VbasRelease release =
-        runEngine(feedback,
-                  [&](vbas::Feedback& engineFeedback)
-                  {
-                      return VbasRelease(pipeline.releaseGroups(
-                          job.engineJob(), regionGroup, std::size_t(codes.size()), request, engineFeedback));
-                  });
-    release.aggregateIdField = job.regions->fields().at(field);
-    release.aggregateIdField.setName(QStringLiteral("aggregate_id"));
-    release.aggregateIds = aggregateIds;
-    return release;
+VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
+                                              const vbas::ReleaseRequest& request, const QVariantMap&,
+                                              QgsProcessingContext&, QgsProcessingFeedback* feedback) const
+{
+    return releaseOn(pipeline, job, *mGiven, request, feedback);
 }

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "vbasgivenaggregation.h"
 #include "vbasreleasealgorithm.h"
+
+#include <optional>
 
 /**
  * vbas:rateaggregation: rates an existing aggregation (given as the aggregate of each small area)
@@ -23,7 +26,13 @@ public:
     VbasAlgorithmRate* createInstance() const override;
 
 protected:
+    std::optional<vbas::AreaRegions> givenAggregation(const Job& job, const QVariantMap& parameters,
+                                                      QgsProcessingContext& context) override;
     VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
                                const vbas::ReleaseRequest& request, const QVariantMap& parameters,
                                QgsProcessingContext& context, QgsProcessingFeedback* feedback) const override;
+
+private:
+    /** AGGREGATE_FIELD's aggregation, read by givenAggregation(). */
+    std::optional<VbasGivenAggregation> mGiven;
 };

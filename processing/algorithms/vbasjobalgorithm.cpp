@@ -494,16 +494,14 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
         job.recordFields.sensitive = parameterAsFieldIndices(parameters, kSensitiveFields, fields, context);
     if (parameterDefinition(kReleaseFields))
         job.recordFields.released = parameterAsFieldIndices(parameters, kReleaseFields, fields, context);
+    if (parameterDefinition(kRecordIdField))
+        job.recordFields.recordId = parameterAsFieldIndex(parameters, kRecordIdField, fields, context);
     checkRoles(job, parameters, context, feedback);
     // Hierarchies are read before the records, so that a typo fails at once.
-    std::vector<vbas::HierarchySpec> specs;
-    std::map<std::string, std::string> tables;
-    if (parameterDefinition(kGeneralization) != nullptr)
-    {
-        const std::string text = parameterAsString(parameters, kGeneralization, context).toStdString();
-        specs = runEngine(feedback, [&](vbas::Feedback&) { return vbas::parseGeneralization(text); });
-        tables = parameterAsHierarchyTables(parameters, context);
-    }
+    const GeneralizationDefinition generalization = generalizationDefinition(parameters, context);
+    const std::vector<vbas::HierarchySpec> specs =
+        runEngine(feedback, [&](vbas::Feedback&) { return vbas::parseGeneralization(generalization.text); });
+    const std::map<std::string, std::string>& tables = generalization.tables;
     const vbas::RepresentativePoint point =
         parameterAsChoiceId(parameters, kRepresentativePoint, context) == kPointOnSurface
             ? vbas::RepresentativePoint::PointOnSurface
@@ -557,6 +555,15 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
                           return vbas::buildHierarchies(specs, tables, names, job.data.quasiIdentifierValues);
                       });
     return job;
+}
+
+VbasJobAlgorithm::GeneralizationDefinition
+VbasJobAlgorithm::generalizationDefinition(const QVariantMap& parameters, QgsProcessingContext& context) const
+{
+    if (parameterDefinition(kGeneralization) == nullptr)
+        return {};
+    return {parameterAsString(parameters, kGeneralization, context).toStdString(),
+            parameterAsHierarchyTables(parameters, context)};
 }
 
 const QgsVectorLayer* VbasJobAlgorithm::wholeRecordsLayer(const QVariantMap& parameters,
@@ -625,6 +632,18 @@ void VbasJobAlgorithm::checkRoles(const Job& job, const QVariantMap& parameters,
     QHash<int, QString> roleOf{{roles.region, kRecordRegionField}};
     if (roles.count >= 0)
         roleOf.insert(roles.count, kParameterCountField);
+    if (roles.recordId >= 0)
+    {
+        if (roles.count >= 0)
+            throw parameterError(kRecordIdField,
+                                 QObject::tr("a row of a table with counts (COUNT_FIELD) stands for several "
+                                             "records, which have no one id; leave RECORD_ID_FIELD empty"));
+        if (roleOf.contains(roles.recordId))
+            throw parameterError(kRecordIdField,
+                                 QObject::tr("'%1' is also given as %2; give each field one role")
+                                     .arg(fields.at(roles.recordId).name(), roleOf.value(roles.recordId)));
+        roleOf.insert(roles.recordId, kRecordIdField);
+    }
     const std::pair<const QString&, const QList<int>&> lists[] = {
         {kParameterQuasiIdentifiers, roles.quasiIdentifiers},
         {kSensitiveFields, roles.sensitive},

@@ -85,6 +85,17 @@ protected:
     /** Returns the text of every HIERARCHY_TABLES file by the field its name names. */
     std::map<std::string, std::string> parameterAsHierarchyTables(const QVariantMap& parameters,
                                                                   QgsProcessingContext& context) const;
+    /** How the quasi-identifiers may be generalized: the hierarchy specs and the ARX tables by field. */
+    struct GeneralizationDefinition
+    {
+        std::string text;
+        std::map<std::string, std::string> tables;
+        bool empty() const { return text.empty() && tables.empty(); }
+    };
+    /** The generalization loadJob() builds the hierarchies of: by default GENERALIZATION and
+     * HIERARCHY_TABLES. */
+    virtual GeneralizationDefinition generalizationDefinition(const QVariantMap& parameters,
+                                                              QgsProcessingContext& context) const;
     /**
      * Adds SITE_COUNT_METHOD and a parameter for every option the registered site counters declare
      * (SITE_COUNT, SITE_COUNT_OFFSET, GAPS_MODEL...); with StrategyChoice::Several,

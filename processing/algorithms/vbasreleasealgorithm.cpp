@@ -7,12 +7,15 @@
 #include "vbasreport.h"
 #include "vbassteps.h"
 
+#include <qgsapplication.h>
 #include <qgsfeaturesink.h>
 #include <qgsprocessingfeedback.h>
 #include <qgsprocessingoutputs.h>
 #include <qgsprocessingparameters.h>
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <iterator>
@@ -32,6 +35,15 @@ constexpr CountOutput kCountOutputs[] = {
     {"RECORDS_DROPPED", QT_TR_NOOP("Records dropped (unknown small area)")},
     {"AGGREGATES", QT_TR_NOOP("Aggregated regions")},
     {"EMPTY_SITES", QT_TR_NOOP("Sites that received no small area")}};
+
+/** Returns `lines` escaped for HTML. */
+QStringList escapedLines(const QStringList& lines)
+{
+    QStringList escaped;
+    for (const QString& line : lines)
+        escaped << line.toHtmlEscaped();
+    return escaped;
+}
 
 /** Returns true when the optional output `name` has a destination (the user did not skip it). */
 bool isWanted(const QVariantMap& parameters, const QString& name)
@@ -54,6 +66,25 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
         "Only fields given a role are published: ids and every other field stay out. A field with more "
         "distinct values than half the records is refused as an identifier."));
     addParameter(releaseFields);
+    auto* recordId =
+        new QgsProcessingParameterField(kRecordIdField, QObject::tr("Record id field (never published)"),
+                                        QVariant(), kRecords, VbasCompat::FieldTypeAny, false, true);
+    recordId->setHelp(QObject::tr(
+        "The field that identifies each record (a case or patient number). Never published: the release "
+        "ledger "
+        "keeps a keyed sample of the ids to tell new records from those of earlier releases, so that a next "
+        "quarter's records can be released in full on an earlier aggregation. Without it, records are told "
+        "apart only by small area and values, and like records count as the same."));
+    addParameter(VbasCompat::advanced(recordId));
+    auto* ledger = new QgsProcessingParameterString(kReleaseLedger, QObject::tr("Release ledger"), QVariant(),
+                                                    false, true);
+    ledger->setHelp(QObject::tr(
+        "Where every release of these records is recorded, so that a second aggregation of the same records "
+        "is refused (overlaid on the first it would single people out): a SQLite or GeoPackage file "
+        "(/data/custodian/ledger.sqlite, made when missing) or a PostgreSQL database "
+        "(postgresql://custodian@dbhost/releases). Empty: in QGIS desktop a ledger in the QGIS profile "
+        "(vbas/release-ledger.sqlite); from the command line none is kept, and the log says so."));
+    addParameter(VbasCompat::advanced(ledger));
     auto* rowId = new QgsProcessingParameterBoolean(
         kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false,
         true);
@@ -114,28 +145,213 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
 
 void VbasReleaseAlgorithm::checkInputs(const QVariantMap&, QgsProcessingContext&) const {}
 
+VbasRelease VbasReleaseAlgorithm::releaseOn(const vbas::Pipeline& pipeline, const Job& job,
+                                            const VbasGivenAggregation& given,
+                                            const vbas::ReleaseRequest& request,
+                                            QgsProcessingFeedback* feedback) const
+{
+    VbasRelease release =
+        runEngine(feedback,
+                  [&](vbas::Feedback& engineFeedback)
+                  {
+                      return VbasRelease(pipeline.releaseGroups(job.engineJob(), given.regionGroup,
+                                                                given.groups(), request, engineFeedback));
+                  });
+    release.aggregateIdField = given.idField;
+    release.aggregateIds = given.groupIds;
+    return release;
+}
+
+void VbasReleaseAlgorithm::readLedger(const VbasLedgerStore*, const QVariantMap&, QgsProcessingContext&) {}
+
+std::optional<vbas::AreaRegions> VbasReleaseAlgorithm::givenAggregation(const Job&, const QVariantMap&,
+                                                                        QgsProcessingContext&)
+{
+    return std::nullopt;
+}
+
+std::unique_ptr<VbasLedgerStore> VbasReleaseAlgorithm::openLedger(const QVariantMap& parameters,
+                                                                  QgsProcessingContext& context) const
+{
+    QString location = parameterAsString(parameters, kReleaseLedger, context).trimmed();
+    if (location.isEmpty() && QgsApplication::platform() == QLatin1String("desktop"))
+        location = VbasLedgerStore::profileLedger();
+    return location.isEmpty() ? nullptr : std::make_unique<VbasLedgerStore>(location);
+}
+
 QVariantMap VbasReleaseAlgorithm::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
                                                  QgsProcessingFeedback* feedback)
 {
+    mLedger.reset();
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     checkInputs(parameters, context);
+    std::unique_ptr<VbasLedgerStore> ledger = openLedger(parameters, context);
+    readLedger(ledger.get(), parameters, context);
     vbas::ReleaseRequest request;
     request.cells = parameterDefinition(kOutputCells) && isWanted(parameters, kOutputCells);
     VbasSteps steps(3, feedback);
-    const Job job = loadJob(parameters, context, &steps);
+    Job job = loadJob(parameters, context, &steps);
+    const std::optional<vbas::AreaRegions> given = givenAggregation(job, parameters, context);
+
+    // What the ledger allows these records, before the engine runs: a refusal costs no computation.
+    QStringList ledgerLines;
+    std::optional<vbas::RecordFingerprint> records;
+    std::vector<vbas::LedgerEntry> entries;
+    if (ledger)
+    {
+        entries = ledger->entries();
+        records =
+            runEngine(&steps,
+                      [&](vbas::Feedback& engineFeedback)
+                      {
+                          return vbas::fingerprintRecords(*job.data.dataset, job.data.quasiIdentifierValues,
+                                                          job.data.recordIds, ledger->key(), engineFeedback);
+                      });
+        const vbas::LedgerDecision decision =
+            runEngine(&steps, [&](vbas::Feedback&)
+                      { return vbas::checkLedger(entries, *records, given ? &*given : nullptr); });
+        for (const std::size_t e : decision.keepDifferencesWith)
+            job.earlierCells.push_back(ledger->cells(entries[e].id));
+        ledgerLines << QObject::tr("The release ledger %1 holds %n earlier release(s).", nullptr,
+                                   int(entries.size()))
+                           .arg(ledger->location());
+        for (const std::string& note : decision.notes)
+            ledgerLines << QString::fromStdString(note);
+        if (decision.notes.empty())
+            ledgerLines << QObject::tr("None of them holds these records.");
+        if (!records->hasIds())
+            ledgerLines << QObject::tr(
+                "No record id field (RECORD_ID_FIELD): records are told from earlier ones by "
+                "small area and values only, so like records count as the same.");
+        ledgerLines << QObject::tr("This release is recorded in the ledger when its outputs are in place.");
+        for (const QString& line : std::as_const(ledgerLines))
+            feedback->pushInfo(QObject::tr("Release ledger: %1").arg(line));
+    }
+    else
+    {
+        ledgerLines << QObject::tr(
+            "No release ledger was kept (RELEASE_LEDGER is empty): nothing stops a second "
+            "aggregation of these records from being released and overlaid on this one. "
+            "Give RELEASE_LEDGER (a SQLite file or a PostgreSQL database) to keep one.");
+        feedback->pushWarning(ledgerLines.back());
+    }
     steps.next();
     QElapsedTimer engine;
     engine.start();
     const VbasRelease release = computeRelease(*pipeline, job, request, parameters, context, &steps);
     feedback->pushInfo(
         QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
+    if (ledger)
+    {
+        mLedger = std::make_unique<LedgerRecord>();
+        mLedger->entry = ledgerEntry(job, release, *records, parameters, context);
+        mLedger->store = std::move(ledger);
+        mLedger->checked = entries.size();
+        mLedger->givenAggregation = given.has_value();
+    }
     steps.next();
-    return writeRelease(parameters, context, &steps, job, release);
+    return writeRelease(parameters, context, &steps, job, release, ledgerLines);
+}
+
+void VbasReleaseAlgorithm::beforePublishing(QgsProcessingFeedback* feedback)
+{
+    if (!mLedger)
+        return;
+    LedgerRecord& ledger = *mLedger;
+    const std::int64_t id = runEngine(
+        feedback,
+        [&](vbas::Feedback&)
+        {
+            return ledger.store->record(
+                ledger.entry,
+                [&](const std::vector<vbas::LedgerEntry>& recorded)
+                {
+                    // Releases recorded while this one ran: checked now, inside the ledger's transaction.
+                    const std::vector<vbas::LedgerEntry> since(
+                        recorded.begin() + std::ptrdiff_t(std::min(ledger.checked, recorded.size())),
+                        recorded.end());
+                    const vbas::LedgerDecision decision =
+                        vbas::checkLedger(since, ledger.entry.records,
+                                          ledger.givenAggregation ? &ledger.entry.aggregation : nullptr);
+                    if (!decision.keepDifferencesWith.empty())
+                        throw vbas::Error(vbas::Subject::Ledger,
+                                          since[decision.keepDifferencesWith.front()].describe() +
+                                              " of these records was recorded while this release ran; run it "
+                                              "again, so that its counts are checked against that release's");
+                });
+        });
+    if (feedback)
+        feedback->pushInfo(QObject::tr("Release ledger: recorded as release %1 in %2")
+                               .arg(id)
+                               .arg(ledger.store->location()));
+    mLedger.reset();
+}
+
+vbas::LedgerEntry VbasReleaseAlgorithm::ledgerEntry(const Job& job, const VbasRelease& release,
+                                                    const vbas::RecordFingerprint& records,
+                                                    const QVariantMap& parameters,
+                                                    QgsProcessingContext& context) const
+{
+    const vbas::Dataset& dataset = *job.data.dataset;
+    const QgsFields& fields = job.records->fields();
+    vbas::LedgerEntry entry;
+    entry.algorithm = QStringLiteral("vbas:%1").arg(name()).toStdString();
+    entry.k = release.result.k;
+    if (const Diversity diversity = parameterAsDiversity(parameters, context); diversity.isOn())
+    {
+        entry.l = vbas::Count(diversity.l);
+        entry.diversityMeasure = diversity.entropy ? "entropy" : "distinct";
+    }
+    std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
+    if (release.generalization)
+        levels = release.generalization->levels;
+    for (int j = 0; j < job.recordFields.quasiIdentifiers.size(); ++j)
+    {
+        entry.quasiIdentifiers.push_back(
+            fields.at(job.recordFields.quasiIdentifiers.at(j)).name().toStdString());
+        const auto& hierarchy = job.hierarchies.empty() ? std::nullopt : job.hierarchies[std::size_t(j)];
+        entry.levels.push_back(hierarchy ? hierarchy->hierarchy.levelName(levels[std::size_t(j)]) : "0");
+    }
+    const GeneralizationDefinition generalization = generalizationDefinition(parameters, context);
+    QJsonObject tables;
+    for (const auto& [field, table] : generalization.tables)
+        tables.insert(QString::fromStdString(field), QString::fromStdString(table));
+    entry.generalization =
+        generalization.empty()
+            ? std::string()
+            : QJsonDocument(QJsonObject{{QStringLiteral("text"), QString::fromStdString(generalization.text)},
+                                        {QStringLiteral("tables"), tables}})
+                  .toJson(QJsonDocument::Compact)
+                  .toStdString();
+    for (const int field : job.recordFields.sensitive)
+        entry.sensitiveFields.push_back(fields.at(field).name().toStdString());
+    for (vbas::RegionIndex r = 0; r < dataset.regionCount(); ++r)
+        entry.aggregation.emplace_back(
+            dataset.regionId(r),
+            vbasKeyText(release.aggregateIds.at(int(release.result.aggregation.regionAggregate[r])))
+                .toStdString());
+    std::sort(entry.aggregation.begin(), entry.aggregation.end());
+    entry.records = records;
+    std::vector<bool> released(release.fates.size());
+    for (std::size_t row = 0; row < released.size(); ++row)
+        released[row] = release.fates[row] == vbas::RecordFate::Released;
+    entry.cells =
+        runEngine(nullptr,
+                  [&](vbas::Feedback&)
+                  {
+                      return vbas::publishedCells(
+                          dataset,
+                          vbas::classKeys(dataset, job.data.quasiIdentifierValues,
+                                          job.hierarchies.empty() ? nullptr : &job.hierarchies, levels),
+                          release.result.aggregation, released);
+                  });
+    return entry;
 }
 
 QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, QgsProcessingContext& context,
                                                QgsProcessingFeedback* feedback, const Job& job,
-                                               const VbasRelease& release) const
+                                               const VbasRelease& release,
+                                               const QStringList& ledgerLines) const
 {
     const VbasPlanarFrame& frame = *job.frame;
     const vbas::Dataset& dataset = *job.data.dataset;
@@ -240,9 +456,9 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     {
         advance();
         const VbasMapImage map(job, release, withSites, shadeBy, Audience::Review, *feedback);
-        vbasWriteReleaseReport(report, kOutputHtml, displayName(),
-                               VbasHtml::parameters(*this, parameters, context), release, dataset, frame,
-                               {map.png(mapSize), map.caption()}, layout.hierarchies);
+        vbasWriteReleaseReport(
+            report, kOutputHtml, displayName(), VbasHtml::parameters(*this, parameters, context), release,
+            dataset, frame, {map.png(mapSize), map.caption()}, escapedLines(ledgerLines), layout.hierarchies);
         outputs.insert(kOutputHtml, report);
     }
 
@@ -257,15 +473,14 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     for (const vbas::MetricValue& metric : release.result.metrics)
         outputs.insert(VbasOutputs::metricOutputName(metric.id), metric.value);
     feedback->pushInfo(
-        QObject::tr(
-            "Released %1 of %2 records in %3 aggregated regions; suppressed %4 globally, "
-            "%5 locally and %6 for l-diversity. Release only one aggregation of these records, ever: two "
-            "can be overlaid to single people out.")
+        QObject::tr("Released %1 of %2 records in %3 aggregated regions; suppressed %4 globally, "
+                    "%5 locally, %6 for l-diversity and %7 against earlier releases.")
             .arg(counts.released)
             .arg(dataset.totalRecords() + dataset.droppedRecords())
             .arg(release.result.aggregation.size())
             .arg(counts.globallySuppressed)
             .arg(counts.locallySuppressed)
-            .arg(counts.diversitySuppressed));
+            .arg(counts.diversitySuppressed)
+            .arg(counts.differenceSuppressed));
     return outputs;
 }

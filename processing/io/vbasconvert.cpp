@@ -686,6 +686,9 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     if (fields.count >= 0)
         attributes << fields.count;
     const int countAt = regionAt + 1;
+    if (fields.recordId >= 0)
+        attributes << fields.recordId;
+    const int idAt = int(attributes.size()) - 1;
     // With COUNT_FIELD, identical rows (their counts included) are grouped alike: each holds its count.
     VbasRecordRows rows(source, layer, attributes, feedback, fields.grouping);
     feedback.info(rows.description().toStdString());
@@ -772,6 +775,18 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
         for (std::size_t j = 0; j < publishedCategories.size(); ++j)
             publishedCodes.push_back(byValueId.code(
                 ids, std::size_t(q) + j, [&] { return publishedCategories[j].code(values.at(q + int(j))); }));
+        if (fields.recordId >= 0)
+        {
+            const QVariant& recordId = values.at(idAt);
+            if (VbasCompat::isNull(recordId))
+                throw VbasParameters::parameterError(
+                    VbasParameters::kRecordIdField,
+                    QObject::tr(
+                        "record %1 has no id (NULL); every record needs its id for the release ledger to "
+                        "tell new records from earlier ones, or leave RECORD_ID_FIELD empty")
+                        .arg(id));
+            data.recordIds.push_back(vbasKeyText(recordId).toStdString());
+        }
         if (counted)
             table.counts.push_back(count);
     }

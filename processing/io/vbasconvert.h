@@ -155,6 +155,8 @@ struct VbasRecordFields
     QList<int> sensitive; //!< published, protected by l-diversity when l is set
     QList<int> released;  //!< insensitive: published as they are
     int count = -1;       //!< -1: every row is one record; rows of count 0 hold no records and are skipped
+    /** The id of each record (identifying: never published), for the release ledger only; -1: none. */
+    int recordId = -1;
     /** NULL counts read as 0 (no records) instead of refused (NULL_COUNT_AS_ZERO). */
     bool nullCountAsZero = false;
 
@@ -184,6 +186,8 @@ struct VbasJobData
     std::optional<vbas::Dataset> dataset;
     /** Whether the database grouped the records (VbasGrouping). */
     bool recordsGrouped = false;
+    /** The id of every record row (VbasRecordFields::recordId), as text; empty without the field. */
+    std::vector<std::string> recordIds;
     /** The value of every category code of each quasi-identifier (for generalization hierarchies). */
     std::vector<std::vector<vbas::CategoryValue>> quasiIdentifierValues;
     /**

@@ -27,6 +27,8 @@ struct VbasJob
     /** GENERALIZATION and HIERARCHY_TABLES: a hierarchy per quasi-identifier, or none (empty: not asked for).
      */
     vbas::Hierarchies hierarchies;
+    /** What earlier releases of overlapping records published on the aggregation this one is made on. */
+    std::vector<std::vector<vbas::PublishedCell>> earlierCells;
 
     /** The engine's view of this job; it refers to this job's data, so this must outlive it. */
     vbas::Job engineJob() const
@@ -37,6 +39,9 @@ struct VbasJob
         job.regionParent = spatial.regionParent;
         job.adjacencyTolerance = adjacencyTolerance;
         job.hierarchies = hierarchies.empty() ? nullptr : &hierarchies;
+        job.quasiIdentifierValues = &data.quasiIdentifierValues;
+        for (const std::vector<vbas::PublishedCell>& cells : earlierCells)
+            job.earlierCells.push_back(&cells);
         return job;
     }
 };

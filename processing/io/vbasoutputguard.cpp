@@ -690,7 +690,7 @@ void VbasOutputGuard::verify(const Destination& destination) const
                                 : QString()));
 }
 
-QVariantMap VbasOutputGuard::commit(const QVariantMap& results)
+QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::function<void()>& beforeMoving)
 {
     QElapsedTimer clock;
     clock.start();
@@ -715,6 +715,9 @@ QVariantMap VbasOutputGuard::commit(const QVariantMap& results)
                     .arg(QDir::toNativeSeparators(staging->folder),
                          QString::fromLocal8Bit(std::strerror(errno))));
     }
+
+    if (beforeMoving)
+        beforeMoving();
 
     // Every journal is on disk before the first rename, so that a run killed among the renames of any
     // folder is completed by the next run there.

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <QVariantMap>
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -59,11 +60,12 @@ public:
     const QVariantMap& parameters() const { return mParameters; }
 
     /**
-     * Verifies the staged outputs, moves them into place and returns `results` with every staged path
-     * replaced by the final one (the layers to load on completion too). Throws, naming the output, when
-     * an output cannot be read back whole; then nothing moves.
+     * Verifies the staged outputs, runs `beforeMoving` (what must hold before a release is published; it
+     * throws to stop), moves them into place and returns `results` with every staged path replaced by the
+     * final one (the layers to load on completion too). Throws, naming the output, when an output cannot be
+     * read back whole; then nothing moves.
      */
-    QVariantMap commit(const QVariantMap& results);
+    QVariantMap commit(const QVariantMap& results, const std::function<void()>& beforeMoving = {});
 
     /**
      * Counts `count` features written into the output parameter `output` of the run on this thread (0:

@@ -46,6 +46,8 @@ QString fateName(vbas::RecordFate fate)
         return QStringLiteral("suppressed_local");
     case vbas::RecordFate::SuppressedDiversity:
         return QStringLiteral("suppressed_diversity");
+    case vbas::RecordFate::SuppressedDifference:
+        return QStringLiteral("suppressed_difference");
     case vbas::RecordFate::Dropped:
         break;
     }
@@ -184,7 +186,8 @@ QgsFields VbasOutputs::aggregateFields(const VbasRelease& release, Audience audi
     fields.append(field(QStringLiteral("compactness"), VbasCompat::FieldTypeDouble));
     if (audience == Audience::Review)
         for (const char* name :
-             {"suppressed_local", "suppressed_global", "suppressed_diversity", "anonymity_before"})
+             {"suppressed_local", "suppressed_global", "suppressed_diversity", "anonymity_before",
+              "suppressed_difference"})
             fields.append(field(name, VbasCompat::FieldTypeLongLong));
     return fields;
 }
@@ -203,12 +206,13 @@ QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::
     if (audience == Audience::Publication)
         return attributes;
     const vbas::Release& counts = release.result.release;
-    // aggregateSuppressed counts both reasons a group is withheld in its aggregate: below k, or not
-    // l-diverse.
+    // aggregateSuppressed counts every reason a group is withheld in its aggregate: below k, not l-diverse,
+    // or too close to an earlier release's count.
     const vbas::Count diversity = counts.aggregateDiversitySuppressed[a];
-    attributes << qlonglong(counts.aggregateSuppressed[a] - diversity)
+    const vbas::Count difference = counts.aggregateDifferenceSuppressed[a];
+    attributes << qlonglong(counts.aggregateSuppressed[a] - diversity - difference)
                << qlonglong(figures.recordsGloballySuppressed) << qlonglong(diversity)
-               << qlonglong(figures.anonymityBefore);
+               << qlonglong(figures.anonymityBefore) << qlonglong(difference);
     return attributes;
 }
 
@@ -302,7 +306,7 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
     const bool merged = layout.roles.count >= 0;
     static constexpr vbas::RecordFate kFates[] = {
         vbas::RecordFate::Released, vbas::RecordFate::SuppressedGlobally, vbas::RecordFate::SuppressedLocally,
-        vbas::RecordFate::Dropped, vbas::RecordFate::SuppressedDiversity};
+        vbas::RecordFate::Dropped, vbas::RecordFate::SuppressedDiversity, vbas::RecordFate::SuppressedDifference};
 
     // The columns as recordFields() lays them out (row_id aside): region, quasi-identifiers, published
     // values, count, fate.

@@ -94,7 +94,8 @@ QString metricOutputName(const std::string& id);
 
 /**
  * Aggregated regions: the dissolved member polygons with the per-aggregate figures of SPEC section 7; for
- * Audience::Review also the withheld records (suppressed_local, suppressed_global, suppressed_diversity) and
+ * Audience::Review also the withheld records (suppressed_local, suppressed_global, suppressed_diversity,
+ * suppressed_difference) and
  * the anonymity before suppression.
  */
 QgsFields aggregateFields(const VbasRelease& release, Audience audience);

@@ -20,6 +20,10 @@ struct VbasParameters
     static inline const QString kParameterSensitiveFields = QStringLiteral("SENSITIVE_FIELDS");
     static inline const QString kParameterL = QStringLiteral("L");
     static inline const QString kParameterLMeasure = QStringLiteral("L_MEASURE");
+    /** The record id field (identifying, never published), for the release ledger. */
+    static inline const QString kRecordIdField = QStringLiteral("RECORD_ID_FIELD");
+    /** Where the release ledger is kept. */
+    static inline const QString kReleaseLedger = QStringLiteral("RELEASE_LEDGER");
     static inline const QString kRegions = QStringLiteral("REGIONS");
     static inline const QString kRegionIdField = QStringLiteral("REGION_ID_FIELD");
     static inline const QString kRecordRegionField = QStringLiteral("RECORD_REGION_FIELD");

@@ -66,7 +66,13 @@ void vbasWriteComparisonReport(const QString& path, const QString& outputName, c
         optimal += isOptimal ? 1 : 0;
     }
 
-    QString html = VbasHtml::begin(title);
+    QString html = VbasHtml::begin(
+        title,
+        QStringLiteral("<p class=\"warning\"><strong>%1</strong> %2</p>\n")
+            .arg(QObject::tr("Release only one of these aggregations.").toHtmlEscaped(),
+                 QObject::tr("Two aggregations of the same records can be overlaid to single people out; "
+                             "a release ledger (RELEASE_LEDGER) refuses the second.")
+                     .toHtmlEscaped()));
     html +=
         QStringLiteral("<p>%1</p>\n")
             .arg(QObject::tr(

@@ -89,23 +89,18 @@ QString VbasHtml::parameterTable(const Parameters& parameters)
     return html + QStringLiteral("</table>\n");
 }
 
-QString VbasHtml::begin(const QString& title)
+QString VbasHtml::begin(const QString& title, const QString& releaseNote)
 {
     return QStringLiteral(
                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%1</title>\n"
-               "<style>%2</style></head><body>\n<h1>%1</h1>\n<p class=\"warning\"><strong>%5</strong> "
-               "%6</p>\n<p class=\"warning\"><strong>%3</strong> %4</p>\n")
-        .arg(
-            title.toHtmlEscaped(), QString::fromLatin1(kStyle),
-            QObject::tr("Release only one aggregation of these records, ever.").toHtmlEscaped(),
-            QObject::tr("Two different aggregations of the same records can be overlaid: their intersections "
-                        "are smaller areas than either, and the groups in them can fall below k.")
-                .toHtmlEscaped(),
-            QObject::tr("For the custodian's review only: never publish this report.").toHtmlEscaped(),
-            QObject::tr(
-                "It counts withheld records per region, and a withheld count of 1 beside the released "
-                "rows tells that one person of the missing group is in the data.")
-                .toHtmlEscaped());
+               "<style>%2</style></head><body>\n<h1>%1</h1>\n<p class=\"warning\"><strong>%4</strong> "
+               "%5</p>\n%3")
+        .arg(title.toHtmlEscaped(), QString::fromLatin1(kStyle), releaseNote,
+             QObject::tr("For the custodian's review only: never publish this report.").toHtmlEscaped(),
+             QObject::tr(
+                 "It counts withheld records per region, and a withheld count of 1 beside the released "
+                 "rows tells that one person of the missing group is in the data.")
+                 .toHtmlEscaped());
 }
 
 QString VbasHtml::end()

@@ -32,8 +32,11 @@ QString header(const QStringList& names);
 /** Returns a two-column table of the parameters. */
 QString parameterTable(const Parameters& parameters);
 
-/** Returns the opening of a report: doctype, inline style, title and the one-release warning. */
-QString begin(const QString& title);
+/**
+ * Returns the opening of a report: doctype, inline style, title, the review-only warning and `releaseNote`
+ * (HTML: what the release ledger says of this release).
+ */
+QString begin(const QString& title, const QString& releaseNote);
 /** Returns the end of a report. */
 QString end();
 

@@ -22,6 +22,10 @@ QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
         {QObject::tr("suppressed locally (too few in their region)"), qlonglong(counts.locallySuppressed)});
     html += row({QObject::tr("withheld for l-diversity (too few sensitive values in their group)"),
                  qlonglong(counts.diversitySuppressed)});
+    html +=
+        row({QObject::tr("withheld against earlier releases (their group's count 1 to k - 1 away from one "
+                         "an earlier release of these records published)"),
+             qlonglong(counts.differenceSuppressed)});
     html += row({QObject::tr("dropped (unknown small area)"), qlonglong(dataset.droppedRecords())});
     html += row({QObject::tr("small areas"), qlonglong(dataset.regionCount())});
     html += row({QObject::tr("aggregated regions"), qlonglong(aggregation.size())});
@@ -65,6 +69,15 @@ QString generalization(const VbasRelease& release, const vbas::Hierarchies* hier
     if (!release.generalization || hierarchies == nullptr)
         return QString();
     const vbas::GeneralizationReport& report = *release.generalization;
+    if (report.evaluated.empty()) // levels given, not searched: those of an earlier release
+        return QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
+            .arg(
+                QObject::tr("Generalization"),
+                QObject::tr("Released at %1, the levels of the earlier release whose aggregation it follows. "
+                            "Attribute loss: %2 (0: as they are, 1: all '*').")
+                    .arg(VbasOutputs::generalizationLevels(*hierarchies, report.levels))
+                    .arg(report.releasedLoss, 0, 'f', 4)
+                    .toHtmlEscaped());
     QStringList names;
     std::vector<std::size_t> generalized;
     for (std::size_t j = 0; j < hierarchies->size(); ++j)
@@ -91,8 +104,8 @@ QString generalization(const VbasRelease& release, const vbas::Hierarchies* hier
                      .arg(report.budgetPercent)
                      .arg(report.releasedLoss, 0, 'f', 4)
                      .toHtmlEscaped(),
-                 QObject::tr("Release only one of these combinations, ever: two releases of the same records "
-                             "at other levels or regions can be overlaid to single people out.")
+                 QObject::tr("Only the chosen combination is released: two releases of the same records at "
+                             "other levels or regions could be overlaid to single people out.")
                      .toHtmlEscaped());
     QVector<VbasCharts::Point> points;
     for (std::size_t e = 0; e < report.evaluated.size(); ++e)
@@ -187,7 +200,8 @@ QString distributions(const QgsFields& fields, const QList<QgsAttributes>& aggre
 void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
                             const VbasHtml::Parameters& parameters, const VbasRelease& release,
                             const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
-                            const VbasReportMap& map, const vbas::Hierarchies* hierarchies)
+                            const VbasReportMap& map, const QStringList& ledger,
+                            const vbas::Hierarchies* hierarchies)
 {
     using VbasOutputs::Audience;
     const QgsFields fields = VbasOutputs::aggregateFields(release, Audience::Review);
@@ -196,10 +210,13 @@ void vbasWriteReleaseReport(const QString& path, const QString& outputName, cons
         aggregates << VbasOutputs::aggregateAttributes(release, a, frame, Audience::Review);
 
     QString html =
-        VbasHtml::begin(title) + ::map(map) + QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Records")) +
-        counts(release, dataset) + QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Quality")) +
-        metrics(release) + refinement(release) + generalization(release, hierarchies) +
-        distributions(fields, aggregates) + QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Parameters")) +
+        VbasHtml::begin(title,
+                        QStringLiteral("<h2>%1</h2>\n<ul>\n<li>%2</li>\n</ul>\n")
+                            .arg(QObject::tr("Release ledger"), ledger.join(QStringLiteral("</li>\n<li>")))) +
+        ::map(map) + QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Records")) + counts(release, dataset) +
+        QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Quality")) + metrics(release) + refinement(release) +
+        generalization(release, hierarchies) + distributions(fields, aggregates) +
+        QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Parameters")) +
         VbasHtml::parameterTable(parameters) +
         QStringLiteral("<p>%1</p>\n<h2>%2</h2>\n<div class=\"scroll\"><table>\n")
             .arg(frame.description().toHtmlEscaped(), QObject::tr("Aggregated regions")) +

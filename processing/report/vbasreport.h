@@ -13,8 +13,8 @@ struct VbasReportMap
 };
 
 /**
- * Writes the HTML report of a release to `path`: the warning that only one aggregation of the same
- * records may ever be released, the map, the record counts, every registered metric with its
+ * Writes the HTML report of a release to `path`: what the release ledger says of it (`ledger`: HTML lines,
+ * escaped), the map, the record counts, every registered metric with its
  * one-line meaning, the site refinement when one ran, the generalization search when the release generalized
  * quasi-identifiers (`hierarchies`: every level combination evaluated, its frontier as a chart), the
  * per-aggregate distributions of records, anonymity, distance and compactness as charts, the parameters,
@@ -24,4 +24,5 @@ struct VbasReportMap
 void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
                             const VbasHtml::Parameters& parameters, const VbasRelease& release,
                             const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
-                            const VbasReportMap& map, const vbas::Hierarchies* hierarchies = nullptr);
+                            const VbasReportMap& map, const QStringList& ledger,
+                            const vbas::Hierarchies* hierarchies = nullptr);

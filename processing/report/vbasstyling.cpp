@@ -64,10 +64,17 @@ QgsLinePatternFillSymbolLayer* hatch(const QColor& colour, const QColor& halo)
     return lines;
 }
 
+/** The fields of the review layer that count an aggregate's withheld records, one per reason. */
+const char* const kWithheldFields[] = {"suppressed_local", "suppressed_global", "suppressed_diversity",
+                                       "suppressed_difference"};
+
 /** Returns the number of withheld records of an aggregate as an expression on its fields. */
 QString withheld()
 {
-    return QStringLiteral("(\"suppressed_local\" + \"suppressed_global\" + \"suppressed_diversity\")");
+    QStringList terms;
+    for (const char* field : kWithheldFields)
+        terms << QStringLiteral("\"%1\"").arg(QLatin1String(field));
+    return QStringLiteral("(%1)").arg(terms.join(QStringLiteral(" + ")));
 }
 
 /**
@@ -163,9 +170,9 @@ double VbasStyling::hotSpotShare(const QgsVectorLayer& aggregates)
     QgsFeatureIterator it = aggregates.getFeatures();
     while (it.nextFeature(feature))
     {
-        const double suppressed = feature.attribute(QStringLiteral("suppressed_local")).toDouble() +
-                                  feature.attribute(QStringLiteral("suppressed_global")).toDouble() +
-                                  feature.attribute(QStringLiteral("suppressed_diversity")).toDouble();
+        double suppressed = 0;
+        for (const char* field : kWithheldFields)
+            suppressed += feature.attribute(QLatin1String(field)).toDouble();
         withheld += suppressed;
         total += suppressed + feature.attribute(QStringLiteral("released")).toDouble();
     }

@@ -30,7 +30,7 @@ QStringList shadeFields();
 
 /**
  * Returns the share of withheld records from which an aggregate counts as a hot spot: twice the share
- * withheld over all of `aggregates` (suppressed_local + suppressed_global + suppressed_diversity over those
+ * withheld over all of `aggregates` (the suppressed_* counts over those
  * plus released; 0 for a published layer, which has none of them), 0 when nothing was withheld (then nothing
  * is a hot spot).
  */

@@ -245,7 +245,7 @@ TEST(Pipeline, ReleaseIsTheStagesWithPolygonsCellsAndFates)
     const GridJob grid;
     const Pipeline pipeline(fixedSites(9.0));
     Feedback feedback;
-    const ReleaseResult whole = pipeline.release(grid.job(), ReleaseRequest{true}, feedback);
+    const ReleaseResult whole = pipeline.release(grid.job(), ReleaseRequest{true, {}}, feedback);
     const PipelineResult staged = pipeline.run(grid.job(), feedback);
     EXPECT_EQ(whole.result.aggregation.regionAggregate, staged.aggregation.regionAggregate);
     EXPECT_EQ(whole.result.release.released, staged.release.released);
@@ -291,7 +291,7 @@ TEST(Pipeline, ReleaseWithoutPolygonsHasNoneAndRefusesCells)
     const ReleaseResult whole = pipeline.release(grid.dataset, ReleaseRequest{}, feedback);
     EXPECT_TRUE(whole.polygons.empty());
     EXPECT_EQ(whole.fates.size(), grid.dataset.rows());
-    EXPECT_EQ(errorSubject([&] { pipeline.release(grid.dataset, ReleaseRequest{true}, feedback); }),
+    EXPECT_EQ(errorSubject([&] { pipeline.release(grid.dataset, ReleaseRequest{true, {}}, feedback); }),
               Subject::Partition);
 }
 

@@ -80,6 +80,7 @@ inline std::string checkRelease(const RecordTable& table, const Dataset& dataset
             break;
         case RecordFate::SuppressedGlobally:
         case RecordFate::SuppressedLocally:
+        case RecordFate::SuppressedDifference:
             suppressed += count;
             break;
         case RecordFate::Dropped:

@@ -89,7 +89,7 @@ TEST(Provider, OffersEveryAlgorithmWithGroupHelpAndCapitalParameters)
     names.sort();
     EXPECT_EQ(names,
               (QStringList{"aggregateregions", "checkanonymity", "compareapproaches", "estimatesitecount",
-                           "partitionregions", "rateaggregation", "selectsites"}));
+                           "partitionregions", "rateaggregation", "releaseonaggregation", "selectsites"}));
 }
 
 namespace

@@ -26,7 +26,7 @@ const QString kReferenceFolder = QStringLiteral(VBAS_SOURCE_DIR "/tests/processi
 constexpr double kRelativeTolerance = 1e-9;
 /** The fields of OUTPUT_REVIEW that the published OUTPUT leaves out (docs/publishing.md). */
 const QStringList kReviewOnlyFields{"suppressed_local", "suppressed_global", "suppressed_diversity",
-                                    "anonymity_before"};
+                                    "anonymity_before", "suppressed_difference"};
 /** The last column of a records fixture: how many released rows are equal to the rest of the line. */
 const QString kCountField = QStringLiteral("reference_count");
 

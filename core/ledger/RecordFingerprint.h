@@ -1,0 +1,69 @@
+#pragma once
+
+#include "Feedback.h"
+#include "KeyedHash.h"
+#include "Types.h"
+#include "data/Dataset.h"
+#include "generalization/Hierarchy.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * A bottom-k sample of a set (a MinHash variant): the `kCapacity` smallest keyed hashes of its members
+ * and the exact number of members. Two samples estimate how many members the sets share (Broder 1997;
+ * Cohen and Kaplan 2007): exactly while both sets fit in their samples, within a few percent beyond.
+ */
+struct MinHashSample
+{
+    static constexpr std::size_t kCapacity = 4096;
+
+    /** The smallest hashes of the members, ascending, at most kCapacity. */
+    std::vector<std::uint64_t> hashes;
+    /** Members of the set. */
+    Count members = 0;
+
+    /** Whether the sample holds every member (overlaps with it are then exact). */
+    bool whole() const { return hashes.size() == members; }
+};
+
+/** Estimated members two sets share, from their samples (exact when both samples are whole). */
+double sharedMembers(const MinHashSample& a, const MinHashSample& b);
+
+/**
+ * What a ledger keeps of the records of a release instead of the records (SPEC section 13): nothing in it
+ * can be read back as a record, and without the ledger's key nothing can be matched against a guess.
+ */
+struct RecordFingerprint
+{
+    /** Records (weighted) in the release's input, dropped ones apart. */
+    Count records = 0;
+    /**
+     * Digest of the multiset of (small area, quasi-identifier values) of the records: two sums of a keyed
+     * hash of each distinct row with its count. Equal digests: the same records, whatever their order.
+     */
+    std::array<std::uint64_t, 2> digest{};
+    /** Sample of the records as a set: each (small area, values, i-th such record). */
+    MinHashSample rows;
+    /** Sample of the record ids, when the custodian named the field that holds them; empty otherwise. */
+    MinHashSample ids;
+
+    bool hasIds() const { return ids.members > 0; }
+};
+
+/**
+ * The fingerprint of the records of `dataset` (rows without a region apart) under `key`. `values[i]` gives
+ * the value behind every category code of quasi-identifier i (as read, level 0); `rowIds`, when not empty,
+ * the id of every input row of the dataset (from the record id field; never published). Polls `feedback`.
+ */
+RecordFingerprint fingerprintRecords(const Dataset& dataset,
+                                     const std::vector<std::vector<CategoryValue>>& values,
+                                     const std::vector<std::string>& rowIds, const HashKey& key,
+                                     Feedback& feedback);
+
+} // namespace vbas

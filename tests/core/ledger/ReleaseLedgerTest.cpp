@@ -1,0 +1,253 @@
+// The release ledger's rules (SPEC section 13): which releases of overlapping records it refuses, and the
+// difference rule on a shared aggregation, against hand-worked cases and a brute-force recount.
+#include "ledger/ReleaseLedger.h"
+#include "Error.h"
+#include "Pipeline.h"
+#include "PropertyCheck.h"
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+using namespace vbas;
+using namespace vbas::test;
+
+namespace
+{
+const HashKey kKey{42, 43};
+
+RecordFingerprint withIds(Count records, std::uint64_t firstId, std::uint64_t ids)
+{
+    RecordFingerprint fingerprint;
+    fingerprint.records = records;
+    fingerprint.digest = {records, firstId}; // distinct digests for distinct record sets
+    for (std::uint64_t i = firstId; i < firstId + ids; ++i)
+        fingerprint.ids.hashes.push_back(keyedHash(kKey, i, 7));
+    std::sort(fingerprint.ids.hashes.begin(), fingerprint.ids.hashes.end());
+    fingerprint.ids.hashes.resize(std::min<std::size_t>(ids, MinHashSample::kCapacity));
+    fingerprint.ids.members = ids;
+    fingerprint.rows = fingerprint.ids; // like records as rows: only ids tell them apart
+    return fingerprint;
+}
+
+LedgerEntry entryOn(std::int64_t id, AreaRegions aggregation, RecordFingerprint records)
+{
+    LedgerEntry entry;
+    entry.id = id;
+    entry.recordedAt = "2026-11-20T10:00:00Z";
+    entry.algorithm = "vbas:aggregateregions";
+    entry.k = 5;
+    entry.aggregation = std::move(aggregation);
+    entry.records = std::move(records);
+    return entry;
+}
+
+const AreaRegions kFirst{{"a1", "1"}, {"a2", "1"}, {"a3", "2"}, {"a4", "2"}};
+/** kFirst with other region ids. */
+const AreaRegions kRenamed{{"a1", "x"}, {"a2", "x"}, {"a3", "y"}, {"a4", "y"}};
+/** a2 moved to the other region. */
+const AreaRegions kOther{{"a1", "1"}, {"a2", "2"}, {"a3", "2"}, {"a4", "2"}};
+
+std::string refusal(const std::vector<LedgerEntry>& entries, const RecordFingerprint& now,
+                    const AreaRegions* aggregation)
+{
+    try
+    {
+        checkLedger(entries, now, aggregation);
+    }
+    catch (const Error& error)
+    {
+        EXPECT_EQ(error.subject(), Subject::Ledger);
+        return error.what();
+    }
+    return {};
+}
+} // namespace
+
+TEST(ReleaseLedger, AggregationsAreTheSameWhateverTheirRegionsAreCalled)
+{
+    EXPECT_TRUE(sameAggregation(kFirst, kRenamed));
+    EXPECT_FALSE(sameAggregation(kFirst, kOther));
+    // Two regions merged into one, or split: not the same.
+    EXPECT_FALSE(sameAggregation(kFirst, {{"a1", "1"}, {"a2", "1"}, {"a3", "1"}, {"a4", "1"}}));
+    EXPECT_FALSE(sameAggregation({{"a1", "1"}, {"a2", "1"}, {"a3", "1"}, {"a4", "1"}}, kFirst));
+    // Other small areas.
+    EXPECT_FALSE(sameAggregation(kFirst, {{"a1", "1"}, {"a2", "1"}, {"a3", "2"}, {"a5", "2"}}));
+}
+
+TEST(ReleaseLedger, RecordsOverlapByIdsBeyondAHundredth)
+{
+    const RecordFingerprint earlier = withIds(10000, 0, 10000);
+    EXPECT_EQ(compareRecords(earlier, earlier).relation, RecordOverlap::Relation::Identical);
+    // A superset (the same ids and 5,000 more), a corrected table (9,000 of them), next quarter (none).
+    const RecordOverlap superset = compareRecords(earlier, withIds(15000, 0, 15000));
+    EXPECT_EQ(superset.relation, RecordOverlap::Relation::Overlapping);
+    EXPECT_TRUE(superset.byIds);
+    EXPECT_NEAR(superset.sharedShare, 1.0, 0.1);
+    EXPECT_EQ(compareRecords(earlier, withIds(10000, 1000, 10000)).relation,
+              RecordOverlap::Relation::Overlapping);
+    EXPECT_EQ(compareRecords(earlier, withIds(10000, 10000, 10000)).relation,
+              RecordOverlap::Relation::Disjoint);
+    // Small sets are compared exactly: 2 of 100 shared is over the hundredth, 1 is not.
+    EXPECT_EQ(compareRecords(withIds(100, 0, 100), withIds(100, 98, 100)).relation,
+              RecordOverlap::Relation::Overlapping);
+    EXPECT_EQ(compareRecords(withIds(100, 0, 100), withIds(100, 99, 100)).relation,
+              RecordOverlap::Relation::Disjoint);
+}
+
+TEST(ReleaseLedger, OverlappingRecordsOnAnotherAggregationAreRefusedNamingTheSafeWay)
+{
+    const std::vector<LedgerEntry> entries{entryOn(3, kFirst, withIds(10000, 0, 10000))};
+    const RecordFingerprint superset = withIds(12000, 0, 12000);
+    // A new aggregation of them (the main job), or a given other one.
+    for (const AreaRegions* aggregation : {static_cast<const AreaRegions*>(nullptr), &kOther})
+    {
+        const std::string message = refusal(entries, superset, aggregation);
+        EXPECT_NE(message.find("release 3 of 2026-11-20T10:00:00Z (vbas:aggregateregions, k = 5, 2 regions)"),
+                  std::string::npos)
+            << message;
+        EXPECT_NE(message.find("vbas:releaseonaggregation with LEDGER_ENTRY=3"), std::string::npos)
+            << message;
+    }
+    // The same aggregation (other region ids): allowed, with the difference rule against it.
+    const LedgerDecision same = checkLedger(entries, superset, &kRenamed);
+    EXPECT_EQ(same.keepDifferencesWith, std::vector<std::size_t>{0});
+    // New records only: allowed anywhere, no difference rule.
+    const RecordFingerprint nextQuarter = withIds(10000, 10000, 10000);
+    EXPECT_TRUE(checkLedger(entries, nextQuarter, nullptr).keepDifferencesWith.empty());
+    EXPECT_TRUE(checkLedger(entries, nextQuarter, &kOther).keepDifferencesWith.empty());
+}
+
+TEST(ReleaseLedger, WithoutIdsLikeRecordsCountAsShared)
+{
+    // Two tables of the same people's kind in the same areas: without ids their rows look alike, so the
+    // ledger takes them for the same records (it cannot miss an overlap).
+    DatasetBuilder quarter1({qi("sex")}), quarter2({qi("sex")});
+    for (DatasetBuilder* builder : {&quarter1, &quarter2})
+        builder->region("A", 0, 0).region("B", 1, 0);
+    quarter1.records("A", {0}, 20).records("B", {1}, 20);
+    quarter2.records("A", {0}, 18).records("B", {1}, 22);
+    const std::vector<std::vector<CategoryValue>> values{{{false, "f", {}, {}}, {false, "m", {}, {}}}};
+    Feedback feedback;
+    const RecordFingerprint one = fingerprintRecords(quarter1.build(), values, {}, kKey, feedback);
+    const RecordFingerprint two = fingerprintRecords(quarter2.build(), values, {}, kKey, feedback);
+    const RecordOverlap overlap = compareRecords(one, two);
+    EXPECT_FALSE(overlap.byIds);
+    EXPECT_EQ(overlap.relation, RecordOverlap::Relation::Overlapping);
+    EXPECT_NEAR(overlap.sharedShare, 38.0 / 40.0, 1e-12); // min(20,18) + min(20,22) rows alike
+}
+
+namespace
+{
+/** Random records over a 6 x 6 grid of areas in 4 regions (3 x 3 blocks), two quasi-identifiers. */
+struct Scene
+{
+    DatasetBuilder builder{{qi("age"), qi("sex")}};
+    std::vector<std::uint32_t> regionGroup;
+    std::vector<std::vector<CategoryValue>> values{
+        {{false, "0-19", {}, {}}, {false, "20-39", {}, {}}, {false, "40-59", {}, {}}},
+        {{false, "f", {}, {}}, {false, "m", {}, {}}}};
+
+    explicit Scene(std::mt19937_64& random, int records, int firstRecord = 0)
+    {
+        for (int i = 0; i < 36; ++i)
+        {
+            builder.region("t" + std::to_string(100 + i), i % 6, i / 6);
+            regionGroup.push_back(std::uint32_t((i % 6) / 3 + 2 * ((i / 6) / 3)));
+        }
+        add(random, records, firstRecord);
+    }
+    void add(std::mt19937_64& random, int records, int firstRecord)
+    {
+        std::uniform_int_distribution<int> area(0, 35), age(0, 2), sex(0, 1);
+        for (int r = firstRecord; r < firstRecord + records; ++r)
+            builder.records("t" + std::to_string(100 + area(random)),
+                            {std::uint32_t(age(random)), std::uint32_t(sex(random))});
+    }
+};
+
+ReleaseResult releaseOn(const Pipeline& pipeline, const Dataset& dataset, const Scene& scene,
+                        const std::vector<const std::vector<PublishedCell>*>& earlier)
+{
+    Job job(dataset);
+    job.quasiIdentifierValues = &scene.values;
+    job.earlierCells = earlier;
+    Feedback feedback;
+    return pipeline.releaseGroups(job, scene.regionGroup, 4, ReleaseRequest{}, feedback);
+}
+
+std::vector<bool> releasedRows(const ReleaseResult& whole)
+{
+    std::vector<bool> released;
+    for (const RecordFate fate : whole.fates)
+        released.push_back(fate == RecordFate::Released);
+    return released;
+}
+
+/** Records per (region, age, sex) counted from the rows and their fates, with no engine code. */
+std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, Count>
+recount(const RecordTable& table, const std::vector<std::uint32_t>& regionGroup,
+        const std::vector<bool>* released)
+{
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, Count> cells;
+    for (std::size_t row = 0; row < table.rows(); ++row)
+        if (released == nullptr || (*released)[row])
+        {
+            const std::uint32_t area =
+                std::uint32_t(std::stoi(table.regionKeys[table.regionKey[row]].substr(1)) - 100);
+            ++cells[{regionGroup[area], table.codes[2 * row], table.codes[2 * row + 1]}];
+        }
+    return cells;
+}
+} // namespace
+
+TEST(ReleaseLedger, ACumulativeReleaseOnTheSameAggregationPublishesNoDifferenceBelowK)
+{
+    PipelineConfig config;
+    config.k = 5;
+    config.globalSuppression = false;
+    const Pipeline pipeline(config);
+    for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    {
+        std::mt19937_64 random(seed);
+        Scene scene(random, 300);
+        const Dataset first = scene.builder.build();
+        const ReleaseResult earlier = releaseOn(pipeline, first, scene, {});
+        const std::vector<PublishedCell> earlierCells =
+            publishedCells(first, classKeys(first, scene.values, nullptr, {}), earlier.result.aggregation,
+                           releasedRows(earlier));
+
+        // The next release holds every earlier record and 40 more.
+        scene.add(random, 40, 300);
+        const Dataset cumulative = scene.builder.build();
+        const ReleaseResult later = releaseOn(pipeline, cumulative, scene, {&earlierCells});
+        ASSERT_NO_FATAL_FAILURE(expectGuarantee(scene.builder.table(), cumulative, later.result, 5));
+
+        // Independently: what each release published per cell, from the rows and fates.
+        const std::vector<bool> releasedFirst = releasedRows(earlier), releasedLater = releasedRows(later);
+        RecordTable firstTable = scene.builder.table();
+        firstTable.regionKey.resize(300);
+        firstTable.codes.resize(600);
+        const auto publishedFirst = recount(firstTable, scene.regionGroup, &releasedFirst);
+        const auto publishedLater = recount(scene.builder.table(), scene.regionGroup, &releasedLater);
+        const auto all = recount(scene.builder.table(), scene.regionGroup, nullptr);
+        Count withheldByDifference = 0;
+        for (const auto& [cell, count] : all)
+        {
+            const Count before = publishedFirst.count(cell) ? publishedFirst.at(cell) : 0;
+            const Count now = publishedLater.count(cell) ? publishedLater.at(cell) : 0;
+            const Count difference = now > before ? now - before : before - now;
+            EXPECT_FALSE(difference >= 1 && difference < 5)
+                << "seed " << seed << ": a cell went from " << before << " to " << now;
+            // Withheld for the difference exactly when it passes k but is 1 to 4 away from the earlier count.
+            const Count gap = count > before ? count - before : before - count;
+            const bool expectWithheld = count >= 5 && gap >= 1 && gap < 5;
+            EXPECT_EQ(now == 0 && count >= 5, expectWithheld) << "seed " << seed;
+            withheldByDifference += expectWithheld ? count : 0;
+        }
+        EXPECT_EQ(later.result.release.differenceSuppressed, withheldByDifference) << "seed " << seed;
+        EXPECT_EQ(later.result.release.released + later.result.release.suppressed(), 340u);
+    }
+}
