@@ -494,6 +494,8 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
         job.recordFields.sensitive = parameterAsFieldIndices(parameters, kSensitiveFields, fields, context);
     if (parameterDefinition(kReleaseFields))
         job.recordFields.released = parameterAsFieldIndices(parameters, kReleaseFields, fields, context);
+    // The configuration already said in the log which k a MAX_RISK gives.
+    job.recordFields.k = parameterAsRequiredK(parameters, context);
     checkRoles(job, parameters, context, feedback);
     // Hierarchies are read before the records, so that a typo fails at once.
     std::vector<vbas::HierarchySpec> specs;

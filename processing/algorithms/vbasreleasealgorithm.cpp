@@ -51,8 +51,9 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
     releaseFields->setHelp(QObject::tr(
         "Insensitive fields of RECORDS published unchanged beside the quasi-identifiers and sensitive "
         "fields. "
-        "Only fields given a role are published: ids and every other field stay out. A field with more "
-        "distinct values than half the records is refused as an identifier."));
+        "Only fields given a role are published: ids and every other field stay out. A field is refused as "
+        "an identifier when the records it singles out or links in small sets (a value held by fewer than "
+        "max(K, 3) records) outnumber those it leaves in larger groups, its most common value left out."));
     addParameter(releaseFields);
     auto* rowId = new QgsProcessingParameterBoolean(
         kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false,
