@@ -141,6 +141,15 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     const VbasPlanarFrame& frame = *job.frame;
     const vbas::Dataset& dataset = *job.data.dataset;
     const QString shadeBy = parameterAsEnumString(parameters, kShadeBy, context);
+    using VbasOutputs::Audience;
+    if (const QString published =
+            VbasStyling::shadeField(VbasOutputs::aggregateFields(release, Audience::Publication), shadeBy);
+        published != shadeBy)
+        feedback->pushWarning(
+            QObject::tr("%1: '%2' is for review only, not in the published aggregated regions: %3 and %4 "
+                        "are shaded by '%5' instead, and their titles and legends say so; %6 and the report "
+                        "are shaded by '%2'")
+                .arg(kShadeBy, shadeBy, kOutput, kOutputMapImage, published, kOutputReview));
     QVariantMap outputs;
     // Progress: one share per output asked for, files and images alike.
     int wanted = 0;
@@ -189,7 +198,6 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         if (role)
             VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
     };
-    using VbasOutputs::Audience;
     for (const auto& [name, audience] :
          {std::pair(kOutput, Audience::Publication), std::pair(kOutputReview, Audience::Review)})
         write(name, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release, audience),
