@@ -231,6 +231,9 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     write(kOutputCells, VbasStyling::Role::Cells, VbasOutputs::cellFields(release),
           VbasCompat::WkbMultiPolygon,
           [&](VbasSink& sink) { VbasOutputs::writeCells(sink, release, frame); });
+    if (const QString without = VbasOutputs::sitesWithoutCell(release);
+        outputs.contains(kOutputCells) && !without.isEmpty())
+        feedback->pushInfo(QStringLiteral("%1: %2").arg(kOutputCells, without));
 
     const QString mapImage = parameterAsFileOutput(parameters, kOutputMapImage, context);
     const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);
