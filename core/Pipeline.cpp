@@ -1,6 +1,5 @@
 #include "Pipeline.h"
 
-#include "geometry/ClippedCells.h"
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
 

@@ -6,6 +6,7 @@
 #include "boundary/BoundaryRefiner.h"
 #include "data/RegionSet.h"
 #include "generalization/GeneralizationSearch.h"
+#include "geometry/ClippedCells.h"
 #include "geometry/Dissolve.h"
 #include "partition/Aggregation.h"
 #include "partition/ContiguityRepair.h"
@@ -152,8 +153,9 @@ struct ReleaseResult
     PipelineResult result;
     /** Per aggregate: its dissolved polygon (empty without the job's geometries). */
     std::vector<DissolvedAggregate> polygons;
-    /** Per site: its clipped Voronoi cell as WKB (empty unless asked for). */
-    std::vector<std::vector<unsigned char>> cells;
+    /** Per site: its Voronoi or power cell clipped to the study area, or why it has none (empty unless asked
+     * for). */
+    ClippedCells cells;
     /** Per input row of the dataset: released, or why not. */
     std::vector<RecordFate> fates;
     /** The levels the job's hierarchies were released at and how they were chosen (only with hierarchies). */

@@ -50,4 +50,32 @@ GeometryPtr fromWkt(Context& context, const std::string& wkt)
     return geometry;
 }
 
+bool isPolygonal(GEOSContextHandle_t h, const GEOSGeometry* g)
+{
+    const int type = GEOSGeomTypeId_r(h, g);
+    return type == GEOS_POLYGON || type == GEOS_MULTIPOLYGON;
+}
+
+GeometryPtr polygonalPart(Context& context, GeometryPtr geometry)
+{
+    const GEOSContextHandle_t h = context.handle();
+    if (isPolygonal(h, geometry.get()))
+        return geometry;
+    if (GEOSGeomTypeId_r(h, geometry.get()) != GEOS_GEOMETRYCOLLECTION)
+        return own(context, nullptr);
+    std::vector<GEOSGeometry*> polygons;
+    for (int i = 0; i < GEOSGetNumGeometries_r(h, geometry.get()); ++i)
+    {
+        const GEOSGeometry* part = GEOSGetGeometryN_r(h, geometry.get(), i);
+        if (isPolygonal(h, part))
+            polygons.push_back(GEOSGeom_clone_r(h, part));
+    }
+    if (polygons.empty())
+        return own(context, nullptr);
+    GeometryPtr collection =
+        own(context, GEOSGeom_createCollection_r(h, GEOS_GEOMETRYCOLLECTION, polygons.data(),
+                                                 unsigned(polygons.size())));
+    return own(context, GEOSUnaryUnion_r(h, collection.get()));
+}
+
 } // namespace vbas::geos

@@ -58,6 +58,15 @@ GeometryPtr fromWkb(Context& context, const unsigned char* wkb, std::size_t size
 /** Geometry from well-known text (tests, data files). */
 GeometryPtr fromWkt(Context& context, const std::string& wkt);
 
+/** Whether `g` is a polygon or a multipolygon. */
+bool isPolygonal(GEOSContextHandle_t h, const GEOSGeometry* g);
+/**
+ * The polygons of `geometry`: itself when polygonal, the union of its polygonal members when a collection
+ * (what MakeValid and overlays return for mixed results: lines and points where shapes only touch), else
+ * null.
+ */
+GeometryPtr polygonalPart(Context& context, GeometryPtr geometry);
+
 /**
  * Calls visit(a, b) for every segment of every line and polygon ring of `g`, collections included,
  * skipping repeated points.

@@ -496,6 +496,8 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
         job.recordFields.released = parameterAsFieldIndices(parameters, kReleaseFields, fields, context);
     if (parameterDefinition(kRecordIdField))
         job.recordFields.recordId = parameterAsFieldIndex(parameters, kRecordIdField, fields, context);
+    // The configuration already said in the log which k a MAX_RISK gives.
+    job.recordFields.k = parameterAsRequiredK(parameters, context);
     checkRoles(job, parameters, context, feedback);
     // Hierarchies are read before the records, so that a typo fails at once.
     const GeneralizationDefinition generalization = generalizationDefinition(parameters, context);

@@ -63,8 +63,9 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
     releaseFields->setHelp(QObject::tr(
         "Insensitive fields of RECORDS published unchanged beside the quasi-identifiers and sensitive "
         "fields. "
-        "Only fields given a role are published: ids and every other field stay out. A field with more "
-        "distinct values than half the records is refused as an identifier."));
+        "Only fields given a role are published: ids and every other field stay out. A field is refused as "
+        "an identifier when the records it singles out or links in small sets (a value held by fewer than "
+        "max(K, 3) records) outnumber those it leaves in larger groups, its most common value left out."));
     addParameter(releaseFields);
     auto* recordId =
         new QgsProcessingParameterField(kRecordIdField, QObject::tr("Record id field (never published)"),
@@ -356,6 +357,15 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     const VbasPlanarFrame& frame = *job.frame;
     const vbas::Dataset& dataset = *job.data.dataset;
     const QString shadeBy = parameterAsEnumString(parameters, kShadeBy, context);
+    using VbasOutputs::Audience;
+    if (const QString published =
+            VbasStyling::shadeField(VbasOutputs::aggregateFields(release, Audience::Publication), shadeBy);
+        published != shadeBy)
+        feedback->pushWarning(
+            QObject::tr("%1: '%2' is for review only, not in the published aggregated regions: %3 and %4 "
+                        "are shaded by '%5' instead, and their titles and legends say so; %6 and the report "
+                        "are shaded by '%2'")
+                .arg(kShadeBy, shadeBy, kOutput, kOutputMapImage, published, kOutputReview));
     QVariantMap outputs;
     // Progress: one share per output asked for, files and images alike.
     int wanted = 0;
@@ -404,7 +414,6 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         if (role)
             VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
     };
-    using VbasOutputs::Audience;
     for (const auto& [name, audience] :
          {std::pair(kOutput, Audience::Publication), std::pair(kOutputReview, Audience::Review)})
         write(name, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release, audience),
@@ -438,6 +447,9 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
     write(kOutputCells, VbasStyling::Role::Cells, VbasOutputs::cellFields(release),
           VbasCompat::WkbMultiPolygon,
           [&](VbasSink& sink) { VbasOutputs::writeCells(sink, release, frame); });
+    if (const QString without = VbasOutputs::sitesWithoutCell(release);
+        outputs.contains(kOutputCells) && !without.isEmpty())
+        feedback->pushInfo(QStringLiteral("%1: %2").arg(kOutputCells, without));
 
     const QString mapImage = parameterAsFileOutput(parameters, kOutputMapImage, context);
     const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);

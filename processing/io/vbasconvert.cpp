@@ -1,5 +1,6 @@
 #include "vbasconvert.h"
 
+#include "data/IdentifyingValues.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -540,28 +541,59 @@ void reportNullCategories(const QgsFeatureSource& source, const VbasRecordFields
 }
 
 /**
- * Refuses a published field that is nearly unique per record: more distinct values than half the records
- * would let it single people out like an identifier (SPEC section 10).
+ * Refuses a published field whose values single records out or link them in small sets (SPEC section 10,
+ * vbas::identifyingValues()): an id, ids on part of the records beside a shared value, values shared by
+ * pairs. `recordsPerValue` holds, per published field, the records holding each code of `categories`.
  */
 void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& fields,
-                       const std::vector<VbasCategoryCodes>& distinct, vbas::Count records)
+                       const std::vector<VbasCategoryCodes>& categories,
+                       const std::vector<std::vector<vbas::Count>>& recordsPerValue)
 {
     const QList<int> published = fields.publishedValues();
     for (int j = 0; j < published.size(); ++j)
     {
-        if (vbas::Count(distinct[std::size_t(j)].size()) * 2 <= records)
+        const std::vector<vbas::Count>& held = recordsPerValue[std::size_t(j)];
+        const vbas::IdentifyingValues found = vbas::identifyingValues(held, fields.k);
+        if (!found.identifies())
             continue;
-        const bool sensitive = j < fields.sensitive.size();
+        const QString parameter =
+            j < fields.sensitive.size() ? VbasParameters::kSensitiveFields : VbasParameters::kReleaseFields;
+        QString larger = QObject::tr("and no value is held by %1 records or more").arg(found.smallSet);
+        if (found.mostCommon >= found.smallSet)
+        {
+            // Of values tied as the most common, the first in text order: the message does not depend on the
+            // order of the rows.
+            const std::vector<std::uint32_t> rank = categories[std::size_t(j)].ranks();
+            std::size_t mostCommon = held.size();
+            for (std::size_t code = 0; code < held.size(); ++code)
+                if (held[code] == found.mostCommon &&
+                    (mostCommon == held.size() || rank[code] < rank[mostCommon]))
+                    mostCommon = code;
+            const QVariant value = categories[std::size_t(j)].rankedValues().at(int(rank[mostCommon]));
+            larger =
+                QObject::tr("against %1 records in shared values other than its most common one ('%2', %3 "
+                            "records)")
+                    .arg(QString::number(found.inLargerGroups()),
+                         VbasCompat::isNull(value) ? QStringLiteral("NULL") : vbasKeyText(value),
+                         QString::number(found.mostCommon));
+        }
+        // Values that also group records in larger sets make a coded category with rare values (a diagnosis
+        // code), which stays publishable coarser; an id does not.
+        const QString coarser =
+            found.inLargerGroups() > 0
+                ? QObject::tr("; as a category with rare values, it can be published coarser instead, from a "
+                              "field of its own (a diagnosis code generalized to its chapter, say)")
+                : QString();
         throw VbasParameters::parameterError(
-            sensitive ? VbasParameters::kSensitiveFields : VbasParameters::kReleaseFields,
-            QObject::tr("'%1' holds %2 different values among %3 records, so nearly every record has a value "
-                        "of its own: published, it would single people out like an identifier. Remove it "
-                        "from %4, or declare it a quasi-identifier (QUASI_IDENTIFIERS) so that it is "
-                        "protected with the others")
-                .arg(source.fields().at(published.at(j)).name())
-                .arg(distinct[std::size_t(j)].size())
-                .arg(records)
-                .arg(sensitive ? VbasParameters::kSensitiveFields : VbasParameters::kReleaseFields));
+            parameter,
+            QObject::tr("'%1' singles records out: %2 of %3 records carry a value that fewer than %4 records "
+                        "share (%5 values, %6 of them held by one record), %7. An identifier is never "
+                        "published: remove it from %8, or declare it a quasi-identifier (QUASI_IDENTIFIERS) "
+                        "so that it is protected with the others%9")
+                .arg(source.fields().at(published.at(j)).name(), QString::number(found.inSmallSets),
+                     QString::number(found.records), QString::number(found.smallSet),
+                     QString::number(found.valuesInSmallSets), QString::number(found.valuesHeldByOne), larger,
+                     parameter, coarser));
     }
 }
 
@@ -704,8 +736,9 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     std::vector<vbas::Count> nullCategoryRecords(table.quasiIdentifierCount, 0);
     // Sensitive values first, as publishedValues() lists them.
     std::vector<VbasCategoryCodes> publishedCategories(std::size_t(published.size()));
+    // Per published field, the records holding each code: what the identifier guard weighs.
+    std::vector<std::vector<vbas::Count>> publishedValueRecords(publishedCategories.size());
     std::vector<std::uint32_t>& publishedCodes = data.recordValues.publishedCodes;
-    vbas::Count records = 0;
     CodesByValueId byValueId(std::size_t(attributes.size()));
     const long expectedRows = rows.expectedRows();
     if (expectedRows > 0) // room made once, not by doubling and copying as the rows come
@@ -742,7 +775,6 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
             continue; // no records: in no output, whatever its other fields hold
         }
         const QVariant& region = values.at(regionAt);
-        records += vbas::Count(count);
         const std::uint32_t* ids = rows.valueIds();
         if (VbasCompat::isNull(region))
         {
@@ -773,8 +805,15 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
             table.codes.push_back(byValueId.code(ids, j, [&] { return categories[j].code(value); }));
         }
         for (std::size_t j = 0; j < publishedCategories.size(); ++j)
-            publishedCodes.push_back(byValueId.code(
-                ids, std::size_t(q) + j, [&] { return publishedCategories[j].code(values.at(q + int(j))); }));
+        {
+            const std::uint32_t code = byValueId.code(
+                ids, std::size_t(q) + j, [&] { return publishedCategories[j].code(values.at(q + int(j))); });
+            publishedCodes.push_back(code);
+            std::vector<vbas::Count>& held = publishedValueRecords[j];
+            if (code >= held.size())
+                held.resize(std::size_t(code) + 1, 0);
+            held[code] += vbas::Count(count);
+        }
         if (fields.recordId >= 0)
         {
             const QVariant& recordId = values.at(idAt);
@@ -793,7 +832,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     // Rows of count 0 hold no records and are left out.
     const std::size_t rowsWithRecords = table.regionKey.size();
     reportEmptyRows(source, fields, empty, rowsWithRecords, rows.grouped(), feedback);
-    refuseIdentifiers(source, fields, publishedCategories, records);
+    refuseIdentifiers(source, fields, publishedCategories, publishedValueRecords);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowsWithRecords,
                       rows.grouped(), options, feedback);
     reportNullCategories(source, fields, nullCategoryRecords, feedback);

@@ -159,6 +159,11 @@ struct VbasRecordFields
     int recordId = -1;
     /** NULL counts read as 0 (no records) instead of refused (NULL_COUNT_AS_ZERO). */
     bool nullCountAsZero = false;
+    /**
+     * The k of the release: a published value that fewer than max(k, 3) records share singles them out or
+     * links them in a small set (the identifier guard, vbas::identifyingValues()).
+     */
+    vbas::Count k = 2;
 
     /** Where the records are counted (GROUP_RECORDS), a COUNT_FIELD table's rows too. */
     VbasGrouping grouping = VbasGrouping::Automatic;
@@ -208,10 +213,10 @@ struct VbasJobData
 /**
  * Reads the regions (ids as text, polygons in the planar frame) and the records (quasi-identifier
  * and sensitive values as category codes, NULL a category of its own, codes in text order so that results do
- * not depend on row order) and builds the engine's Dataset. A published field that is nearly unique per
- * record (more distinct values than half the records) is refused as an identifier. Progress and cancel go
- * through `feedback`; engine errors are vbas::Error, QGIS-side problems QgsProcessingException naming the
- * parameter.
+ * not depend on row order) and builds the engine's Dataset. A published field whose values single records
+ * out or link them in small sets (vbas::identifyingValues() at `recordFields.k`) is refused as an
+ * identifier. Progress and cancel go through `feedback`; engine errors are vbas::Error, QGIS-side problems
+ * QgsProcessingException naming the parameter.
  *
  * Real files: curved geometries (CurvePolygon, MultiSurface) are cut into straight segments; a region
  * without geometry (NULL or empty) is left out with a warning when no record names it, refused when one

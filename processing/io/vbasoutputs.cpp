@@ -474,16 +474,47 @@ QgsFields VbasOutputs::cellFields(const VbasRelease& release)
 void VbasOutputs::writeCells(VbasSink& sink, const VbasRelease& release, const VbasPlanarFrame& frame)
 {
     const QgsFields fields = cellFields(release);
-    sink.expect(qint64(release.cells.size()));
-    for (std::size_t s = 0; s < release.cells.size(); ++s)
+    const std::vector<std::vector<unsigned char>>& cells = release.cells.wkb;
+    sink.expect(qint64(cells.size() - release.cells.withoutCell.size()));
+    for (std::size_t s = 0; s < cells.size(); ++s)
     {
-        if (release.cells[s].empty())
+        if (cells[s].empty())
             continue;
         QgsFeature feature(fields);
         feature.setAttributes(QgsAttributes() << int(s + 1) << release.siteAggregateId(s));
-        feature.setGeometry(sourceMultiGeometry(release.cells[s], frame));
+        feature.setGeometry(sourceMultiGeometry(cells[s], frame));
         sink.add(feature);
     }
+}
+
+QString VbasOutputs::sitesWithoutCell(const VbasRelease& release)
+{
+    const std::vector<vbas::SiteWithoutCell>& without = release.cells.withoutCell;
+    if (without.empty())
+        return QString();
+    QStringList reasons;
+    for (const auto& [reason, text] :
+         {std::pair(vbas::NoCell::SameLocation, QObject::tr("standing where another site stands")),
+          std::pair(vbas::NoCell::Hidden, QObject::tr("outweighed by their neighbours' power weights")),
+          std::pair(vbas::NoCell::OutsideArea, QObject::tr("with a cell outside the study area"))})
+    {
+        QStringList sites;
+        for (const vbas::SiteWithoutCell& site : without)
+            if (site.reason == reason)
+                sites << QString::number(site.site + 1);
+        if (sites.isEmpty())
+            continue;
+        const qsizetype count = sites.size();
+        if (count > 10)
+            sites = sites.mid(0, 10) << QStringLiteral("...");
+        reasons
+            << QObject::tr("%1: %2 (site_id %3)").arg(text).arg(count).arg(sites.join(QStringLiteral(", ")));
+    }
+    return QObject::tr(
+               "%1 of %2 sites have no cell, as no point of the study area is nearest to them alone: %3")
+        .arg(without.size())
+        .arg(release.cells.wkb.size())
+        .arg(reasons.join(QStringLiteral("; ")));
 }
 
 QString VbasOutputs::generalizationLevels(const vbas::Hierarchies& hierarchies,

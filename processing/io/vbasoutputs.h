@@ -157,6 +157,11 @@ void writeSites(VbasSink& sink, const vbas::Sites& sites, const VbasPlanarFrame&
 QgsFields cellFields(const VbasRelease& release);
 void writeCells(VbasSink& sink, const VbasRelease& release, const VbasPlanarFrame& frame);
 /**
+ * Returns a line for the log saying which sites have no cell and why, so that every site has its cell or is
+ * explained; empty when every site has one.
+ */
+QString sitesWithoutCell(const VbasRelease& release);
+/**
  * The generalization levels of the quasi-identifiers that have a hierarchy, by name: "age 10, education *"
  * (level 0: as they are).
  */

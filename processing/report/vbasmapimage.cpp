@@ -49,7 +49,6 @@ VbasMapImage::VbasMapImage(const VbasJob& job, const VbasRelease& release, bool 
                            QgsProcessingFeedback& feedback)
     : mPlanarCrs(job.frame->planarCrs())
     , mTransformContext(job.frame->transformContext())
-    , mShadeBy(shadeBy)
 {
     const VbasPlanarFrame& frame = *job.frame;
     mAggregates =
@@ -62,7 +61,8 @@ VbasMapImage::VbasMapImage(const VbasJob& job, const VbasRelease& release, bool 
                     QgsWkbTypes::multiType(job.regions->wkbType()), frame.sourceCrs(), feedback,
                     [&](VbasSink& sink)
                     { VbasOutputs::writeMapping(sink, *job.regions, job.regionIdField, job.data, release); });
-    VbasStyling::styleAggregates(*mAggregates, shadeBy);
+    mShadeBy = VbasStyling::shadeField(mAggregates->fields(), shadeBy);
+    VbasStyling::styleAggregates(*mAggregates, mShadeBy);
     VbasStyling::styleMapping(*mMapping);
     if (withSites)
     {

@@ -28,8 +28,9 @@ class VbasMapImage
 public:
     /**
      * Builds the layers. `withSites` adds the sites (releases made around sites); `shadeBy` is the
-     * aggregate field the regions are shaded by; `audience` whether withheld records show. Throws
-     * QgsProcessingException when canceled.
+     * aggregate field the regions are to be shaded by (VbasStyling::shadeField(): the default where the
+     * audience's fields lack it, and then the title and legend name the default); `audience` whether withheld
+     * records show. Throws QgsProcessingException when canceled.
      */
     VbasMapImage(const VbasJob& job, const VbasRelease& release, bool withSites, const QString& shadeBy,
                  VbasOutputs::Audience audience, QgsProcessingFeedback& feedback);
@@ -55,5 +56,5 @@ private:
     std::unique_ptr<QgsVectorLayer> mSites;
     QgsCoordinateReferenceSystem mPlanarCrs;
     QgsCoordinateTransformContext mTransformContext;
-    QString mShadeBy;
+    QString mShadeBy; //!< the field the regions are shaded by, as titles and legends name it
 };

@@ -156,6 +156,11 @@ QStringList VbasStyling::shadeFields()
     return names;
 }
 
+QString VbasStyling::shadeField(const QgsFields& fields, const QString& requested)
+{
+    return fields.indexOf(requested) >= 0 ? requested : kDefaultShadeField;
+}
+
 QgsFillSymbol* VbasStyling::hotSpotSymbol()
 {
     QgsFillSymbol* symbol = aggregateSymbol();
@@ -181,9 +186,7 @@ double VbasStyling::hotSpotShare(const QgsVectorLayer& aggregates)
 
 void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& requestedShadeBy)
 {
-    // A published layer has no withheld counts to shade by: it takes the default.
-    const QString shadeBy =
-        layer.fields().indexOf(requestedShadeBy) >= 0 ? requestedShadeBy : kDefaultShadeField;
+    const QString shadeBy = shadeField(layer.fields(), requestedShadeBy);
     std::unique_ptr<QgsFillSymbol> symbol(aggregateSymbol());
     const double hotSpot = hotSpotShare(layer);
     if (hotSpot > 0)

@@ -3,6 +3,7 @@
 #include <QString>
 #include <QStringList>
 
+class QgsFields;
 class QgsFillSymbol;
 class QgsVectorLayer;
 
@@ -29,6 +30,13 @@ inline const QString kDefaultShadeField = QStringLiteral("anonymity_after");
 QStringList shadeFields();
 
 /**
+ * Returns the field aggregates with `fields` are shaded by when `requested` is asked for: that one, or
+ * kDefaultShadeField where they lack it (a published layer has no withheld counts). Titles, legends and the
+ * log name this field, never the one asked for.
+ */
+QString shadeField(const QgsFields& fields, const QString& requested);
+
+/**
  * Returns the share of withheld records from which an aggregate counts as a hot spot: twice the share
  * withheld over all of `aggregates` (the suppressed_* counts over those
  * plus released; 0 for a published layer, which has none of them), 0 when nothing was withheld (then nothing
@@ -40,7 +48,8 @@ double hotSpotShare(const QgsVectorLayer& aggregates);
 QgsFillSymbol* hotSpotSymbol();
 
 /**
- * Styles aggregated regions: a graduated fill on `shadeBy` (round class breaks, light to dark blue),
+ * Styles aggregated regions: a graduated fill on shadeField(`shadeBy`) (round class breaks, light to dark
+ * blue),
  * dark outlines, a dark red hatch over the hot spots of withheld records (hotSpotShare()) and a label
  * "k=" with the anonymity after suppression of each ("all withheld" where nothing is released).
  */

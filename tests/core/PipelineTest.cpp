@@ -256,9 +256,10 @@ TEST(Pipeline, ReleaseIsTheStagesWithPolygonsCellsAndFates)
     ASSERT_EQ(whole.polygons.size(), aggregation.size());
     for (std::size_t a = 0; a < aggregation.size(); ++a)
         EXPECT_NEAR(whole.polygons[a].area, 100.0 * double(aggregation.memberCount(a)), 1e-6) << a;
-    ASSERT_EQ(whole.cells.size(), whole.result.partition.sites.size());
-    for (const std::vector<unsigned char>& cell : whole.cells)
+    ASSERT_EQ(whole.cells.wkb.size(), whole.result.partition.sites.size());
+    for (const std::vector<unsigned char>& cell : whole.cells.wkb)
         EXPECT_FALSE(cell.empty());
+    EXPECT_TRUE(whole.cells.withoutCell.empty());
 
     // Fates and the per-aggregate global suppression, recounted from the rows: a class of fewer than k
     // rows in the whole table is withheld globally.

@@ -4,6 +4,7 @@
 
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "vbasqgiscompat.h"
 
 #include <qgsfeatureiterator.h>
 #include <qgsprocessing.h>
@@ -159,6 +160,23 @@ AttackScore attack(const QList<AttackRow>& rows, const QMap<QString, QStringList
     return score;
 }
 
+/**
+ * Runs vbas:aggregateregions on `records` (fields area, qi and one more) in one unit square "a" around one
+ * site at K = 2, with `extra` parameters.
+ */
+AlgorithmRun runSmallRelease(QgsVectorLayer& records, const QVariantMap& extra)
+{
+    const auto squares = makeSquares({"a"});
+    QVariantMap parameters{{"REGIONS", asParameter(squares.get())},    {"REGION_ID_FIELD", "id"},
+                           {"RECORDS", asParameter(&records)},         {"RECORD_REGION_FIELD", "area"},
+                           {"QUASI_IDENTIFIERS", QStringList{"qi"}},   {"K", 2},
+                           {"SITE_COUNT_METHOD", "sitecount.fixed"},   {"SITE_COUNT", 1},
+                           {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT}};
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        parameters.insert(it.key(), it.value());
+    return runAlgorithm("vbas:aggregateregions", parameters);
+}
+
 QVariantMap sortedRelease(const OlindaInput& olinda, QgsVectorLayer* patients)
 {
     QVariantMap parameters = olinda.parameters(kQuasiIdentifiers);
@@ -194,36 +212,98 @@ TEST(Publication, AFieldNearlyUniquePerRecordIsRefusedAsAnIdentifier)
     const AlgorithmRun run = runAlgorithm("vbas:aggregateregions", parameters);
     EXPECT_FALSE(run.ok);
     EXPECT_TRUE(run.errors.contains(
-        "RELEASE_FIELDS: 'patient_id' holds 18897 different values among 18897 records, so nearly every "
-        "record "
-        "has a value of its own: published, it would single people out like an identifier. Remove it from "
-        "RELEASE_FIELDS, or declare it a quasi-identifier (QUASI_IDENTIFIERS)"))
+        "RELEASE_FIELDS: 'patient_id' singles records out: 18897 of 18897 records carry a value that fewer "
+        "than 5 records share (18897 values, 18897 of them held by one record), and no value is held by 5 "
+        "records or more. An identifier is never published: remove it from RELEASE_FIELDS, or declare it a "
+        "quasi-identifier (QUASI_IDENTIFIERS)"))
         << run.errors.toStdString();
 
-    // Half the records distinct is the limit: 4 values in 8 records pass, 5 do not.
-    const auto squares = makeSquares({"a"});
-    for (const auto& [values, refused] :
-         {std::pair(QStringList{"1", "1", "2", "2", "3", "3", "4", "4"}, false),
-          std::pair(QStringList{"1", "1", "2", "2", "3", "3", "4", "5"}, true)})
+    // The edge at K = 2 (small sets: fewer than 3 records): 6 records alone, 3 values of 3 records, one of
+    // them the most common; S = 6 against N - S - L1 = 15 - 6 - 3 = 6 passes (9 of 15 values distinct, which
+    // "more distinct values than half the records" refused). One more record alone is refused.
+    QStringList values{"g3", "g3", "g3", "g2", "g2", "g2", "g1", "g1", "g1", "a", "b", "c", "d", "e", "f"};
+    for (const bool refused : {false, true})
     {
+        if (refused)
+            values << "h";
         QList<QVariantList> rows;
         for (const QString& value : values)
             rows << QVariantList{"a", "x", value};
         const auto table = makeTable({"area:string", "qi:string", "note:string"}, rows);
-        const AlgorithmRun small =
-            runAlgorithm("vbas:aggregateregions", {{"REGIONS", asParameter(squares.get())},
-                                                   {"REGION_ID_FIELD", "id"},
-                                                   {"RECORDS", asParameter(table.get())},
-                                                   {"RECORD_REGION_FIELD", "area"},
-                                                   {"QUASI_IDENTIFIERS", QStringList{"qi"}},
-                                                   {"RELEASE_FIELDS", QStringList{"note"}},
-                                                   {"K", 2},
-                                                   {"SITE_COUNT_METHOD", "sitecount.fixed"},
-                                                   {"SITE_COUNT", 1},
-                                                   {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT}});
+        const AlgorithmRun small = runSmallRelease(*table, {{"RELEASE_FIELDS", QStringList{"note"}}});
         EXPECT_EQ(small.ok, !refused) << small.errors.toStdString();
-        EXPECT_EQ(small.errors.contains("'note' holds 5 different values among 8 records"), refused);
+        // Of the values tied as the most common, the first in text order is named.
+        EXPECT_EQ(
+            small.errors.contains(
+                "RELEASE_FIELDS: 'note' singles records out: 7 of 16 records carry a value that fewer than 3 "
+                "records share (7 values, 7 of them held by one record), against 6 records in shared "
+                "values other than its most common one ('g1', 3 records)"),
+            refused)
+            << small.errors.toStdString();
+        // Values that also form larger groups: a category with rare values, which can be published coarser.
+        EXPECT_EQ(small.errors.contains("a diagnosis code generalized to its chapter"), refused);
     }
+}
+
+TEST(Publication, IdsOnNearlyHalfTheRecordsOrValuesSharedByPairsAreRefusedWhateverTheRole)
+{
+    // 20 records: 9 ids beside NULL in the other 11 (10 distinct values, which the old guard let through),
+    // and 10 values shared by pairs (k = 2 linkage).
+    QList<QVariantList> idRows, pairRows;
+    for (int i = 0; i < 20; ++i)
+    {
+        idRows << QVariantList{"a", "x",
+                               i < 9 ? QVariant(QStringLiteral("P%1").arg(i))
+                                     : VbasCompat::nullOf(VbasCompat::FieldTypeString)};
+        pairRows << QVariantList{"a", "x", QStringLiteral("H%1").arg(i / 2)};
+    }
+    const auto ids = makeTable({"area:string", "qi:string", "ref:string"}, idRows);
+    const auto pairs = makeTable({"area:string", "qi:string", "ref:string"}, pairRows);
+    const QString idsFound =
+        "'ref' singles records out: 9 of 20 records carry a value that fewer than 3 records "
+        "share (9 values, 9 of them held by one record), against 0 records in shared "
+        "values other than its most common one ('NULL', 11 records). An identifier is "
+        "never published: remove it from %1, or declare it a quasi-identifier";
+    const QString pairsFound =
+        "'ref' singles records out: 20 of 20 records carry a value that fewer than 3 "
+        "records share (10 values, 0 of them held by one record), and no value is held "
+        "by 3 records or more. An identifier is never published: remove it from %1";
+    for (const auto& [role, l] :
+         {std::pair("RELEASE_FIELDS", 0), std::pair("SENSITIVE_FIELDS", 0), std::pair("SENSITIVE_FIELDS", 2)})
+    {
+        SCOPED_TRACE(QStringLiteral("%1, L = %2").arg(role).arg(l).toStdString());
+        const QVariantMap extra{{role, QStringList{"ref"}}, {"L", l}};
+        for (const auto& [table, found] :
+             {std::pair(ids.get(), idsFound), std::pair(pairs.get(), pairsFound)})
+        {
+            const AlgorithmRun run = runSmallRelease(*table, extra);
+            EXPECT_FALSE(run.ok);
+            EXPECT_TRUE(run.errors.contains(QStringLiteral("%1: ").arg(role) + found.arg(role)))
+                << run.errors.toStdString();
+            EXPECT_FALSE(run.errors.contains("generalized to its chapter")) << "an id is no category";
+        }
+    }
+}
+
+TEST(Publication, ADiagnosisCodeWithManyRareCodesIsPublished)
+{
+    // The counts a Zipf law expects of 1,200 codes: code r held by 1200 / r records (rounded down), 8,712
+    // records in all. Small sets at K = 5 (fewer than 5 records): codes 241 to 1200, 1,540 records, 600 of
+    // them alone; the most common code holds 1,200, the other shared codes 5,972 records.
+    QList<QVariantList> rows;
+    for (int r = 1; r <= 1200; ++r)
+        rows << repeated({"a", "x", QStringLiteral("C%1").arg(r, 4, 10, QLatin1Char('0'))}, 1200 / r);
+    ASSERT_EQ(rows.size(), 8712);
+    const auto table = makeTable({"area:string", "qi:string", "diagnosis:string"}, rows);
+    const AlgorithmRun run = runSmallRelease(*table, {{"SENSITIVE_FIELDS", QStringList{"diagnosis"}},
+                                                      {"L", 2},
+                                                      {"K", 5},
+                                                      {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}});
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    EXPECT_EQ(records->fields().names(), QStringList({"area", "qi", "diagnosis"}));
+    EXPECT_EQ(records->featureCount(), 8712);
+    EXPECT_EQ(records->uniqueValues(records->fields().indexOf("diagnosis")).size(), 1200);
 }
 
 TEST(Publication, AFieldGivenTwoRolesOrAProviderKeyIsRefused)

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <QSet>
+
 #include <algorithm>
 #include <cmath>
 
@@ -202,6 +204,55 @@ TEST(PartitionRegions, FourSquaresWorkedOutByHand)
     }
     EXPECT_EQ(reviewed, 2);
     EXPECT_EQ(recountGroups(*outputLayer(run, "OUTPUT_RECORDS"), {"area", "sex"}).smallestGroup, 3);
+}
+
+TEST(PartitionRegions, EverySiteHasItsCellOrTheLogSaysWhy)
+{
+    // Squares A..C = [i, i+1] x [0, 1] with a site on each centre; site 4 stands on site 2, site 5 is far
+    // above B, site 6 beyond C's right edge (its cell only touches the squares along that edge, which was
+    // written as a line into the polygon layer): nothing of the squares is nearest to any of them alone.
+    const auto squares = makeSquares({"A", "B", "C"});
+    const auto records = makeTable({"area:string", "sex:string"},
+                                   {{"A", "F"}, {"A", "F"}, {"B", "F"}, {"B", "F"}, {"C", "F"}, {"C", "F"}});
+    const auto sites = makePoints({{0.5, 0.5}, {1.5, 0.5}, {2.5, 0.5}, {1.5, 0.5}, {1.5, 50}, {3.5, 0.5}});
+    QVariantMap parameters{{"REGIONS", asParameter(squares.get())},
+                           {"REGION_ID_FIELD", "id"},
+                           {"RECORDS", asParameter(records.get())},
+                           {"RECORD_REGION_FIELD", "area"},
+                           {"QUASI_IDENTIFIERS", QStringList{"sex"}},
+                           {"K", 2},
+                           {"SITES", asParameter(sites.get())},
+                           {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                           {"OUTPUT_SITES", QgsProcessing::TEMPORARY_OUTPUT},
+                           {"OUTPUT_CELLS", QgsProcessing::TEMPORARY_OUTPUT}};
+    const AlgorithmRun run = runAlgorithm("vbas:partitionregions", parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(number(run, "AGGREGATES"), 3);
+    EXPECT_EQ(number(run, "EMPTY_SITES"), 3);
+    const QString line =
+        "OUTPUT_CELLS: 3 of 6 sites have no cell, as no point of the study area is nearest to "
+        "them alone: standing where another site stands: 1 (site_id 4); with a cell outside "
+        "the study area: 2 (site_id 5, 6)";
+    EXPECT_EQ(run.log.count(line), 1) << run.log.toStdString();
+    const long long cells = outputLayer(run, "OUTPUT_CELLS")->featureCount();
+    EXPECT_EQ(cells, 3);
+    EXPECT_EQ(cells + 3, outputLayer(run, "OUTPUT_SITES")->featureCount());
+    QSet<int> withCell;
+    QgsFeature feature;
+    for (QgsFeatureIterator it = outputLayer(run, "OUTPUT_CELLS")->getFeatures(); it.nextFeature(feature);)
+    {
+        withCell.insert(feature.attribute("site_id").toInt());
+        EXPECT_NEAR(feature.geometry().area(), 1.0, 1e-9) << "each cell is its site's square";
+    }
+    EXPECT_EQ(withCell, (QSet<int>{1, 2, 3}));
+
+    // Where every site has its cell, the log says nothing of it.
+    const auto twoSites = makePoints({{0.5, 0.5}, {2.5, 0.5}});
+    parameters.insert("SITES", asParameter(twoSites.get()));
+    const AlgorithmRun everyCell = runAlgorithm("vbas:partitionregions", parameters);
+    ASSERT_TRUE(everyCell.ok) << everyCell.errors.toStdString();
+    EXPECT_EQ(outputLayer(everyCell, "OUTPUT_CELLS")->featureCount(), 2);
+    EXPECT_FALSE(everyCell.log.contains("have no cell")) << everyCell.log.toStdString();
 }
 
 TEST(PartitionRegions, WeightedSitesReachFurtherThroughBordersByHand)

@@ -97,3 +97,23 @@ TEST(MapImage, Is1600By1000UnlessToldOtherwise)
     const QTemporaryDir folder;
     EXPECT_EQ(runForImage(folder, olinda.parameters({"age_band", "sex"})).size(), QSize(1600, 1000));
 }
+
+TEST(MapImage, AReviewOnlyShadeFieldIsTheDefaultsMapWithItsTitleAndLegend)
+{
+    // The published map cannot show withheld counts: asked for suppressed_local it is shaded by
+    // anonymity_after, so it must be the very image of the default, title and legend included (which named
+    // the field asked for).
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    QVariantMap parameters = olinda.parameters({"age_band", "sex"});
+    parameters.insert("MAP_IMAGE_WIDTH", 800);
+    parameters.insert("MAP_IMAGE_HEIGHT", 500);
+    const QImage byDefault = runForImage(folder, parameters);
+    parameters.insert("SHADE_BY", "suppressed_local");
+    const QImage fallenBack = runForImage(folder, parameters);
+    ASSERT_EQ(fallenBack.size(), QSize(800, 500));
+    EXPECT_TRUE(fallenBack == byDefault) << "the map of SHADE_BY=suppressed_local differs from the default's";
+    // Another published field changes the map: the comparison sees titles and shades.
+    parameters.insert("SHADE_BY", "released");
+    EXPECT_FALSE(runForImage(folder, parameters) == byDefault);
+}

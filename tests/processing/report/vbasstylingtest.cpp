@@ -37,6 +37,7 @@ struct LoadedRelease
     std::unique_ptr<QgsProject> project = std::make_unique<QgsProject>();
     QMap<QString, QgsVectorLayer*> layers; //!< by output name
     QStringList withoutPostProcessor;      //!< outputs QGIS loads as they are
+    QString log;                           //!< the run's text log
 };
 
 /**
@@ -58,6 +59,7 @@ LoadedRelease runAndLoad(QVariantMap parameters, const QStringList& loadOrder)
     bool ok = false;
     const QVariantMap results = algorithm->run(parameters, context, &feedback, &ok);
     EXPECT_TRUE(ok) << feedback.textLog().toStdString();
+    release.log = feedback.textLog();
     const QMap<QString, QgsProcessingContext::LayerDetails> toLoad = context.layersToLoadOnCompletion();
     EXPECT_EQ(toLoad.size(), kLoaded.size());
     for (const QString& output : loadOrder)
@@ -276,5 +278,34 @@ TEST(Styling, AggregatesAreShadedByAnonymityAfterSuppressionUnlessToldOtherwise)
     for (const QgsRendererRange& range : graduated->ranges())
         EXPECT_TRUE(QRegularExpression("^anonymity_after \\d+(–\\d+)?$").match(range.label()).hasMatch())
             << "whole-number classes: " << range.label().toStdString();
+}
+
+TEST(Styling, AReviewOnlyShadeFieldFallsBackToTheDefaultWhichThePublishedLegendAndTheLogName)
+{
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters({"age_band", "sex", "married"});
+    parameters.insert("SHADE_BY", "suppressed_local");
+    const LoadedRelease release = runAndLoad(parameters, {"OUTPUT", "OUTPUT_REVIEW"});
+    const auto* published =
+        dynamic_cast<const QgsGraduatedSymbolRenderer*>(release.layers.value("OUTPUT")->renderer());
+    const auto* review =
+        dynamic_cast<const QgsGraduatedSymbolRenderer*>(release.layers.value("OUTPUT_REVIEW")->renderer());
+    ASSERT_TRUE(published && review);
+    // The published layer has no withheld counts: shaded, and its legend labelled, by anonymity_after.
+    EXPECT_EQ(published->classAttribute(), "anonymity_after");
+    for (const QgsRendererRange& range : published->ranges())
+        EXPECT_TRUE(range.label().startsWith("anonymity_after ")) << range.label().toStdString();
+    EXPECT_EQ(review->classAttribute(), "suppressed_local");
+    for (const QgsRendererRange& range : review->ranges())
+        EXPECT_TRUE(range.label().startsWith("suppressed_local ")) << range.label().toStdString();
+    const QString line = "SHADE_BY: 'suppressed_local' is for review only, not in the published aggregated "
+                         "regions: OUTPUT and OUTPUT_MAP_IMAGE are shaded by 'anonymity_after' instead, and "
+                         "their titles and legends say so; OUTPUT_REVIEW and the report are shaded by "
+                         "'suppressed_local'";
+    EXPECT_EQ(release.log.count(line), 1) << release.log.toStdString();
+
+    // A field the published layer has is taken as asked, without a word.
+    parameters.insert("SHADE_BY", "released");
+    EXPECT_FALSE(runAndLoad(parameters, {"OUTPUT"}).log.contains("is for review only, not in the published"));
 }
 } // namespace

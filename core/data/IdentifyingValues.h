@@ -1,0 +1,48 @@
+#pragma once
+
+#include "Types.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace vbas
+{
+
+/**
+ * What the values of one published field (neither quasi-identifier nor region) tell about the records that
+ * hold them (SPEC section 10): which records a value singles out or links in a small set.
+ *
+ * A value held by fewer than smallSet = max(k, 3) records singles them out (one record) or links them in a
+ * small set (two records share a value: k = 2 linkage). The field identifies when the records in small sets
+ * outnumber those it leaves in larger groups, not counting its most common value: a catch-all (NULL,
+ * "unknown") holding half the records does not make the other values less identifying, while a coded
+ * category whose rare values are a long tail beside common ones (diagnosis codes over thousands of
+ * categories) keeps more records in shared values than in rare ones.
+ */
+struct IdentifyingValues
+{
+    Count records = 0;                 //!< N: every record (with its weight)
+    Count smallSet = 3;                //!< a value held by fewer records than this is a small set
+    Count inSmallSets = 0;             //!< S: records whose value fewer than smallSet records hold
+    Count mostCommon = 0;              //!< L1: records holding the most common value
+    std::size_t valuesHeldByOne = 0;   //!< values held by exactly one record
+    std::size_t valuesInSmallSets = 0; //!< values held by fewer than smallSet records (by one included)
+
+    /**
+     * Records in values held by smallSet or more, the most common value left out: N - S - L1, or N - S when
+     * the most common value is itself a small set (then every value is, and nothing is left in larger
+     * groups).
+     */
+    Count inLargerGroups() const { return records - inSmallSets - (mostCommon >= smallSet ? mostCommon : 0); }
+    /** Whether the field singles records out: S > inLargerGroups(). */
+    bool identifies() const { return inSmallSets > inLargerGroups(); }
+};
+
+/**
+ * Counts what the values of a field single out, from the records holding each value (`recordsPerValue`,
+ * one entry per value, NULL a value of its own; values held by no record are ignored), for a release of
+ * anonymity `k`.
+ */
+IdentifyingValues identifyingValues(const std::vector<Count>& recordsPerValue, Count k);
+
+} // namespace vbas
