@@ -14,7 +14,10 @@
 #   review/report.html            the map with hot spots of withheld records, metrics with their meaning,
 #                                 per-region charts and table, parameters
 #   review/withheld.gpkg          the aggregated regions with their withheld counts
-# prints the headline metrics, then checks the released table with the independent verifier.
+# prints the headline metrics, then checks the released table with the independent verifier. The release is
+# recorded in a release ledger (demo-output/ledger.sqlite, the custodian's: never published), and the next
+# quarter's patients (data/demo/olinda_patients_q2.csv) are then released on its regions and age bands with
+# vbas:releaseonaggregation (publish/q2/), recorded as the ledger's second release and checked the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -24,6 +27,7 @@ out=demo-output
 rm -rf "$out"
 mkdir -p "$out/publish" "$out/review"
 gpkg="$out/publish/olinda-release.gpkg"
+ledger="$out/ledger.sqlite"
 
 start=$(date +%s%N)
 "$runner" run vbas:aggregateregions -- \
@@ -32,6 +36,7 @@ start=$(date +%s%N)
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 \
     SUPPRESSION_BUDGET=1 "GENERALIZATION=age: interval 5 10 20 max 10" \
+    RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id \
     "OUTPUT=ogr:dbname='$gpkg' table=\"aggregates\" (geom)" \
     "OUTPUT_MAPPING=ogr:dbname='$gpkg' table=\"tracts\" (geom)" \
     "OUTPUT_SITES=ogr:dbname='$gpkg' table=\"sites\" (geom)" \
@@ -45,5 +50,19 @@ echo "For review only, never publish: $out/review/ (the report: $out/review/repo
 echo
 echo "Independent check of the released table:"
 "$runner" run vbas:checkanonymity -- INPUT="$out/publish/released-patients.csv" REGION_FIELD=tract \
+    QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
+    SENSITIVE_FIELDS=education L=2 | grep VERDICT
+
+echo
+echo "The next quarter on the same regions and age bands (release 1 of the ledger):"
+mkdir -p "$out/publish/q2"
+"$runner" run vbas:releaseonaggregation -- \
+    "REGIONS=data/demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
+    RECORDS=data/demo/olinda_patients_q2.csv RECORD_REGION_FIELD=tract \
+    QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
+    SENSITIVE_FIELDS=education L=2 RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id LEDGER_ENTRY=1 \
+    "OUTPUT=$out/publish/q2/regions.gpkg" "OUTPUT_RECORDS=$out/publish/q2/released-patients.csv" \
+    "OUTPUT_HTML_FILE=$out/review/q2-report.html" | grep -E "^Release ledger|^Released"
+"$runner" run vbas:checkanonymity -- INPUT="$out/publish/q2/released-patients.csv" REGION_FIELD=tract \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 | grep VERDICT

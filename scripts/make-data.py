@@ -14,6 +14,7 @@ Python bindings (Debian package python3-gdal). If the ``python3`` found first on
 What it makes (details, licences and key figures in data/README.md):
     data/demo/olinda.gpkg            layer tracts: 470 census tracts of Olinda (EPSG:4674)
     data/demo/olinda_patients.csv    synthetic patients, QIs drawn from AER_HealthInsurance.csv
+    data/demo/olinda_patients_q2.csv the next quarter's patients (the demo's periodic release)
     data/tests/boston.gpkg           layer tracts: 506 Boston tracts (EPSG:4267)
     data/tests/boston_patients.csv   synthetic patients, QIs drawn from AER_NMES1988.csv
     data/tests/de_districts.gpkg     layers districts (413, EPSG:3035) and imd_cases (table)
@@ -61,6 +62,7 @@ gdal.SetConfigOption("OGR_CURRENT_DATE", "2024-01-01T00:00:00.000Z")
 
 SEED_OLINDA = 20100801  # Brazilian census 2010 reference date
 SEED_BOSTON = 19700401  # US census 1970 reference date
+SEED_OLINDA_Q2 = 20101101  # the next quarter's patients of the demo's periodic release
 OLINDA_PER = 20  # one patient per 20 residents
 BOSTON_PER = 100  # one patient per 100 residents
 RIVER_MARGIN_DEG = 0.5  # margin around Germany's bounding box for the obstacles
@@ -108,14 +110,14 @@ def allocate(tracts, id_field, pop_field, per):
     return alloc
 
 
-def draw_patients(alloc, micro, seed, make_row):
+def draw_patients(alloc, micro, seed, make_row, first_id=1):
     rng = random.Random(seed)
     rows = []
     for code, n in alloc:
         for _ in range(n):
             rows.append((code, micro[rng.randrange(len(micro))]))
     rng.shuffle(rows)
-    return [[i + 1, code] + make_row(m) for i, (code, m) in enumerate(rows)]
+    return [[first_id + i, code] + make_row(m) for i, (code, m) in enumerate(rows)]
 
 
 def band10_adult(age):
@@ -150,15 +152,19 @@ def make_olinda(shared, out):
     tracts = read_layer(dst, "tracts", ["CD_GEOCODI", "V014"])
     with open(os.path.join(shared, "microdata", "AER_HealthInsurance.csv"), newline="") as fh:
         micro = list(csv.DictReader(fh))
-    alloc = allocate(tracts, "CD_GEOCODI", "V014", OLINDA_PER)
-    rows = draw_patients(alloc, micro, SEED_OLINDA, lambda m: [
-        band10_adult(m["age"]), m["gender"], m["married"], m["ethnicity"], m["education"],
-        m["health"], m["insurance"], int(m["age"])])
-    write_csv(os.path.join(out, "demo", "olinda_patients.csv"),
-              ["patient_id", "tract", "age_band", "sex", "married", "ethnicity", "education",
-               "health", "insurance", "age"], rows,
-              ["Integer", "String", "String", "String", "String", "String", "String", "String",
-               "String", "Integer"])
+    def patient(m):
+        return [band10_adult(m["age"]), m["gender"], m["married"], m["ethnicity"], m["education"],
+                m["health"], m["insurance"], int(m["age"])]
+    header = ["patient_id", "tract", "age_band", "sex", "married", "ethnicity", "education", "health",
+              "insurance", "age"]
+    types = ["Integer", "String", "String", "String", "String", "String", "String", "String", "String",
+             "Integer"]
+    rows = draw_patients(allocate(tracts, "CD_GEOCODI", "V014", OLINDA_PER), micro, SEED_OLINDA, patient)
+    write_csv(os.path.join(out, "demo", "olinda_patients.csv"), header, rows, types)
+    # The next quarter: new patients (ids after the first table's), one per 40 residents.
+    q2 = draw_patients(allocate(tracts, "CD_GEOCODI", "V014", OLINDA_PER * 2), micro, SEED_OLINDA_Q2,
+                       patient, first_id=len(rows) + 1)
+    write_csv(os.path.join(out, "demo", "olinda_patients_q2.csv"), header, q2, types)
 
 
 def make_boston(shared, out):

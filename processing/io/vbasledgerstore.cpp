@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 
+#include <optional>
+
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
@@ -302,10 +304,15 @@ private:
     bool mCommitted = false;
 };
 
-bool isPostgres(const QString& location)
+/** The libpq connection string of a PostgreSQL ledger (a URI, or GDAL's "PG:" and a connection string). */
+std::optional<QString> postgresConnection(const QString& location)
 {
-    return location.startsWith(QLatin1String("postgresql://")) ||
-           location.startsWith(QLatin1String("postgres://"));
+    if (location.startsWith(QLatin1String("postgresql://")) ||
+        location.startsWith(QLatin1String("postgres://")))
+        return location;
+    if (location.startsWith(QLatin1String("PG:")))
+        return location.mid(3);
+    return std::nullopt;
 }
 } // namespace
 
@@ -314,8 +321,8 @@ VbasLedgerStore::VbasLedgerStore(const QString& location)
 {
     try
     {
-        if (isPostgres(location))
-            mDatabase = std::make_unique<PostgresDatabase>(location);
+        if (const std::optional<QString> postgres = postgresConnection(location))
+            mDatabase = std::make_unique<PostgresDatabase>(*postgres);
         else
         {
             const QFileInfo file(location);

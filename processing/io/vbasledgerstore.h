@@ -20,8 +20,9 @@ public:
     /**
      * Opens the ledger at `location`, making it when it does not exist: a file path (a new file becomes a
      * SQLite database; an existing SQLite or GeoPackage file takes the ledger as tables of its own) or a
-     * PostgreSQL connection URI (`postgresql://user@host/database`). Throws QgsProcessingException naming
-     * RELEASE_LEDGER when it cannot be opened or made.
+     * PostgreSQL database: a connection URI (`postgresql://user@host/database`) or GDAL's form
+     * (`PG:host=... dbname=...`). Throws QgsProcessingException naming RELEASE_LEDGER when it cannot be
+     * opened or made.
      */
     explicit VbasLedgerStore(const QString& location);
     ~VbasLedgerStore();

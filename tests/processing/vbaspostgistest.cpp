@@ -9,6 +9,7 @@
 #include "realdata.h"
 #include "releasecheck.h"
 #include "vbasconvert.h"
+#include "vbasledgerstore.h"
 #include "vbaspostgresrecords.h"
 
 #include "Feedback.h"
@@ -389,4 +390,24 @@ TEST_F(PostGIS, ATableEditedWhileTheReleaseRunsDoesNotChangeWhatIsPublished)
     const ReleaseRecount recount = expectSoundRelease(run, input);
     EXPECT_EQ(recount.input, 50000);
     execute("DROP TABLE records_edited");
+}
+
+// The release ledger kept in the database: the first release is recorded in it, a second aggregation of the
+// same records is refused.
+TEST_F(PostGIS, TheReleaseLedgerInTheDatabaseRefusesASecondAggregationOfTheSameRecords)
+{
+    execute(QStringLiteral("DROP TABLE IF EXISTS vbas_release_ledger"));
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters();
+    parameters.insert("RELEASE_LEDGER", QStringLiteral("PG:") + connection());
+    const AlgorithmRun first = runAlgorithm("vbas:aggregateregions", parameters);
+    ASSERT_TRUE(first.ok) << first.errors.toStdString();
+    EXPECT_TRUE(first.log.contains("Release ledger: recorded as release 1 in PG:"))
+        << first.log.toStdString();
+    parameters.insert("K", 6);
+    const AlgorithmRun second = runAlgorithm("vbas:aggregateregions", parameters);
+    EXPECT_FALSE(second.ok);
+    EXPECT_TRUE(second.errors.contains("RELEASE_LEDGER: these records overlap those of release 1 of "))
+        << second.errors.toStdString();
+    EXPECT_EQ(VbasLedgerStore(QStringLiteral("PG:") + connection()).entries().size(), 1u);
 }
