@@ -5,6 +5,7 @@
 
 #include "quality/Metric.h"
 #include "sitecount/SiteCounter.h"
+#include "sitecount/SuppressionBudgetCount.h"
 #include "sitelocation/SiteLocator.h"
 #include "suppression/Suppressor.h"
 
@@ -84,20 +85,19 @@ Needs Pipeline::needs() const
 namespace
 {
 /**
- * Says how many combinations of quasi-identifier values there can be (MaxCombs), and what it means when
- * they outnumber the records: with thousands of categories nearly every record is unique, and no geography
- * hides a unique record.
+ * Warns when the combinations of quasi-identifier values there can be (MaxCombs) outnumber the records: with
+ * thousands of categories nearly every record is unique, and no geography hides a unique record.
  */
-void reportMaxCombs(const Dataset& dataset, Feedback& feedback)
+void warnOfMaxCombs(const Dataset& dataset, Feedback& feedback)
 {
     const Schema& schema = dataset.schema();
-    if (schema.empty())
+    const long double maxCombs = schema.maxCombs();
+    if (schema.empty() || maxCombs <= static_cast<long double>(dataset.totalRecords()))
         return;
     std::ostringstream line;
     line << "quasi-identifiers: ";
     for (std::size_t i = 0; i < schema.size(); ++i)
         line << (i > 0 ? " x " : "") << schema.categories(i);
-    const long double maxCombs = schema.maxCombs();
     line << " = ";
     if (maxCombs < 1e15L)
         line << static_cast<unsigned long long>(maxCombs);
@@ -105,12 +105,9 @@ void reportMaxCombs(const Dataset& dataset, Feedback& feedback)
         line << static_cast<double>(maxCombs);
     line << " possible combinations of values (MaxCombs, NULL a value of its own) for "
          << dataset.totalRecords() << " records";
-    if (maxCombs <= static_cast<long double>(dataset.totalRecords()))
-        feedback.info(line.str());
-    else
-        feedback.warning(line.str() + "; more combinations than records: many records may be unique and "
-                                      "suppressed whatever the geography; fewer or coarser quasi-identifiers "
-                                      "keep more");
+    feedback.warning(line.str() + "; more combinations than records: many records may be unique and "
+                                  "suppressed whatever the geography; fewer or coarser quasi-identifiers "
+                                  "keep more");
 }
 } // namespace
 
@@ -132,7 +129,7 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
         throw Error(Subject::Partition,
                     "the parents are given for " + std::to_string(job.regionParent.size()) +
                         " regions, but there are " + std::to_string(dataset.regionCount()));
-    reportMaxCombs(dataset, feedback);
+    warnOfMaxCombs(dataset, feedback);
 
     const HistogramTable& regionHistograms = dataset.regionHistograms();
     const std::size_t classCount = dataset.classes().size();
@@ -165,11 +162,6 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
                       {}};
     for (RegionIndex r = 0; r < data.regions.size(); ++r)
         data.regionWeights.push_back(data.regions.records(r));
-    if (globallySuppressed > 0)
-        feedback.info(
-            "global suppression withheld " + std::to_string(globallySuppressed) +
-            " records whose combination of quasi-identifier values occurs fewer than k times in the "
-            "whole data set");
     if (data.regions.totalRecords() == 0)
         feedback.warning(
             "global suppression withheld every record: no combination of quasi-identifier values "
@@ -203,8 +195,6 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
             geometries,
             job.adjacencyTolerance > 0.0 ? job.adjacencyTolerance : defaultAdjacencyTolerance(geometries),
             feedback));
-        feedback.info(std::to_string(data.spatial.adjacency->pairs().size()) +
-                      " pairs of neighbouring regions");
     }
     return data;
 }
@@ -289,10 +279,16 @@ public:
             for (std::size_t i = 0; i < counts.size(); ++i)
                 release(i);
         for (std::size_t i = 0; i < counts.size(); ++i)
+        {
+            mTrials.push_back({counts[i], refined, values[i]});
             if (chosen[i])
                 mRefined.insert_or_assign(counts[i], std::move(*chosen[i]));
+        }
         return values;
     }
+
+    /** Every release tried so far, in the order asked for. */
+    const std::vector<SiteCountTrial>& trials() const { return mTrials; }
 
     /** The refined sites of `count` when it was tried refined. */
     std::optional<RefinedSites> refined(std::uint64_t count) const
@@ -320,6 +316,7 @@ private:
     const Pipeline& mPipeline;
     const PreparedData& mData;
     std::map<std::uint64_t, RefinedSites> mRefined;
+    std::vector<SiteCountTrial> mTrials;
 };
 } // namespace
 
@@ -341,7 +338,6 @@ std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, ReleaseProbe
         feedback.warning("the site-count estimate " + std::to_string(estimate) + " was clamped to " +
                          std::to_string(clamped) + " (between 1 and the " +
                          std::to_string(data.regions.nonEmptyCount()) + " regions that hold records)");
-    feedback.info("site count: " + std::to_string(clamped) + " (" + mConfig.siteCounter + ")");
     return clamped;
 }
 
@@ -350,10 +346,14 @@ Pipeline::SelectedSites Pipeline::selectSites(const PreparedData& data, Feedback
     SelectedSites selected;
     PipelineProbe probe(*this, data);
     selected.count = estimateSiteCount(data, probe, feedback, &selected.estimate);
+    if (!probe.trials().empty())
+    {
+        const double percent = suppressionBudgetPercent(mConfig.options);
+        selected.search = SiteCountSearch{probe.records(), suppressionBudget(probe.records(), percent),
+                                          percent, probe.trials()};
+    }
     if (std::optional<RefinedSites> tried = probe.refined(selected.count); tried && mSiteRefiner)
     {
-        feedback.info("site refinement: the sites the site count was chosen with");
-        logRefinement(*tried->report, feedback);
         selected.sites = std::move(tried->sites);
         selected.refinement = std::move(tried->report);
         return selected;
@@ -380,25 +380,8 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
         return seeds;
     report.emplace();
     std::unique_ptr<Partitioner> constrained;
-    Sites sites = mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, mConfig.diversity},
-                                       partitioner(data, constrained), std::move(seeds), *report, feedback);
-    logRefinement(*report, feedback);
-    return sites;
-}
-
-void Pipeline::logRefinement(const RefinementReport& report, Feedback& feedback) const
-{
-    feedback.info(mConfig.siteRefiner + ": " + std::to_string(report.movesAccepted) + " of " +
-                  std::to_string(report.movesTried) + " moves kept" +
-                  (report.movesAcceptedOnTie > 0
-                       ? " (" + std::to_string(report.movesAcceptedOnTie) + " on the entropy tie-break)"
-                       : std::string()) +
-                  ", global anonymity " + std::to_string(report.anonymityBefore) + " -> " +
-                  std::to_string(report.anonymityAfter) +
-                  " before suppression; stopped: " + report.stopReason);
-    if (report.duplicateSitesDropped > 0)
-        feedback.info(std::to_string(report.duplicateSitesDropped) +
-                      " seed sites shared a location with another and were dropped");
+    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, mConfig.diversity},
+                                partitioner(data, constrained), std::move(seeds), *report, feedback);
 }
 
 Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
@@ -415,11 +398,6 @@ Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites s
     {
         out.contiguity = repairContiguity(*data.spatial.adjacency, data.regionWeights, data.regionParent,
                                           out.partition.regionSite);
-        feedback.info("contiguity: " + std::to_string(out.contiguity->strandedPieces) + " stranded pieces, " +
-                      std::to_string(out.contiguity->regionsMoved) +
-                      " regions moved to an adjacent aggregate, " +
-                      std::to_string(out.contiguity->islandPieces) +
-                      " island pieces kept with their nearest aggregate");
     }
     if (mBoundaryRefiner && refined)
     {
@@ -429,17 +407,9 @@ Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites s
             {data.regions, *data.spatial.adjacency, data.spatial.obstacles.get(), data.regionParent},
             {data.k, mConfig.diversity}, out.partition.regionSite, out.partition.sites.size(), report,
             feedback);
-        feedback.info(mConfig.boundaryRefiner + ": " + std::to_string(report.movesAccepted) + " of " +
-                      std::to_string(report.movesTried) + " region moves kept; " +
-                      std::to_string(Count(report.objectiveAfter)) + " records withheld, " +
-                      std::to_string(Count(report.objectiveBefore)) + " before (" + report.stopReason + ")");
         out.boundary = report;
     }
     out.aggregation = Aggregation::build(data.regions, out.partition);
-    if (out.aggregation.emptySites > 0)
-        feedback.info(std::to_string(out.aggregation.emptySites) + " of " +
-                      std::to_string(out.partition.sites.size()) +
-                      " sites received no region and form no aggregate");
     return out;
 }
 
@@ -488,18 +458,13 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     feedback.checkCanceled();
     PipelineResult result;
     result.k = data.k;
+    result.diversity = mConfig.diversity;
     std::optional<std::vector<std::vector<Count>>> earlierCounts;
     if (data.history)
         earlierCounts.emplace(data.history->countsOfEntries(*data.dataset, aggregation));
     result.release =
         Release::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
                        data.globallySuppressed, feedback, earlierCounts ? &*earlierCounts : nullptr);
-    if (result.release.diversitySuppressed > 0)
-        feedback.info("l-diversity withheld " + std::to_string(result.release.diversitySuppressed) +
-                      " records in groups of k or more whose sensitive values vary too little");
-    if (data.history)
-        feedback.info("the difference rule withheld " + std::to_string(result.release.differenceSuppressed) +
-                      " records in groups whose count differs from an earlier release's by 1 to k - 1");
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
@@ -527,6 +492,7 @@ PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
     result.estimatedSites = selected->estimate;
     result.requestedSites = selected->count;
     result.refinement = std::move(selected->refinement);
+    result.siteCountSearch = std::move(selected->search);
     return result;
 }
 

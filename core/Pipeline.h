@@ -90,6 +90,27 @@ struct PreparedData
     PartitionInput partitionInput() const { return {regions.points(), regionWeights, spatial}; }
 };
 
+/** One release a site-count search tried (through its ReleaseProbe). */
+struct SiteCountTrial
+{
+    std::uint64_t sites = 0;
+    /** With the configured refinement (false: the sites as located, the partition as it is). */
+    bool refined = false;
+    Count withheld = 0;
+};
+
+/** What a site counter that searches releases (sitecount.suppression_budget) tried, for the report. */
+struct SiteCountSearch
+{
+    /** Records of the data set, withheld ones included. */
+    Count records = 0;
+    /** The suppression budget: at most this many records withheld (budgetPercent of `records`). */
+    Count budget = 0;
+    double budgetPercent = 0.0;
+    /** In the order the search tried them; a count tried twice (refined and not) appears twice. */
+    std::vector<SiteCountTrial> trials;
+};
+
 struct MetricValue
 {
     std::string id;
@@ -100,10 +121,14 @@ struct MetricValue
 struct PipelineResult
 {
     Count k = 0;
+    /** The l-diversity every released group was held to (off unless configured). */
+    DiversityRule diversity;
     /** The site-count estimate before clamping (0 when the sites were given). */
     std::uint64_t estimatedSites = 0;
     /** Sites asked of the locator (the clamped estimate), or the number of given sites. */
     std::uint64_t requestedSites = 0;
+    /** The releases the site counter tried, when it searched them. */
+    std::optional<SiteCountSearch> siteCountSearch;
     /** What the contiguity repair did, when it ran. */
     std::optional<ContiguityReport> contiguity;
     /** What the site refinement did, when one ran. */
@@ -247,6 +272,7 @@ private:
         std::uint64_t estimate = 0;
         Sites sites;
         std::optional<RefinementReport> refinement;
+        std::optional<SiteCountSearch> search;
     };
     /**
      * The site stages; a count the site counter tried refined keeps the sites it was tried with, so the
@@ -255,7 +281,6 @@ private:
     SelectedSites selectSites(const PreparedData& data, Feedback& feedback) const;
     std::uint64_t estimateSiteCount(const PreparedData& data, ReleaseProbe& probe, Feedback& feedback,
                                     std::uint64_t* raw) const;
-    void logRefinement(const RefinementReport& report, Feedback& feedback) const;
     /**
      * A partition around sites, repaired when contiguity is asked for, refined by the boundary refinement
      * unless `refined` is false, and its aggregation.

@@ -65,12 +65,24 @@ template <typename Interface> struct StrategyEntry
     }
 };
 
-/** A registered quality metric; `paretoObjective` metrics form the sweep's comparison vector. */
+/** What a metric's value is, so that front ends show it rounded to what matters. */
+enum class MetricUnit
+{
+    Records, //!< a number of records (or a group's size): whole, exact
+    Metres,  //!< a distance: whole metres
+    Score,   //!< any other figure: three significant digits
+};
+
+/**
+ * A registered quality metric: `meaning` is one sentence saying what its value means in practice;
+ * `paretoObjective` metrics form the sweep's comparison vector.
+ */
 struct MetricEntry
 {
     std::string id;
     std::string name;
     std::string meaning;
+    MetricUnit unit;
     bool paretoObjective;
     std::unique_ptr<Metric> (*create)(const StrategyOptions& options);
 };

@@ -98,36 +98,55 @@ Registry makeBuiltIn()
     };
     r.metrics = {
         {"quality.global_anonymity", "Global anonymity",
-         "smallest group of look-alike records in any region before suppression", false,
-         &GlobalAnonymityBefore::create},
-        {"quality.global_anonymity_after", "Released anonymity", "smallest released group (at least k)",
-         false, &GlobalAnonymityAfter::create},
+         "The smallest group of look-alike records (same region, same values) before any record was "
+         "withheld; below k, records had to be withheld.",
+         MetricUnit::Records, false, &GlobalAnonymityBefore::create},
+        {"quality.global_anonymity_after", "Released anonymity",
+         "The smallest group of look-alike records in the release (at least k): everyone released shares "
+         "their region and values with at least this many records.",
+         MetricUnit::Records, false, &GlobalAnonymityAfter::create},
         {"quality.anonymity_deviation", "Anonymity deviation",
-         "how far regions overshoot k on average: protection paid for with detail", true,
-         &AnonymityDeviation::create},
+         "How many records the smallest released group of a region holds beyond k, on average: protection "
+         "paid for with geographic detail (0: every region just reaches k).",
+         MetricUnit::Score, true, &AnonymityDeviation::create},
         {"quality.average_distance", "Average distance",
-         "mean distance from a small area to its region's site: how coarse the geography became", true,
-         &AverageDistance::create},
+         "How far, on average, a small area lies from its region's site: about how far from where they "
+         "live the release places people.",
+         MetricUnit::Metres, true, &AverageDistance::create},
         {"quality.alternative_average_distance", "Alternative average distance",
-         "mean distance from a small area to the centre of its region's small areas", false,
-         &AlternativeAverageDistance::create},
+         "The same, measured to the centre of the region's small areas rather than to its site.",
+         MetricUnit::Metres, false, &AlternativeAverageDistance::create},
         {"quality.suppressed_global", "Suppressed globally",
-         "records unique in the whole data set, withheld before aggregation", false,
-         &SuppressedGlobal::create},
+         "Records whose combination of values fewer than k records share in the whole data set: no "
+         "region could hide them, so they were withheld first.",
+         MetricUnit::Records, false, &SuppressedGlobal::create},
         {"quality.suppressed_local", "Suppressed locally",
-         "records still in too-small groups after aggregation, withheld", false, &SuppressedLocal::create},
+         "Records left in groups of fewer than k in their region, withheld.", MetricUnit::Records, false,
+         &SuppressedLocal::create},
         {"quality.suppressed_diversity", "Withheld for l-diversity",
-         "records in groups too uniform in a sensitive field, withheld", false, &SuppressedDiversity::create},
-        {"quality.suppressed", "Suppressed", "all withheld records", true, &SuppressedTotal::create},
+         "Records in groups whose sensitive values vary too little (releasing them would tell the "
+         "sensitive value of everyone in the group), withheld.",
+         MetricUnit::Records, false, &SuppressedDiversity::create},
+        {"quality.suppressed", "Suppressed",
+         "All withheld records: people missing from every analysis of the release.", MetricUnit::Records,
+         true, &SuppressedTotal::create},
         {"quality.precision_loss", "Precision loss",
-         "average share of the geographic hierarchy climbed (0 none, 1 everything merged)", true,
-         &PrecisionLoss::create},
+         "How far the small areas were merged, on a logarithmic scale: 0 each its own region, 1 all in one; "
+         "p means regions of about m^p of the m small areas (0.5 for 470 areas: about 22 each).",
+         MetricUnit::Score, true, &PrecisionLoss::create},
         {"quality.discernibility", "Discernibility",
-         "sum of squared released group sizes: how indistinct records became", true, &Discernibility::create},
+         "Each released record counted with the size of its look-alike group: divided by the records "
+         "released, the size of the group a record hides in on average (lower keeps more detail).",
+         MetricUnit::Score, true, &Discernibility::create},
         {"quality.discernibility_penalized", "Discernibility with suppression",
-         "discernibility plus N for every withheld record", false, &DiscernibilityPenalized::create},
+         "Discernibility with every withheld record counted as hidden among all the records: compares "
+         "releases that withhold different numbers.",
+         MetricUnit::Score, false, &DiscernibilityPenalized::create},
         {"quality.non_uniform_entropy", "Non-uniform entropy",
-         "bits lost on where each released record lives", true, &NonUniformEntropy::create},
+         "The bits it would take to tell each released record's small area within its region, summed: "
+         "divided by the records released, b bits mean a record could live in any of about 2^b small "
+         "areas (lower keeps more geographic detail).",
+         MetricUnit::Score, true, &NonUniformEntropy::create},
     };
     return r;
 }

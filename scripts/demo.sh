@@ -62,7 +62,7 @@ mkdir -p "$out/publish/q2"
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id LEDGER_ENTRY=1 \
     "OUTPUT=$out/publish/q2/regions.gpkg" "OUTPUT_RECORDS=$out/publish/q2/released-patients.csv" \
-    "OUTPUT_HTML_FILE=$out/review/q2-report.html" | grep -E "^Release ledger|^Released"
+    "OUTPUT_HTML_FILE=$out/review/q2-report.html" | grep -E "^Release ledger|^Released|^Withheld"
 "$runner" run vbas:checkanonymity -- INPUT="$out/publish/q2/released-patients.csv" REGION_FIELD=tract \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 | grep VERDICT

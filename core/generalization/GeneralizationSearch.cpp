@@ -104,6 +104,7 @@ private:
     std::vector<std::vector<double>> mLevelLoss;
 };
 
+/** The levels in words: "age in bands of 10, code cut to its first 3 characters". */
 std::string nodeText(const Hierarchies& hierarchies, const std::vector<std::size_t>& levels)
 {
     std::ostringstream text;
@@ -112,7 +113,7 @@ std::string nodeText(const Hierarchies& hierarchies, const std::vector<std::size
         if (hierarchies[j])
         {
             text << (first ? "" : ", ") << hierarchies[j]->hierarchy.quasiIdentifier() << " "
-                 << hierarchies[j]->hierarchy.levelName(levels[j]);
+                 << hierarchies[j]->describeLevel(levels[j]);
             first = false;
         }
     return text.str();
@@ -268,12 +269,7 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     const auto evaluate = [&](std::size_t n)
     {
         feedback.checkCanceled();
-        NodeEvaluation node = evaluator.evaluate(nodes[n], feedback);
-        feedback.info("generalization " + nodeText(hierarchies, nodes[n]) + ": " +
-                      std::to_string(node.aggregates) + " regions, " + std::to_string(node.withheld) +
-                      " records withheld (" + percentText(100.0 * double(node.withheld) / double(total)) +
-                      " %), attribute loss " + percentText(node.loss));
-        report.evaluated.push_back(std::move(node));
+        report.evaluated.push_back(evaluator.evaluate(nodes[n], feedback));
         feedback.setProgress(double(report.evaluated.size()) / double(nodes.size()));
         return report.evaluated.back();
     };
@@ -388,10 +384,9 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     const std::vector<bool> optimal = paretoOptimal(objectives);
     for (std::size_t e = 0; e < optimal.size(); ++e)
         report.evaluated[e].frontier = optimal[e];
-    feedback.info("generalization chosen: " + nodeText(hierarchies, report.levels) + " (" +
-                  std::to_string(report.evaluated.size()) + " of " + std::to_string(report.latticeNodes) +
-                  " level combinations evaluated, " + std::to_string(report.prunedNodes) +
-                  " ruled out unevaluated, as a coarser one missed)");
+    feedback.info("generalization: " + nodeText(hierarchies, report.levels) + ", the best of " +
+                  std::to_string(report.evaluated.size()) + " level combinations tried (" +
+                  std::to_string(report.prunedNodes) + " more ruled out, as a coarser one missed)");
     Dataset chosenDataset = generalizedDataset(dataset, hierarchies, report.levels);
     return {std::move(report), std::move(chosenDataset), evaluator.adjacency()};
 }

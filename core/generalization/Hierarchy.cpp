@@ -147,6 +147,16 @@ double Hierarchy::loss(std::size_t level, std::uint32_t group) const
     return level == 0 ? 0.0 : mLevels[level - 1].loss[group];
 }
 
+std::string QuasiIdentifierHierarchy::describeLevel(std::size_t level) const
+{
+    const std::string name = hierarchy.levelName(level);
+    if (level == 0)
+        return "as it is";
+    if (name == "*")
+        return "not released (all '*')";
+    return kind != nullptr ? kind->describeLevel(name) : "at level " + name;
+}
+
 std::vector<HierarchySpec> parseGeneralization(const std::string& text)
 {
     std::vector<HierarchySpec> specs;
@@ -237,7 +247,8 @@ Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
             spec.field, values.at(j), spec.arguments, table == tables.end() ? nullptr : &table->second);
         const std::size_t maxLevel =
             spec.maxLevel.empty() ? hierarchy.levels() - 1 : hierarchy.levelNamed(spec.maxLevel);
-        hierarchies[j] = QuasiIdentifierHierarchy{std::move(hierarchy), maxLevel};
+        hierarchies[j] =
+            QuasiIdentifierHierarchy{std::move(hierarchy), maxLevel, findHierarchyKind(spec.kind)};
     }
     return hierarchies;
 }

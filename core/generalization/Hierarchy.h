@@ -9,6 +9,8 @@
 namespace vbas
 {
 
+struct HierarchyKind;
+
 /**
  * The value behind one category code of a quasi-identifier, as the front end read it. Codes are the
  * Dataset's (0..categories-1); the front end gives the value of every code.
@@ -103,6 +105,14 @@ struct QuasiIdentifierHierarchy
 {
     Hierarchy hierarchy;
     std::size_t maxLevel = 0;
+    /** The kind it was built by, which words its levels; null for a hierarchy built directly. */
+    const HierarchyKind* kind = nullptr;
+
+    /**
+     * How `level` releases the values, in words that follow the field's name: "as it is", "in bands of 10",
+     * "by month", "cut to its first 3 characters", "at level 2 of its table", "not released (all '*')".
+     */
+    std::string describeLevel(std::size_t level) const;
 };
 
 /** The hierarchies of a schema's quasi-identifiers, in its order; none for one kept as it is. */

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace vbas
@@ -34,7 +35,7 @@ std::string percentText(double value)
     return numberText(value, 3);
 }
 
-/** The withheld records of every count tried, logged once each. */
+/** The withheld records of every count tried, each released once. */
 class Trials
 {
 public:
@@ -59,13 +60,7 @@ public:
         {
             const std::vector<Count> values = mProbe.withheldOfEach(untried, refined, mFeedback);
             for (std::size_t i = 0; i < untried.size(); ++i)
-            {
                 memo.emplace(untried[i], values[i]);
-                mFeedback.info("suppression budget: site count " + std::to_string(untried[i]) +
-                               " withholds " + std::to_string(values[i]) + " records (" +
-                               percentText(100.0 * double(values[i]) / double(mProbe.records())) + " %)" +
-                               (refined ? ", refined" : ", before refinement"));
-            }
             mFeedback.setProgress(double(mRefined.size() + mLocated.size() / 4) / 16.0);
         }
         std::vector<Count> values;
@@ -86,6 +81,16 @@ public:
     bool tried(std::uint64_t sites, bool refined) const
     {
         return (refined ? mRefined : mLocated).count(sites) > 0;
+    }
+
+    /** Releases made so far, refined or not. */
+    std::size_t count() const { return mRefined.size() + mLocated.size(); }
+
+    /** What a refined release at `sites` withholds, when it was tried. */
+    std::optional<Count> refinedWithheld(std::uint64_t sites) const
+    {
+        const auto found = mRefined.find(sites);
+        return found == mRefined.end() ? std::nullopt : std::optional<Count>(found->second);
     }
 
 private:
@@ -146,34 +151,15 @@ std::uint64_t boundary(std::uint64_t lo, Count atLo, std::uint64_t hi, Count atH
     }
     return lo;
 }
-} // namespace
 
-SuppressionBudgetCount::SuppressionBudgetCount(double percent)
-    : mPercent(percent)
-{
-    if (!(percent > 0.0 && percent <= 100.0))
-        throw optionError("suppression_budget",
-                          "the suppression budget must be a percentage above 0 and at most 100");
-}
-
-std::unique_ptr<SiteCounter> SuppressionBudgetCount::create(const StrategyOptions& options)
-{
-    return std::make_unique<SuppressionBudgetCount>(options.number(budgetOption()));
-}
-
-std::vector<OptionSpec> SuppressionBudgetCount::options()
-{
-    return {budgetOption()};
-}
-
-std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, ReleaseProbe& probe,
-                                               Feedback& feedback) const
+/**
+ * The most sites whose refined release withholds at most `budget` (`percent` of the records), found with
+ * the fewest costly releases (SuppressionBudgetCount); 1 with a warning when even one region exceeds it.
+ */
+std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double percent, Trials& trials,
+                              Feedback& feedback)
 {
     const std::uint64_t most = std::max<std::uint64_t>(1, regions.nonEmptyCount());
-    const Count budget = Count(floorDecimal(static_cast<long double>(probe.records()) * mPercent / 100.0L));
-    feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
-                  std::to_string(probe.records()) + " records (" + percentText(mPercent) + " %)");
-    Trials trials(probe, feedback);
     const auto located = [&](std::uint64_t s)
     {
         return trials.withheld(s, false);
@@ -186,7 +172,7 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
     if (refined(1) > budget)
     {
         feedback.warning("even one region withholds more than the suppression budget of " +
-                         percentText(mPercent) +
+                         percentText(percent) +
                          " %: global suppression or l-diversity withholds too much; generalize the "
                          "quasi-identifiers or raise the budget");
         return 1;
@@ -246,6 +232,46 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
             return lo;
         lo = above[std::size_t(next - values.begin())], atLo = *next;
     }
+}
+} // namespace
+
+SuppressionBudgetCount::SuppressionBudgetCount(double percent)
+    : mPercent(percent)
+{
+    if (!(percent > 0.0 && percent <= 100.0))
+        throw optionError("suppression_budget",
+                          "the suppression budget must be a percentage above 0 and at most 100");
+}
+
+std::unique_ptr<SiteCounter> SuppressionBudgetCount::create(const StrategyOptions& options)
+{
+    return std::make_unique<SuppressionBudgetCount>(options.number(budgetOption()));
+}
+
+std::vector<OptionSpec> SuppressionBudgetCount::options()
+{
+    return {budgetOption()};
+}
+
+Count suppressionBudget(Count records, double percent)
+{
+    return Count(floorDecimal(static_cast<long double>(records) * percent / 100.0L));
+}
+
+std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, ReleaseProbe& probe,
+                                               Feedback& feedback) const
+{
+    const Count budget = suppressionBudget(probe.records(), mPercent);
+    Trials trials(probe, feedback);
+    const std::uint64_t sites = mostSitesWithin(regions, budget, mPercent, trials, feedback);
+    const std::optional<Count> withheld = trials.refinedWithheld(sites);
+    if (!withheld || *withheld <= budget) // else the search has warned
+        feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
+                      std::to_string(probe.records()) + " records (" + percentText(mPercent) +
+                      " %) withheld; " + std::to_string(sites) + " sites are the most within it (" +
+                      (withheld ? std::to_string(*withheld) + " withheld; " : std::string()) +
+                      std::to_string(trials.count()) + " releases tried)");
+    return sites;
 }
 
 double suppressionBudgetPercent(const StrategyOptions& options)

@@ -22,7 +22,8 @@ class StrategyOptions;
  * the boundary, continuing when one of them is within the budget. Each narrowing step and the
  * confirmation ask the probe for two counts at once (the step's count with the next one, or with a count
  * the confirmation will need), which the pipeline's probe releases side by side on two cores; the
- * counts tried do not depend on the machine. Every count tried is logged with its withheld records.
+ * counts tried do not depend on the machine. The log gets one line on the search; the pipeline keeps every
+ * count tried with its withheld records (PipelineResult::siteCountSearch) for the report.
  */
 class SuppressionBudgetCount : public SiteCounter
 {
@@ -43,5 +44,8 @@ private:
  * also the limit of the generalization search whatever the site count.
  */
 double suppressionBudgetPercent(const StrategyOptions& options);
+
+/** The most records a release of `records` records may withhold under a budget of `percent` %. */
+Count suppressionBudget(Count records, double percent);
 
 } // namespace vbas

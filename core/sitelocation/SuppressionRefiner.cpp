@@ -434,10 +434,6 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     report.objectiveAfter = double(ledger.withheld());
     report.anonymityAfter = ledger.globalAnonymity();
     report.seconds = elapsed();
-    feedback.info(std::string("refinement.suppression: local suppression") +
-                  (rule.diversity.enabled() ? " and l-diversity withhold " : " withholds ") +
-                  std::to_string(ledger.withheld()) + " records, " + std::to_string(withheldBefore) +
-                  " before the refinement");
     Sites refined(partition->sites(), partition->weights());
     if (!refined.weighted())
         refined.weights.clear();

@@ -368,6 +368,9 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
                         "are shaded by '%2'")
                 .arg(kShadeBy, shadeBy, kOutput, kOutputMapImage, published, kOutputReview));
     QVariantMap outputs;
+    QElapsedTimer writing;
+    writing.start();
+    QStringList written; // what each sink wrote, for one line in the log
     // Progress: one share per output asked for, files and images alike.
     int wanted = 0;
     for (const QgsProcessingParameterDefinition* destination : destinationParameterDefinitions())
@@ -392,11 +395,9 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
                 throw QgsProcessingException(invalidSinkError(parameters, name));
             return;
         }
-        // The output's share of the bar, and a line saying what was written and how long it took.
+        // The output's share of the bar.
         QgsProcessingMultiStepFeedback share(std::max(wanted, 1), feedback);
         share.setCurrentStep(int(outputs.size()));
-        QElapsedTimer timer;
-        timer.start();
         // Rows without geometry (millions of records) go straight into the table QGIS created (VbasOgrTable).
         std::unique_ptr<VbasOgrTable> table;
         if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination, fields))
@@ -407,10 +408,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         writer(out);
         if (table)
             table->finish();
-        feedback->pushInfo(QObject::tr("%1: wrote %2 features in %3 s")
-                               .arg(name)
-                               .arg(out.written())
-                               .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 2));
+        written << QObject::tr("%1 (%n feature(s))", nullptr, int(out.written())).arg(name);
         outputs.insert(name, destination);
         if (role)
             VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
@@ -463,15 +461,17 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         advance();
         const VbasMapImage map(job, release, withSites, shadeBy, Audience::Publication, *feedback);
         VbasMapImage::save(mapImage, kOutputMapImage, map.png(mapSize));
+        written << kOutputMapImage;
         outputs.insert(kOutputMapImage, mapImage);
     }
     if (!report.isEmpty())
     {
         advance();
         const VbasMapImage map(job, release, withSites, shadeBy, Audience::Review, *feedback);
-        vbasWriteReleaseReport(
-            report, kOutputHtml, displayName(), VbasHtml::parameters(*this, parameters, context), release,
-            dataset, frame, {map.png(mapSize), map.caption()}, escapedLines(ledgerLines), layout.hierarchies);
+        vbasWriteReleaseReport(report, kOutputHtml, displayName(),
+                               VbasHtml::parameters(*this, parameters, context), job, release, layout,
+                               {map.png(mapSize), map.caption()}, escapedLines(ledgerLines));
+        written << kOutputHtml;
         outputs.insert(kOutputHtml, report);
     }
 
@@ -485,15 +485,21 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         outputs.insert(kCountOutputs[i].name, countValues[i]);
     for (const vbas::MetricValue& metric : release.result.metrics)
         outputs.insert(VbasOutputs::metricOutputName(metric.id), metric.value);
-    feedback->pushInfo(
-        QObject::tr("Released %1 of %2 records in %3 aggregated regions; suppressed %4 globally, "
-                    "%5 locally, %6 for l-diversity and %7 against earlier releases.")
-            .arg(counts.released)
-            .arg(dataset.totalRecords() + dataset.droppedRecords())
-            .arg(release.result.aggregation.size())
-            .arg(counts.globallySuppressed)
-            .arg(counts.locallySuppressed)
-            .arg(counts.diversitySuppressed)
-            .arg(counts.differenceSuppressed));
+    if (!written.isEmpty())
+        feedback->pushInfo(QObject::tr("Wrote %1 in %2 s")
+                               .arg(written.join(QStringLiteral(", ")))
+                               .arg(double(writing.elapsed()) / 1000.0, 0, 'f', 2));
+    feedback->pushInfo(QObject::tr("Released %1 of %2 records in %3 regions (k = %4).")
+                           .arg(counts.released)
+                           .arg(dataset.totalRecords() + dataset.droppedRecords())
+                           .arg(release.result.aggregation.size())
+                           .arg(release.result.k));
+    feedback->pushInfo(QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
+                                   "their region, %4 for l-diversity and %5 against earlier releases.")
+                           .arg(counts.suppressed())
+                           .arg(counts.globallySuppressed)
+                           .arg(counts.locallySuppressed)
+                           .arg(counts.diversitySuppressed)
+                           .arg(counts.differenceSuppressed));
     return outputs;
 }

@@ -1264,18 +1264,16 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
         vbas::Feedback::Stage stage(feedback, 0.0, 0.4);
         regionInputs = loadRegions(regions, regionIdField, frame, pointMode, data, withoutGeometry, feedback);
     }
-    feedback.info(QObject::tr("REGIONS: read %1 small areas in %2 s")
-                      .arg(data.regionFeatures.size())
-                      .arg(seconds(timer))
-                      .toStdString());
-    timer.restart();
     vbas::RecordTable table;
     {
         vbas::Feedback::Stage stage(feedback, 0.4, 0.9);
         table = loadRecords(records, recordsLayer, recordFields, options, data, feedback);
     }
-    feedback.info((data.recordsGrouped ? QObject::tr("RECORDS: read %1 groups in %2 s")
-                                       : QObject::tr("RECORDS: read %1 rows in %2 s"))
+    feedback.info((data.recordsGrouped
+                       ? QObject::tr("Read %1 small areas (REGIONS) and %2 groups of records "
+                                     "(RECORDS) in %3 s")
+                       : QObject::tr("Read %1 small areas (REGIONS) and %2 rows (RECORDS) in %3 s"))
+                      .arg(data.regionFeatures.size())
                       .arg(table.regionKey.size())
                       .arg(seconds(timer))
                       .toStdString());

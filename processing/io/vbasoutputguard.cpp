@@ -13,7 +13,6 @@
 #include <qgsproviderregistry.h>
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -389,8 +388,6 @@ VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const 
         checkWritable(mDestinations.back());
     }
 
-    QElapsedTimer clock;
-    clock.start();
     try
     {
         for (std::size_t d = 0; d < mDestinations.size(); ++d)
@@ -428,7 +425,6 @@ VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const 
         mStagings.clear();
         throw;
     }
-    mStagingMs = clock.elapsed();
     mOuter = tCurrentGuard;
     tCurrentGuard = this;
 }
@@ -692,11 +688,8 @@ void VbasOutputGuard::verify(const Destination& destination) const
 
 QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::function<void()>& beforeMoving)
 {
-    QElapsedTimer clock;
-    clock.start();
     for (const Destination& destination : mDestinations)
         verify(destination);
-    const qint64 verified = clock.elapsed();
 
     // The folders locked in one order, so that two runs into the same folders never wait for each other.
     std::vector<Staging*> stagings;
@@ -786,12 +779,8 @@ QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::funct
     }
     relabelLayersToLoad();
     if (mFeedback && !mDestinations.empty())
-        mFeedback->pushInfo(QObject::tr("Read the %n file output(s) back whole (%1 ms) and moved them into "
-                                        "place (%2 ms); staging took %3 ms before the run.",
-                                        nullptr, int(mDestinations.size()))
-                                .arg(verified)
-                                .arg(clock.elapsed() - verified)
-                                .arg(mStagingMs));
+        mFeedback->pushInfo(QObject::tr("Read the %n file output(s) back whole and moved them into place.",
+                                        nullptr, int(mDestinations.size())));
     return final;
 }
 

@@ -113,6 +113,5 @@ private:
     /** Layers to load that publish() moved to their final path before the commit. */
     QStringList mPublished;
     VbasOutputGuard* mOuter = nullptr;
-    qint64 mStagingMs = 0; //!< what staging took before the run (copies of GeoPackages), for the log
     bool mCommitted = false;
 };

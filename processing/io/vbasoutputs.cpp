@@ -185,9 +185,8 @@ QgsFields VbasOutputs::aggregateFields(const VbasRelease& release, Audience audi
     fields.append(field(QStringLiteral("parts"), VbasCompat::FieldTypeInt));
     fields.append(field(QStringLiteral("compactness"), VbasCompat::FieldTypeDouble));
     if (audience == Audience::Review)
-        for (const char* name :
-             {"suppressed_local", "suppressed_global", "suppressed_diversity", "anonymity_before",
-              "suppressed_difference"})
+        for (const char* name : {"suppressed_local", "suppressed_global", "suppressed_diversity",
+                                 "anonymity_before", "suppressed_difference"})
             fields.append(field(name, VbasCompat::FieldTypeLongLong));
     return fields;
 }
@@ -271,6 +270,21 @@ std::size_t VbasOutputs::RecordLayout::level(const VbasRelease& release, std::si
     return release.generalization->levels[j];
 }
 
+QVector<QVariant> VbasOutputs::RecordLayout::releasedValues(const VbasRelease& release, std::size_t j,
+                                                            const QVector<QVariant>& read) const
+{
+    const std::size_t at = level(release, j);
+    if (at == 0)
+        return read;
+    const vbas::Hierarchy& hierarchy = (*hierarchies)[j]->hierarchy;
+    QVector<QVariant> values;
+    for (std::uint32_t group = 0; group < hierarchy.groups(at); ++group)
+        values << (hierarchy.isNull(at, group)
+                       ? QVariant()
+                       : QVariant(QString::fromStdString(hierarchy.label(at, group))));
+    return values;
+}
+
 QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout& layout,
                                     const VbasRelease& release)
 {
@@ -304,9 +318,12 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
     const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
     const std::size_t p = std::size_t(layout.roles.publishedValues().size());
     const bool merged = layout.roles.count >= 0;
-    static constexpr vbas::RecordFate kFates[] = {
-        vbas::RecordFate::Released, vbas::RecordFate::SuppressedGlobally, vbas::RecordFate::SuppressedLocally,
-        vbas::RecordFate::Dropped, vbas::RecordFate::SuppressedDiversity, vbas::RecordFate::SuppressedDifference};
+    static constexpr vbas::RecordFate kFates[] = {vbas::RecordFate::Released,
+                                                  vbas::RecordFate::SuppressedGlobally,
+                                                  vbas::RecordFate::SuppressedLocally,
+                                                  vbas::RecordFate::Dropped,
+                                                  vbas::RecordFate::SuppressedDiversity,
+                                                  vbas::RecordFate::SuppressedDifference};
 
     // The columns as recordFields() lays them out (row_id aside): region, quasi-identifiers, published
     // values, count, fate.
@@ -322,19 +339,10 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
     for (std::size_t j = 0; j < q; ++j)
     {
         levels[j] = layout.level(release, j);
-        if (levels[j] == 0)
-        {
-            rows.values.push_back(read.values[j]);
-            continue;
-        }
-        const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
-        QVector<QVariant> column;
-        for (std::uint32_t group = 0; group < hierarchy.groups(levels[j]); ++group)
-            column << (hierarchy.isNull(levels[j], group)
-                           ? QVariant()
-                           : QVariant(QString::fromStdString(hierarchy.label(levels[j], group))));
-        for (const QVariant& value : read.values[j])
-            column << QVariant(vbasKeyText(value));
+        QVector<QVariant> column = layout.releasedValues(release, j, read.values[j]);
+        if (levels[j] > 0)
+            for (const QVariant& value : read.values[j])
+                column << QVariant(vbasKeyText(value));
         rows.values.push_back(column);
     }
     for (std::size_t j = 0; j < p; ++j)

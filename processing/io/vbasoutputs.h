@@ -125,6 +125,13 @@ struct RecordLayout
 
     /** Returns the level quasi-identifier `j` is released at (0: as it is). */
     std::size_t level(const VbasRelease& release, std::size_t j) const;
+    /**
+     * Returns the values quasi-identifier `j` is published as, one per group of its released level: at level
+     * 0 the values as the job read them (`read`, VbasJobData::RecordValues::values[j]), else the labels of
+     * the groups; NULL a null QVariant. A category code's group is the hierarchy's group() at level().
+     */
+    QVector<QVariant> releasedValues(const VbasRelease& release, std::size_t j,
+                                     const QVector<QVariant>& read) const;
 };
 
 /**

@@ -94,9 +94,19 @@ void vbasWriteComparisonReport(const QString& path, const QString& outputName, c
     html += QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Solutions")) +
             QStringLiteral("<div class=\"scroll\"><table class=\"solutions\">\n") +
             VbasHtml::header(QStringList{QStringLiteral("#")} + fields.names());
+    // Metric columns as their units read (records in full, metres whole); other numbers rounded by the cell.
+    QVector<const vbas::MetricEntry*> metricOf;
+    for (const QgsField& field : fields)
+        metricOf << metricOfColumn(field.name());
     for (int r = 0; r < rows.size(); ++r)
-        html += VbasHtml::row(QVariantList{r + 1} + rows[r].toList(),
-                              rows[r].at(pareto).toBool() ? QStringLiteral("pareto") : QString());
+    {
+        QVariantList cells{r + 1};
+        for (int c = 0; c < fields.size(); ++c)
+            cells << (metricOf[c] && !rows[r].at(c).isNull()
+                          ? QVariant(VbasHtml::metric(rows[r].at(c).toDouble(), metricOf[c]->unit))
+                          : rows[r].at(c));
+        html += VbasHtml::row(cells, rows[r].at(pareto).toBool() ? QStringLiteral("pareto") : QString());
+    }
     html += QStringLiteral("</table></div>\n<h2>%1</h2>\n").arg(QObject::tr("Metrics")) + metrics() +
             QStringLiteral("<h2>%1</h2>\n").arg(QObject::tr("Parameters")) +
             VbasHtml::parameterTable(parameters);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Registry.h"
+
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -23,7 +25,27 @@ using Parameters = QList<QPair<QString, QString>>;
 Parameters parameters(const QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
                       QgsProcessingContext& context);
 
-/** Returns a table cell: whole numbers in full, other numbers to 10 significant digits, text escaped. */
+/** Returns a whole number in full with thousands separated: "18,897". */
+QString count(qint64 value);
+/**
+ * Returns `value` to three significant digits, as a reader takes in a figure: "0.382", "545", "67,200",
+ * "4.02 million".
+ */
+QString rounded(double value);
+/**
+ * Returns part / whole as a percentage with one decimal ("0.9 %"): "0 %" for none, "under 0.1 %" for a part
+ * too small to show, never "0.0 %"; empty for a whole of 0.
+ */
+QString percent(double part, double whole);
+/** Returns a distance in whole metres: "1,235 m". */
+QString metres(double value);
+/** Returns a metric's value as its unit reads: records in full, metres whole, any other figure rounded(). */
+QString metric(double value, vbas::MetricUnit unit);
+
+/**
+ * Returns a table cell, text escaped: whole numbers in full (count()) and other numbers rounded(), both
+ * right-aligned (class "n"); text as it is.
+ */
 QString cell(const QVariant& value);
 /** Returns a table row of cells; `rowClass`, when given, becomes the row's class attribute. */
 QString row(const QVariantList& values, const QString& rowClass = QString());
@@ -33,10 +55,10 @@ QString header(const QStringList& names);
 QString parameterTable(const Parameters& parameters);
 
 /**
- * Returns the opening of a report: doctype, inline style, title, the review-only warning and `releaseNote`
- * (HTML: what the release ledger says of this release).
+ * Returns the opening of a report: doctype, inline style, title, the review-only warning and `opening` (HTML:
+ * what the reader needs first).
  */
-QString begin(const QString& title, const QString& releaseNote);
+QString begin(const QString& title, const QString& opening);
 /** Returns the end of a report. */
 QString end();
 

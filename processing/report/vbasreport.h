@@ -1,6 +1,7 @@
 #pragma once
 
 #include "vbashtml.h"
+#include "vbasjob.h"
 #include "vbasoutputs.h"
 
 #include <QByteArray>
@@ -13,16 +14,17 @@ struct VbasReportMap
 };
 
 /**
- * Writes the HTML report of a release to `path`: what the release ledger says of it (`ledger`: HTML lines,
- * escaped), the map, the record counts, every registered metric with its
- * one-line meaning, the site refinement when one ran, the generalization search when the release generalized
- * quasi-identifiers (`hierarchies`: every level combination evaluated, its frontier as a chart), the
- * per-aggregate distributions of records, anonymity, distance and compactness as charts, the parameters,
- * where the computation happened and the per-aggregate figures. Throws QgsProcessingException naming
- * `outputName` when the file cannot be written.
+ * Writes the HTML report of a release of `job` to `path`, for the people who use the data first: a plain
+ * summary (how many small areas made the regions, how each field was released, how many records were
+ * withheld and from whom: the share withheld of every released value of each quasi-identifier and of every
+ * region, recounted from the records' fates), what the release ledger says of it (`ledger`: HTML lines,
+ * escaped), the map; then the details: the record counts, every registered metric rounded with its meaning,
+ * how the site count was chosen, the refinements, the generalization search (every level combination
+ * evaluated, the chosen one with the release's own figures), the per-region distributions, the parameters
+ * and the figures of every region. `layout` is how the records output publishes the quasi-identifiers.
+ * Throws QgsProcessingException naming `outputName` when the file cannot be written.
  */
 void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
-                            const VbasHtml::Parameters& parameters, const VbasRelease& release,
-                            const vbas::Dataset& dataset, const VbasPlanarFrame& frame,
-                            const VbasReportMap& map, const QStringList& ledger,
-                            const vbas::Hierarchies* hierarchies = nullptr);
+                            const VbasHtml::Parameters& parameters, const VbasJob& job,
+                            const VbasRelease& release, const VbasOutputs::RecordLayout& layout,
+                            const VbasReportMap& map, const QStringList& ledger);

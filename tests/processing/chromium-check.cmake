@@ -1,6 +1,7 @@
 # Opens the reports of a release and of a comparison of the demo data in headless Chromium, offline,
-# and checks what a reader would get: every chart laid out, the map decoded at its size, nothing
-# fetched from anywhere, no console message, and a screenshot. TOOL is vbas_process, CHROMIUM the
+# and checks what a reader would get: every chart laid out, the map decoded at its size, the page no wider
+# than a 1280-pixel window (a wide table scrolls in its own box), nothing fetched from anywhere, no console
+# message, and a screenshot. TOOL is vbas_process, CHROMIUM the
 # browser (empty: the test is skipped), DATA the demo data folder, WORK a scratch folder.
 #
 # A report has no script, so a probe page of our own loads it in a frame (file access between local
@@ -35,8 +36,8 @@ set(chromium "${CHROMIUM}" --headless --no-sandbox --disable-gpu --disable-quic 
              "--user-data-dir=${WORK}/profile")
 
 # Checks ${name}.html: `images` the sizes its images decode to, `charts` the laid-out sizes of its
-# charts, both comma-separated in document order.
-function(check_report name images charts)
+# charts, both comma-separated in document order, and `scrolled` how many of its tables scroll in their box.
+function(check_report name images charts scrolled)
     file(WRITE "${WORK}/probe-${name}.html"
          "<!DOCTYPE html><html><body><iframe id=\"r\" src=\"${name}.html\" width=\"1280\" height=\"2400\"></iframe>"
          "<pre id=\"out\"></pre><script>document.getElementById('r').addEventListener('load', () => {"
@@ -44,12 +45,14 @@ function(check_report name images charts)
          "const size = (b) => Math.round(b.width) + 'x' + Math.round(b.height);"
          "document.getElementById('out').textContent = 'images=' + [...d.images].map(i => i.naturalWidth + 'x' + "
          "i.naturalHeight).join(',') + ' charts=' + [...d.querySelectorAll('svg')].map(s => "
-         "size(s.getBoundingClientRect())).join(',') + ' fetched=' + w.performance.getEntriesByType('resource')"
+         "size(s.getBoundingClientRect())).join(',') + ' page=' + (d.documentElement.scrollWidth <= w.innerWidth ? "
+         "'fits' : d.documentElement.scrollWidth + 'px') + ' scrolled=' + [...d.querySelectorAll('.scroll')]"
+         ".filter(s => s.scrollWidth > s.clientWidth).length + ' fetched=' + w.performance.getEntriesByType('resource')"
          ".map(e => e.name).join(',') + ' end';});</script></body></html>")
     execute_process(COMMAND ${chromium} --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom
                             "file://${WORK}/probe-${name}.html"
                     RESULT_VARIABLE status OUTPUT_VARIABLE dom ERROR_VARIABLE err TIMEOUT 120)
-    set(expected "images=${images} charts=${charts} fetched= end")
+    set(expected "images=${images} charts=${charts} page=fits scrolled=${scrolled} fetched= end")
     string(FIND "${dom}" "${expected}" found)
     if(NOT status EQUAL 0 OR found EQUAL -1)
         string(REGEX MATCH "images=[^<]*" got "${dom}")
@@ -68,7 +71,8 @@ function(check_report name images charts)
     endif()
 endfunction()
 
-# The release report holds the map (1600 x 1000 by default) and four histograms, the comparison
-# report one scatter chart and no image.
-check_report(release 1600x1000 480x280,480x280,480x280,480x280)
-check_report(comparison "" 720x460)
+# The release report holds the map (1600 x 1000 by default) and four histograms, and every table fits;
+# the comparison report one scatter chart and no image, and its table of solutions, a column per metric,
+# scrolls in its box.
+check_report(release 1600x1000 480x280,480x280,480x280,480x280 0)
+check_report(comparison "" 720x460 1)

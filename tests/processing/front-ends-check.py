@@ -17,9 +17,10 @@ import subprocess
 import sys
 import tempfile
 
-# The log lines every front end must show alike: the engine's and the io layer's own messages.
-MESSAGES = re.compile(r"^(Not published|REGIONS are in|quasi-identifiers:|\d+ of \d+ regions hold|"
-                      r"site count:|global suppression|l-diversity withheld|Released \d+ of)")
+# The log lines every front end must show alike: the engine's and the io layer's own messages (those with
+# times aside).
+MESSAGES = re.compile(r"^(Not published|REGIONS are in|\d+ of \d+ regions hold|Released \d+ of|Withheld \d+ "
+                      r"records|Read the \d+ file output)")
 
 PROGRESS = re.compile(r"^\.*(?:\d+\.+)*")
 

@@ -264,5 +264,38 @@ TEST(BuildHierarchies, FieldsLevelsAndTables)
     EXPECT_NE(badMax.find("0, 5, *"), std::string::npos) << badMax;
 }
 
+// Issue 31: the report says "age in bands of 10", not "age 10": each kind words its levels.
+TEST(BuildHierarchies, EachKindWordsItsLevels)
+{
+    const std::vector<std::vector<CategoryValue>> values{ages(0, 30),
+                                                         {text("2004-05-19"), text("2006-03-01")},
+                                                         {text("J45.9"), text("K50")},
+                                                         {text("f"), text("m")}};
+    const Hierarchies h = buildHierarchies(
+        parseGeneralization("age: interval 5 10; seen: date week month year; code: prefix 3 1; sex: table"),
+        {{"sex", "f;person;*\nm;person;*\n"}}, {"age", "seen", "code", "sex"}, values);
+    ASSERT_TRUE(h[0] && h[1] && h[2] && h[3]);
+    const auto words = [&](std::size_t j)
+    {
+        std::vector<std::string> levels;
+        for (std::size_t level = 0; level < h[j]->hierarchy.levels(); ++level)
+            levels.push_back(h[j]->describeLevel(level));
+        return levels;
+    };
+    EXPECT_EQ(words(0), (std::vector<std::string>{"as it is", "in bands of 5", "in bands of 10",
+                                                  "not released (all '*')"}));
+    EXPECT_EQ(words(1), (std::vector<std::string>{"as it is", "by ISO week", "by month", "by year",
+                                                  "not released (all '*')"}));
+    EXPECT_EQ(words(2), (std::vector<std::string>{"as it is", "cut to its first 3 characters",
+                                                  "cut to its first character", "not released (all '*')"}));
+    EXPECT_EQ(words(3),
+              (std::vector<std::string>{"as it is", "at level 1 of its table", "at level 2 of its table"}));
+
+    // A hierarchy made without a kind still says something true.
+    const QuasiIdentifierHierarchy bare{h[0]->hierarchy, 3};
+    EXPECT_EQ(bare.describeLevel(2), "at level 10");
+    EXPECT_EQ(bare.describeLevel(3), "not released (all '*')");
+}
+
 } // namespace
 } // namespace vbas

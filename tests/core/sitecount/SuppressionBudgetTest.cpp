@@ -18,6 +18,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <tuple>
 
 using namespace vbas;
 using vbas::test::DatasetBuilder;
@@ -25,7 +26,7 @@ using vbas::test::qi;
 
 namespace
 {
-/** Withholding given as a function of the site count; remembers what was asked. */
+/** Withholding given as a function of the site count; remembers what was asked, and in which order. */
 class FunctionProbe : public ReleaseProbe
 {
 public:
@@ -38,9 +39,11 @@ public:
     Count withheld(std::uint64_t sites, bool refined, Feedback&) override
     {
         (refined ? refinedAsked : locatedAsked).insert(sites);
-        return mWithheld(sites, refined);
+        trials.push_back({sites, refined, mWithheld(sites, refined)});
+        return trials.back().withheld;
     }
     std::set<std::uint64_t> refinedAsked, locatedAsked;
+    std::vector<SiteCountTrial> trials;
 
 private:
     Count mRecords;
@@ -223,20 +226,23 @@ struct GridRelease
     const Pipeline pipeline;
 };
 
-/** Keeps every log line. */
-struct LogLines : Feedback
+/** The releases a search tried as (sites, refined, withheld), to compare two searches. */
+std::vector<std::tuple<std::uint64_t, bool, Count>> tried(const std::vector<SiteCountTrial>& trials)
 {
-    std::vector<std::string> lines;
-    void info(const std::string& message) override { lines.push_back(message); }
-};
+    std::vector<std::tuple<std::uint64_t, bool, Count>> tuples;
+    for (const SiteCountTrial& trial : trials)
+        tuples.emplace_back(trial.sites, trial.refined, trial.withheld);
+    return tuples;
+}
 
-/** The records the budget search logged for `sites` refined, or -1. */
-long long loggedRefined(const std::vector<std::string>& lines, std::uint64_t sites)
+/** The records the budget search of `result` found withheld by `sites` refined, or -1. */
+long long triedRefined(const PipelineResult& result, std::uint64_t sites)
 {
-    const std::string prefix = "suppression budget: site count " + std::to_string(sites) + " withholds ";
-    for (const std::string& line : lines)
-        if (line.rfind(prefix, 0) == 0 && line.find(", refined") != std::string::npos)
-            return std::stoll(line.substr(prefix.size()));
+    if (!result.siteCountSearch)
+        return -1;
+    for (const SiteCountTrial& trial : result.siteCountSearch->trials)
+        if (trial.sites == sites && trial.refined)
+            return (long long)trial.withheld;
     return -1;
 }
 } // namespace
@@ -267,25 +273,21 @@ TEST(SuppressionBudget, TheReleaseIsTheOneTheSearchMeasured)
         { return std::make_unique<CountingRefiner>(); },
         std::vector<OptionSpec>{}, Needs{}, "counting");
     config.siteRefiner = "refinement.counting";
-    LogLines log;
+    Feedback quiet;
     gRefinements = 0;
-    const PipelineResult counted = Pipeline(config, counting).run(dataset, log);
-    const auto refinedTrials =
-        std::count_if(log.lines.begin(), log.lines.end(),
-                      [](const std::string& line) { return line.find(", refined") != std::string::npos; });
+    const PipelineResult counted = Pipeline(config, counting).run(dataset, quiet);
+    ASSERT_TRUE(counted.siteCountSearch);
+    const std::vector<SiteCountTrial>& trials = counted.siteCountSearch->trials;
+    const auto refinedTrials = std::count_if(trials.begin(), trials.end(),
+                                             [](const SiteCountTrial& trial) { return trial.refined; });
     EXPECT_GT(refinedTrials, 1);
     EXPECT_EQ(gRefinements, refinedTrials) << "one refinement per count tried, none more for the release";
-    EXPECT_EQ(loggedRefined(log.lines, counted.requestedSites), (long long)counted.release.suppressed());
+    EXPECT_EQ(triedRefined(counted, counted.requestedSites), (long long)counted.release.suppressed());
 
     config.siteRefiner = "refinement.suppression";
-    LogLines refinedLog;
-    const PipelineResult refined = Pipeline(config).run(dataset, refinedLog);
-    EXPECT_EQ(loggedRefined(refinedLog.lines, refined.requestedSites),
-              (long long)refined.release.suppressed());
+    const PipelineResult refined = Pipeline(config).run(dataset, quiet);
+    EXPECT_EQ(triedRefined(refined, refined.requestedSites), (long long)refined.release.suppressed());
     ASSERT_TRUE(refined.refinement);
-    EXPECT_NE(std::find(refinedLog.lines.begin(), refinedLog.lines.end(),
-                        "site refinement: the sites the site count was chosen with"),
-              refinedLog.lines.end());
 }
 
 // With the region moves (the recommended release) the search measures the release with them: the chosen
@@ -298,21 +300,44 @@ TEST(SuppressionBudget, MeasuresTheReleaseWithTheRegionMoves)
     const Job& job = scene.job;
     const Pipeline& pipeline = scene.pipeline;
     ASSERT_FALSE(GridRelease::config().boundaryRefiner.empty());
-    LogLines log;
-    const PipelineResult result = pipeline.run(job, log);
+    Feedback feedback;
+    const PipelineResult result = pipeline.run(job, feedback);
     ASSERT_TRUE(result.boundary);
     EXPECT_GT(result.boundary->movesAccepted, 0u) << "the scene should give the region moves work";
     const Count budget = Count(double(dataset.totalRecords()) * 2.0 / 100.0);
     EXPECT_LE(result.release.suppressed(), budget);
-    EXPECT_EQ(loggedRefined(log.lines, result.requestedSites), (long long)result.release.suppressed());
-    Feedback feedback;
+    ASSERT_TRUE(result.siteCountSearch);
+    EXPECT_EQ(result.siteCountSearch->budget, budget);
+    EXPECT_EQ(result.siteCountSearch->records, dataset.totalRecords());
+    EXPECT_EQ(triedRefined(result, result.requestedSites), (long long)result.release.suppressed());
     expectNextCountsExceed(pipeline, pipeline.prepare(job, feedback), result.requestedSites, budget);
     EXPECT_GT(result.requestedSites, 5u) << "the scene should allow several regions";
 }
 
+// Issue 31: a quiet log. The search is one line, with the count chosen, what its release withholds and how
+// many releases were tried; every count tried goes to the result, for the report.
+TEST(SuppressionBudget, SaysItsSearchInOneLineAndKeepsEveryCountTried)
+{
+    const GridRelease scene(8);
+    test::RecordingFeedback log;
+    const PipelineResult result = scene.pipeline.run(scene.job, log);
+    ASSERT_TRUE(result.siteCountSearch);
+    const std::vector<SiteCountTrial>& trials = result.siteCountSearch->trials;
+    EXPECT_GT(trials.size(), 5u) << "the scene should take a search of several releases";
+    std::vector<std::string> searchLines;
+    std::copy_if(log.infos.begin(), log.infos.end(), std::back_inserter(searchLines),
+                 [](const std::string& line) { return line.rfind("suppression budget:", 0) == 0; });
+    ASSERT_EQ(searchLines.size(), 1u);
+    const std::string said = std::to_string(result.requestedSites) + " sites are the most within it (" +
+                             std::to_string(result.release.suppressed()) + " withheld; " +
+                             std::to_string(trials.size()) + " releases tried)";
+    EXPECT_NE(searchLines[0].find(said), std::string::npos) << searchLines[0] << "\nexpected: " << said;
+    EXPECT_LE(log.infos.size(), 2u) << "the search line and at most one on regions without records";
+}
+
 // The pipeline's probe releases two counts side by side on a machine with two cores: every count the search
 // tries must withhold what a release at that count alone withholds (Pipeline::finish, one after the other),
-// so the search tries the same counts, logs the same figures and chooses the same count.
+// so the search tries the same counts in the same order, finds the same figures and chooses the same count.
 TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
 {
     const GridRelease scene(13);
@@ -320,8 +345,8 @@ TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
     Feedback quiet;
     const PreparedData data = pipeline.prepare(scene.job, quiet);
 
-    LogLines sideBySide;
-    const std::uint64_t chosen = pipeline.estimateSiteCount(data, sideBySide);
+    const PipelineResult sideBySide = pipeline.run(scene.job, quiet);
+    ASSERT_TRUE(sideBySide.siteCountSearch);
     FunctionProbe oneByOne(data.regions.totalRecords() + data.globallySuppressed,
                            [&](std::uint64_t sites, bool refined)
                            {
@@ -334,12 +359,9 @@ TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
                                    pipeline.refineSites(data, std::move(located), report, feedback);
                                return pipeline.finish(data, refinedSites, feedback).release.suppressed();
                            });
-    LogLines alone;
-    EXPECT_EQ(SuppressionBudgetCount(2.0).estimate(data.regions, data.k, oneByOne, alone), chosen);
-    std::vector<std::string> searched;
-    std::copy_if(sideBySide.lines.begin(), sideBySide.lines.end(), std::back_inserter(searched),
-                 [](const std::string& line) { return line.rfind("suppression budget:", 0) == 0; });
-    EXPECT_EQ(searched, alone.lines);
+    EXPECT_EQ(SuppressionBudgetCount(2.0).estimate(data.regions, data.k, oneByOne, quiet),
+              sideBySide.requestedSites);
+    EXPECT_EQ(tried(sideBySide.siteCountSearch->trials), tried(oneByOne.trials));
     EXPECT_GT(oneByOne.refinedAsked.size(), 4u) << "the search should try several refined counts";
 }
 
@@ -378,7 +400,7 @@ TEST(SuppressionBudget, ReleasesOneAfterTheOtherWhenAskedTo)
     if (std::thread::hardware_concurrency() < 2)
         GTEST_SKIP() << "one core: releases never run side by side";
     // Notes the threads the releases ask from.
-    struct Threads : LogLines
+    struct Threads : Feedback
     {
         bool isCanceled() const override
         {
@@ -389,17 +411,17 @@ TEST(SuppressionBudget, ReleasesOneAfterTheOtherWhenAskedTo)
         mutable std::mutex mutex;
         mutable std::set<std::thread::id> asking;
     };
-    std::vector<std::string> searched[2];
+    std::vector<std::tuple<std::uint64_t, bool, Count>> searched[2];
     for (const bool sideBySide : {true, false})
     {
         const GridRelease scene(13, sideBySide);
-        Feedback quiet;
-        const PreparedData data = scene.pipeline.prepare(scene.job, quiet);
         Threads threads;
-        scene.pipeline.estimateSiteCount(data, threads);
+        const PipelineResult result = scene.pipeline.run(scene.job, threads);
         EXPECT_EQ(threads.asking.size(), sideBySide ? 2u : 1u)
             << (sideBySide ? "side by side" : "one by one");
-        searched[sideBySide] = threads.lines;
+        ASSERT_TRUE(result.siteCountSearch);
+        searched[sideBySide] = tried(result.siteCountSearch->trials);
     }
+    EXPECT_FALSE(searched[0].empty());
     EXPECT_EQ(searched[0], searched[1]);
 }

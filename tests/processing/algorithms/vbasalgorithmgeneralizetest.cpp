@@ -82,13 +82,35 @@ TEST(Generalize, ReleasedAgesAreBandsOfOneLevelAndEveryGroupHoldsK)
     EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), kOlindaPatients);
     EXPECT_LE(number(run, "SUPPRESSED"), kOlindaPatients / 100) << "within the 1 % budget";
 
-    // The report lists the combinations tried and the chosen one.
+    // The report lists the combinations tried and the chosen one, which states the release's own regions
+    // (its evaluation, without refinement, found fewer); it says how age was released in words.
     QFile report(dir.filePath("report.html"));
     ASSERT_TRUE(report.open(QIODevice::ReadOnly));
     const QString html = QString::fromUtf8(report.readAll());
-    EXPECT_TRUE(html.contains("<h2>Generalization</h2>"));
-    EXPECT_TRUE(html.contains("class=\"generalization\""));
-    EXPECT_TRUE(html.contains("class=\"chosen\""));
+    EXPECT_TRUE(html.contains("<h2 id=\"generalization\">Generalization</h2>"));
+    const QString table = html.section("<table class=\"generalization\">", 1).section("</table>", 0, 0);
+    const QStringList chosen = table.split("\n").filter("<tr class=\"chosen\">");
+    ASSERT_EQ(chosen.size(), 1) << table.toStdString();
+    EXPECT_TRUE(chosen[0].contains(QStringLiteral("<td>%1 regions, ").arg(number(run, "AGGREGATES"))))
+        << chosen[0].toStdString();
+    const int width = *widths.begin();
+    const QString released =
+        width == 0 ? QStringLiteral("not released (all '*')") : QStringLiteral("in bands of %1").arg(width);
+    EXPECT_TRUE(chosen[0].contains(QStringLiteral("<td>%1</td>").arg(released))) << chosen[0].toStdString();
+    EXPECT_TRUE(html.contains(QStringLiteral("<li><strong>age</strong> %1</li>").arg(released)));
+
+    // A quiet log (issue 31): the search in one line each, not a line per combination or site count tried.
+    const QStringList lines = run.log.split('\n', Qt::SkipEmptyParts);
+    EXPECT_EQ(lines
+                  .filter(QRegularExpression(
+                      '^' + QRegularExpression::escape("generalization: age " + released + ", the best of ")))
+                  .size(),
+              1)
+        << run.log.toStdString();
+    EXPECT_EQ(lines.filter(QRegularExpression("^suppression budget: ")).size(), 1) << run.log.toStdString();
+    // A line per phase, the release in two, the searches in one each and a few notes and warnings, where a
+    // line per release tried made some 50.
+    EXPECT_LE(lines.size(), 15) << run.log.toStdString();
 }
 
 TEST(Generalize, GeneralizingGivesAtLeastTheRegionsOfExactValues)

@@ -102,12 +102,12 @@ QMap<QString, qint64> rowsByValue(const QString& path, const QString& column)
     return rows;
 }
 
-/** Returns the number in the report's row `label`. */
+/** Returns the number in the report's row `label` (thousands separated by commas). */
 qint64 reportFigure(const QString& html, const QString& label)
 {
-    const QRegularExpression row(QStringLiteral("<td>%1</td>\\s*<td[^>]*>([0-9]+)</td>").arg(label));
+    const QRegularExpression row(QStringLiteral("<td>%1</td>\\s*<td[^>]*>([0-9,]+)</td>").arg(label));
     const QRegularExpressionMatch match = row.match(html);
-    return match.hasMatch() ? match.captured(1).toLongLong() : -1;
+    return match.hasMatch() ? match.captured(1).remove(',').toLongLong() : -1;
 }
 
 Release readRelease(const QDir& folder)

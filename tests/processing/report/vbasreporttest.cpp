@@ -6,6 +6,9 @@
 #include "realdata.h"
 
 #include "Registry.h"
+#include "vbasoutputs.h"
+
+#include <qgsprocessing.h>
 
 #include <QFile>
 #include <QImage>
@@ -105,6 +108,25 @@ double median(QVector<double> values)
     const auto n = values.size();
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
+
+/** Records and withheld records of a value or region, as a report's data-* attributes or a recount give them.
+ */
+using Shares = QMap<QString, QPair<qint64, qint64>>;
+
+/** The rows of the report's table that opens with `table`, by their attribute data-`key`. */
+Shares reportedShares(const QString& html, const QString& table, const QString& key)
+{
+    Shares shares;
+    const QString body = html.section(table, 1).section(QStringLiteral("</table>"), 0, 0);
+    const QRegularExpression rowPattern(
+        QStringLiteral(R"re(<tr data-%1="([^"]*)" data-records="(\d+)" data-withheld="(\d+)">)re").arg(key));
+    for (auto it = rowPattern.globalMatch(body); it.hasNext();)
+    {
+        const QRegularExpressionMatch match = it.next();
+        shares.insert(match.captured(1), {match.captured(2).toLongLong(), match.captured(3).toLongLong()});
+    }
+    return shares;
+}
 } // namespace
 
 TEST(ReleaseReport, ChartsEveryPerRegionDistributionWithTheCountsOfTheAggregatesTable)
@@ -163,9 +185,42 @@ TEST(ReleaseReport, ChartsEveryPerRegionDistributionWithTheCountsOfTheAggregates
                   *std::min_element(anonymity.begin(), anonymity.end())) +
                   1);
 
+    // Every metric with its meaning, its value rounded to what matters: records in full, metres whole, any
+    // other figure to three significant digits ("4.02 million").
     for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
+    {
         EXPECT_TRUE(html.contains(QString::fromStdString(metric.meaning).toHtmlEscaped())) << metric.id;
-    EXPECT_TRUE(html.contains("<h2>Release ledger</h2>"));
+        const QRegularExpressionMatch shown =
+            QRegularExpression(
+                QStringLiteral(R"(<tr data-metric="%1"><td>[^<]*</td><td class="n">([^<]*)</td>)")
+                    .arg(QString::fromStdString(metric.id)))
+                .match(html);
+        ASSERT_TRUE(shown.hasMatch()) << metric.id;
+        const double value = run.results.value(VbasOutputs::metricOutputName(metric.id)).toDouble();
+        QString text = shown.captured(1);
+        text.remove(',');
+        const double scale = text.endsWith(" million") ? 1e6 : 1.0;
+        text.remove(QRegularExpression(QStringLiteral(" (m|million)$")));
+        switch (metric.unit)
+        {
+        case vbas::MetricUnit::Records:
+            EXPECT_EQ(text, QString::number(qint64(value))) << metric.id;
+            break;
+        case vbas::MetricUnit::Metres:
+            EXPECT_TRUE(shown.captured(1).endsWith(" m")) << metric.id;
+            EXPECT_EQ(text, QString::number(std::llround(value))) << metric.id;
+            break;
+        case vbas::MetricUnit::Score:
+        {
+            QString digits = text;
+            digits.remove(QRegularExpression(QStringLiteral("[-.]"))).remove(QRegularExpression("^0+|0+$"));
+            EXPECT_LE(digits.size(), 3) << metric.id << ": " << shown.captured(1).toStdString();
+            EXPECT_NEAR(text.toDouble() * scale, value, std::abs(value) * 0.005 + 1e-12) << metric.id;
+            break;
+        }
+        }
+    }
+    EXPECT_TRUE(html.contains("<h2 id=\"ledger\">Release ledger</h2>"));
 
     const QRegularExpressionMatch map =
         QRegularExpression(QStringLiteral("<img class=\"map\"[^>]*src=\"data:image/png;base64,([^\"]+)\""))
@@ -174,6 +229,68 @@ TEST(ReleaseReport, ChartsEveryPerRegionDistributionWithTheCountsOfTheAggregates
     const QImage image = QImage::fromData(QByteArray::fromBase64(map.captured(1).toLatin1()), "PNG");
     EXPECT_EQ(image.size(), QSize(1000, 640));
     expectSelfContained(html);
+}
+
+// Issue 31: who was withheld, per released value of every quasi-identifier and per region. The report counts
+// from the records' fates; the test recounts the values from the published records with the withheld ones
+// kept (KEEP_SUPPRESSED), and the regions from the review layer's withheld counts (the engine's counters).
+TEST(ReleaseReport, SaysWhoWasWithheldAsThePublishedFilesRecountIt)
+{
+    const OlindaInput olinda;
+    const QTemporaryDir folder;
+    const QStringList quasiIdentifiers{"age", "sex", "married"};
+    QVariantMap parameters = olinda.parameters(quasiIdentifiers);
+    parameters.remove("SITE_COUNT_METHOD"); // the suppression budget, with the refinement and region moves
+    parameters.insert("GENERALIZATION", "age: interval 5 10 20");
+    parameters.insert("KEEP_SUPPRESSED", true);
+    parameters.insert("OUTPUT_REVIEW", QgsProcessing::TEMPORARY_OUTPUT);
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm("vbas:aggregateregions", parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    const QString html = readText(folder.filePath("report.html"));
+    ASSERT_GT(number(run, "SUPPRESSED"), 0) << "the release should withhold some records";
+
+    QMap<QString, Shares> recounted;
+    QgsVectorLayer& records = *outputLayer(run, "OUTPUT_RECORDS");
+    QgsFeature feature;
+    for (QgsFeatureIterator it = records.getFeatures(); it.nextFeature(feature);)
+    {
+        const QString fate = feature.attribute("vbas_fate").toString();
+        ASSERT_NE(fate, "dropped") << "Olinda's patients all live in a known tract";
+        for (const QString& field : quasiIdentifiers)
+        {
+            const QVariant value = feature.attribute(field);
+            QPair<qint64, qint64>& share =
+                recounted[field][value.isNull() ? QStringLiteral("(empty)") : value.toString()];
+            share.first += 1;
+            share.second += fate == "released" ? 0 : 1;
+        }
+    }
+    ASSERT_FALSE(recounted["age"].contains("33")) << "ages are published as bands";
+    for (const QString& field : quasiIdentifiers)
+    {
+        const Shares reported = reportedShares(
+            html, QStringLiteral(R"(<table class="withheld" data-field="%1">)").arg(field), "value");
+        EXPECT_EQ(reported, recounted[field]) << field.toStdString();
+        qint64 withheld = 0;
+        for (const auto& share : reported)
+            withheld += share.second;
+        EXPECT_EQ(withheld, number(run, "SUPPRESSED")) << field.toStdString();
+    }
+
+    Shares regions;
+    QgsVectorLayer& review = *outputLayer(run, "OUTPUT_REVIEW");
+    for (QgsFeatureIterator it = review.getFeatures(); it.nextFeature(feature);)
+    {
+        qint64 withheld = 0;
+        for (const char* field :
+             {"suppressed_local", "suppressed_global", "suppressed_diversity", "suppressed_difference"})
+            withheld += feature.attribute(field).toLongLong();
+        regions.insert(feature.attribute("aggregate_id").toString(),
+                       {feature.attribute("released").toLongLong() + withheld, withheld});
+    }
+    EXPECT_EQ(regions.size(), number(run, "AGGREGATES"));
+    EXPECT_EQ(reportedShares(html, QStringLiteral(R"(<table class="regions">)"), "region"), regions);
 }
 
 TEST(ReleaseReport, IsTheSameForTheSameInput)

@@ -1,0 +1,104 @@
+#include "vbaswithheld.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+namespace
+{
+bool isWithheld(vbas::RecordFate fate)
+{
+    return fate != vbas::RecordFate::Released && fate != vbas::RecordFate::Dropped;
+}
+
+/**
+ * The order of the groups a quasi-identifier is published as. Above level 0 a hierarchy's groups come in
+ * the order of their bands or periods already; level-0 codes are ranks in text order ("10" before "9"),
+ * so they go by the number or day the job read.
+ */
+std::vector<std::uint32_t> naturalOrder(const QVector<QVariant>& values,
+                                        const std::vector<vbas::CategoryValue>* level0)
+{
+    std::vector<std::uint32_t> order(std::size_t(values.size()));
+    std::iota(order.begin(), order.end(), 0U);
+    const auto key = [&](std::uint32_t group)
+    {
+        const vbas::CategoryValue* read = level0 ? &(*level0)[group] : nullptr;
+        return std::make_tuple(values[int(group)].isNull(), read && read->number ? *read->number : 0.0,
+                               read && read->day ? *read->day : std::int64_t(0), level0 ? 0U : group,
+                               vbasKeyText(values[int(group)]));
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    return order;
+}
+} // namespace
+
+VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
+                                 const VbasOutputs::RecordLayout& layout)
+{
+    const vbas::Dataset& dataset = *job.data.dataset;
+    const VbasJobData::RecordValues& read = job.data.recordValues;
+    const QgsFields fields = job.records->fields();
+    const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
+
+    VbasWithheld withheld;
+    std::vector<std::vector<Share>> byGroup(q);
+    std::vector<const vbas::Hierarchy*> hierarchy(q, nullptr);
+    std::vector<std::size_t> level(q, 0);
+    std::vector<QVector<QVariant>> published(q);
+    for (std::size_t j = 0; j < q; ++j)
+    {
+        level[j] = layout.level(release, j);
+        if (level[j] > 0)
+            hierarchy[j] = &(*layout.hierarchies)[j]->hierarchy;
+        published[j] = layout.releasedValues(release, j, read.values[j]);
+        byGroup[j].resize(std::size_t(published[j].size()));
+    }
+    const vbas::Aggregation& aggregation = release.result.aggregation;
+    std::vector<Share> byRegion(aggregation.size());
+    for (std::size_t row = 0; row < dataset.rows(); ++row)
+    {
+        const vbas::RecordFate fate = release.fates[row];
+        if (fate == vbas::RecordFate::Dropped)
+            continue;
+        const auto records = qint64(dataset.rowCount(row));
+        const qint64 out = isWithheld(fate) ? records : 0;
+        withheld.records += records;
+        withheld.withheld += out;
+        Share& region = byRegion[aggregation.regionAggregate[dataset.rowRegion(row)]];
+        region.records += records;
+        region.withheld += out;
+        for (std::size_t j = 0; j < q; ++j)
+        {
+            const std::uint32_t code = read.quasiIdentifierCodes[row * q + j];
+            Share& value = byGroup[j][hierarchy[j] ? hierarchy[j]->group(level[j], code) : code];
+            value.records += records;
+            value.withheld += out;
+        }
+    }
+
+    for (std::size_t j = 0; j < q; ++j)
+    {
+        QuasiIdentifier quasiIdentifier;
+        quasiIdentifier.name = fields.at(layout.roles.quasiIdentifiers.at(int(j))).name();
+        const bool asRead = level[j] == 0;
+        for (const std::uint32_t group :
+             naturalOrder(published[j], asRead ? &job.data.quasiIdentifierValues[j] : nullptr))
+        {
+            Share share = byGroup[j][group];
+            if (share.records == 0) // a value of dropped records only
+                continue;
+            const QVariant& value = published[j][int(group)];
+            share.label = value.isNull() ? QObject::tr("(empty)") : vbasKeyText(value);
+            quasiIdentifier.values << share;
+        }
+        withheld.quasiIdentifiers << quasiIdentifier;
+    }
+    for (std::size_t a = 0; a < byRegion.size(); ++a)
+    {
+        byRegion[a].label = vbasKeyText(release.aggregateIds.at(int(a)));
+        withheld.regions << byRegion[a];
+    }
+    return withheld;
+}

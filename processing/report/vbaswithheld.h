@@ -1,0 +1,42 @@
+#pragma once
+
+#include "vbasjob.h"
+#include "vbasoutputs.h"
+
+#include <QString>
+#include <QVector>
+
+/**
+ * Who a release withheld, for the report (review only: a withheld count beside the released rows can
+ * single people out). Recounted from every record's fate (VbasRelease::fates) and the codes the job read,
+ * not from the engine's counters, so that it also checks them.
+ */
+struct VbasWithheld
+{
+    /** Records and withheld records of one released value or one region. */
+    struct Share
+    {
+        QString label;
+        qint64 records = 0;
+        qint64 withheld = 0;
+    };
+    /** A quasi-identifier: its name and a share per released value, in their order. */
+    struct QuasiIdentifier
+    {
+        QString name;
+        QVector<Share> values;
+    };
+
+    QVector<QuasiIdentifier> quasiIdentifiers; //!< in the order of QUASI_IDENTIFIERS
+    QVector<Share> regions;                    //!< per aggregated region, labelled by its id
+    qint64 records = 0;                        //!< records with a known small area (dropped ones aside)
+    qint64 withheld = 0;
+
+    /**
+     * Counts the records of `job` by the value each quasi-identifier is published as (the label of its group
+     * at the release's level, as `layout` writes it; NULL as "(empty)") and by region. Values come in their
+     * natural order: numbers and dates by value, other text alphabetically, NULL last.
+     */
+    static VbasWithheld count(const VbasJob& job, const VbasRelease& release,
+                              const VbasOutputs::RecordLayout& layout);
+};
