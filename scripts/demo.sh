@@ -49,7 +49,7 @@ echo "For review only, never publish: $out/review/ (the report: $out/review/repo
 
 echo
 echo "Independent check of the released table:"
-"$runner" run vbas:checkanonymity -- INPUT="$out/publish/released-patients.csv" REGION_FIELD=tract \
+"$runner" run vbas:checkanonymity -- INPUT="$out/publish/released-patients.csv" REGION_FIELD=aggregate_id \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 | grep VERDICT
 
@@ -63,6 +63,6 @@ mkdir -p "$out/publish/q2"
     SENSITIVE_FIELDS=education L=2 RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id LEDGER_ENTRY=1 \
     "OUTPUT=$out/publish/q2/regions.gpkg" "OUTPUT_RECORDS=$out/publish/q2/released-patients.csv" \
     "OUTPUT_HTML_FILE=$out/review/q2-report.html" | grep -E "^Release ledger|^Released|^Withheld"
-"$runner" run vbas:checkanonymity -- INPUT="$out/publish/q2/released-patients.csv" REGION_FIELD=tract \
+"$runner" run vbas:checkanonymity -- INPUT="$out/publish/q2/released-patients.csv" REGION_FIELD=aggregate_id \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 | grep VERDICT

@@ -291,9 +291,9 @@ QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout&
     QgsFields published;
     if (layout.rowId)
         published.append(field(QStringLiteral("row_id"), VbasCompat::FieldTypeInt));
-    QgsField aggregate = release.aggregateIdField;
-    aggregate.setName(fields.at(layout.roles.region).name());
-    published.append(aggregate);
+    // The region of each record, named as in the regions layer it joins (not as the small-area field it
+    // replaces: it holds no small area).
+    published.append(release.aggregateIdField);
     for (int j = 0; j < layout.roles.quasiIdentifiers.size(); ++j)
     {
         const QgsField& original = fields.at(layout.roles.quasiIdentifiers.at(j));
