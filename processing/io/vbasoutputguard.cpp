@@ -779,8 +779,8 @@ QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::funct
     }
     relabelLayersToLoad();
     if (mFeedback && !mDestinations.empty())
-        mFeedback->pushInfo(QObject::tr("Read the %n file output(s) back whole and moved them into place.",
-                                        nullptr, int(mDestinations.size())));
+        mFeedback->pushInfo(QObject::tr("Checked the %n written file(s) and moved them into place.", nullptr,
+                                        int(mDestinations.size())));
     return final;
 }
 

@@ -48,6 +48,30 @@ QString releasedAs(const VbasRelease& release, const VbasOutputs::RecordLayout& 
     return QString::fromStdString((*layout.hierarchies)[j]->describeLevel(layout.level(release, j)));
 }
 
+/**
+ * A few of the values a generalized quasi-identifier is published as (": 0-9, 10-19, 20-29..."), so that
+ * "in bands of 10" reads with its unit; nothing for one released as it is or as '*'.
+ */
+QString examples(const VbasRelease& release, const VbasOutputs::RecordLayout& layout,
+                 const VbasWithheld& withheld, std::size_t j)
+{
+    if (layout.hierarchies == nullptr || !(*layout.hierarchies)[j] || layout.level(release, j) == 0 ||
+        int(j) >= withheld.quasiIdentifiers.size())
+        return QString();
+    const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
+    if (hierarchy.levelName(layout.level(release, j)) == "*")
+        return QString();
+    constexpr int kShown = 3;
+    QStringList labels;
+    for (const VbasWithheld::Share& share : withheld.quasiIdentifiers[int(j)].values)
+        if (labels.size() < kShown)
+            labels << share.label;
+    const bool more = withheld.quasiIdentifiers[int(j)].values.size() > kShown;
+    return labels.isEmpty() ? QString()
+                            : QStringLiteral(": %1%2").arg(labels.join(QStringLiteral(", ")),
+                                                           more ? QStringLiteral("...") : QString());
+}
+
 /** A share as a bar: its width relative to `largest`, for the eye to find the values withheld most. */
 QString bar(double share, double largest)
 {
@@ -197,23 +221,30 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
     QVector<double> members;
     for (std::size_t a = 0; a < aggregation.size(); ++a)
         members << double(aggregation.memberCount(a));
-    QString geography = QObject::tr("The %1 small areas are merged into %2 regions")
-                            .arg(count(qint64(dataset.regionCount())), count(qint64(aggregation.size())));
-    if (!members.isEmpty())
+    QString geography =
+        (aggregation.size() == 1 ? QObject::tr("The %1 small areas are merged into one region.")
+                                 : QObject::tr("The %1 small areas are merged into %2 regions"))
+            .arg(count(qint64(dataset.regionCount())), count(qint64(aggregation.size())));
+    if (members.size() > 1)
     {
         const VbasCharts::Summary spread = VbasCharts::summary(members);
-        geography += QObject::tr(" of %1 to %2 small areas each (median %3)")
-                         .arg(spread.min)
-                         .arg(spread.max)
-                         .arg(spread.median);
+        geography += spread.min == spread.max ? QObject::tr(" of %1 small areas each.").arg(spread.min)
+                                              : QObject::tr(" of %1 to %2 small areas each (median %3).")
+                                                    .arg(spread.min)
+                                                    .arg(spread.max)
+                                                    .arg(spread.median);
     }
-    geography += QStringLiteral(".");
+    else if (members.isEmpty())
+        geography += QStringLiteral(".");
     QStringList quasiIdentifiers;
     for (const int field : layout.roles.quasiIdentifiers)
         quasiIdentifiers << fieldName(job, field);
     QString protection =
         quasiIdentifiers.isEmpty()
-            ? QObject::tr("Every released region holds at least %1 records (k = %1).").arg(result.k)
+            ? QObject::tr("Every released region holds at least %1 records (a population floor). It protects "
+                          "counts only: nothing protects a person whose age, sex or other values someone "
+                          "knows.")
+                  .arg(result.k)
             : QObject::tr(
                   "Every released record shares its region and its %1 with at least %2 other released "
                   "records (k = %3).")
@@ -245,9 +276,11 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
         fields << QStringLiteral("<li><strong>%1</strong> %2</li>")
                       .arg(escaped(fieldName(job, field)), escaped(how));
     };
-    item(roles.region, QObject::tr("(the small area): replaced by the id of its region"));
+    item(roles.region, QObject::tr("(the small area): replaced by %1, the id of its region")
+                           .arg(release.aggregateIdField.name()));
     for (int j = 0; j < roles.quasiIdentifiers.size(); ++j)
-        item(roles.quasiIdentifiers.at(j), releasedAs(release, layout, std::size_t(j)));
+        item(roles.quasiIdentifiers.at(j), releasedAs(release, layout, std::size_t(j)) +
+                                               examples(release, layout, withheld, std::size_t(j)));
     for (const int field : roles.sensitive)
         item(field, QObject::tr("as it is (sensitive)"));
     for (const int field : roles.released)

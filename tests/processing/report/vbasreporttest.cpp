@@ -293,6 +293,85 @@ TEST(ReleaseReport, SaysWhoWasWithheldAsThePublishedFilesRecountIt)
     EXPECT_EQ(reportedShares(html, QStringLiteral(R"(<table class="regions">)"), "region"), regions);
 }
 
+// Issue 31: the summary and who was withheld, worked out by hand. Squares A..D = [i, i+1] x [0, 1]; sites
+// (1, 0.5) and (3, 0.5) take {A, B} (region 1) and {C, D} (region 2); k = 3 over band and sex.
+//   A: 3 x (20-29, f), 2 x (30-39, f)    B: 1 x (20-29, f), 1 x (20-29, m)
+//   C: 3 x (20-29, m)                     D: 1 x (30-39, m), 1 x (20-29, NULL), 3 x (30-39, NULL)
+// In the whole table (30-39, f) has 2 records, (30-39, m) 1 and (20-29, NULL) 1, fewer than 3: those 4 are
+// withheld as rare. (20-29, m) has 4, but region 1 holds only B's one: withheld as too few in its region.
+// Withheld 5 of 15. Region 1: 7 records, 3 withheld (A's 2, B's m); region 2: 8 records, 2 withheld (D's
+// m and the NULL of 20-29). Band 20-29: 9 records, 2 withheld; 30-39: 6 records, 3 withheld. Sex f: 6
+// records, 2 withheld; m: 5, 2 withheld; NULL: 4, 1 withheld.
+TEST(ReleaseReport, SummaryAndWhoWasWithheldWorkedOutByHand)
+{
+    const auto squares = makeSquares({"A", "B", "C", "D"});
+    QList<QVariantList> rows;
+    const auto add = [&](const char* area, const char* band, const QVariant& sex, int times)
+    {
+        rows += repeated({area, band, sex}, times);
+    };
+    add("A", "20-29", "f", 3);
+    add("A", "30-39", "f", 2);
+    add("B", "20-29", "f", 1);
+    add("B", "20-29", "m", 1);
+    add("C", "20-29", "m", 3);
+    add("D", "30-39", "m", 1);
+    add("D", "20-29", nullText(), 1);
+    add("D", "30-39", nullText(), 3);
+    const auto records = makeTable({"area:string", "band:string", "sex:string"}, rows);
+    const auto sites = makePoints({{1, 0.5}, {3, 0.5}});
+    const QTemporaryDir folder;
+    const QVariantMap parameters{{"REGIONS", asParameter(squares.get())},
+                                 {"REGION_ID_FIELD", "id"},
+                                 {"RECORDS", asParameter(records.get())},
+                                 {"RECORD_REGION_FIELD", "area"},
+                                 {"QUASI_IDENTIFIERS", QStringList{"band", "sex"}},
+                                 {"K", 3},
+                                 {"SITES", asParameter(sites.get())},
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_HTML_FILE", folder.filePath("report.html")}};
+    const AlgorithmRun run = runAlgorithm("vbas:partitionregions", parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    const QString html = readText(folder.filePath("report.html"));
+
+    // The plain summary comes first, before the map and the details.
+    const QString summary = html.section("<h2 id=\"summary\">", 1).section("<h2 ", 0, 0);
+    EXPECT_TRUE(summary.contains("<p>Of 15 records, 10 (66.7 %) are released and 5 (33.3 %) withheld.</p>"))
+        << summary.toStdString();
+    EXPECT_TRUE(summary.contains("The 4 small areas are merged into 2 regions of 2 small areas each."))
+        << summary.toStdString();
+    EXPECT_TRUE(
+        summary.contains("Every released record shares its region and its band and sex with at least 2 "
+                         "other released records (k = 3)."))
+        << summary.toStdString();
+    EXPECT_TRUE(
+        summary.contains("<li><strong>area</strong> (the small area): replaced by aggregate_id, the id "
+                         "of its region</li>"));
+    EXPECT_TRUE(summary.contains("<li><strong>band</strong> as it is</li>"));
+    EXPECT_TRUE(
+        summary.contains("5 records (33.3 %) were withheld: 4 as their combination of values is rarer "
+                         "than k in the whole data set and 1 as too few like them live in their "
+                         "region."))
+        << summary.toStdString();
+    EXPECT_LT(html.indexOf("id=\"summary\""), html.indexOf("id=\"records\""));
+
+    const Shares bands{{"20-29", {9, 2}}, {"30-39", {6, 3}}};
+    const Shares sexes{{"f", {6, 2}}, {"m", {5, 2}}, {"(empty)", {4, 1}}};
+    const Shares regions{{"1", {7, 3}}, {"2", {8, 2}}};
+    EXPECT_EQ(reportedShares(summary, R"(<table class="withheld" data-field="band">)", "value"), bands);
+    EXPECT_EQ(reportedShares(summary, R"(<table class="withheld" data-field="sex">)", "value"), sexes);
+    EXPECT_EQ(reportedShares(summary, R"(<table class="withheld" data-field="region">)", "value"), regions);
+    EXPECT_EQ(reportedShares(html, R"(<table class="regions">)", "region"), regions);
+    // Values in their natural order, NULL last; the shares rounded to a tenth of a per cent.
+    const QString sexTable =
+        summary.section(R"(<table class="withheld" data-field="sex">)", 1).section("</table>", 0, 0);
+    EXPECT_LT(sexTable.indexOf("data-value=\"f\""), sexTable.indexOf("data-value=\"m\""));
+    EXPECT_LT(sexTable.indexOf("data-value=\"m\""), sexTable.indexOf("data-value=\"(empty)\""));
+    EXPECT_TRUE(sexTable.contains("<td class=\"n\">33.3 %</td>")) << sexTable.toStdString(); // f: 2 of 6
+    EXPECT_TRUE(sexTable.contains("<td class=\"n\">40.0 %</td>")) << sexTable.toStdString(); // m: 2 of 5
+    EXPECT_TRUE(sexTable.contains("<td class=\"n\">25.0 %</td>")) << sexTable.toStdString(); // NULL: 1 of 4
+}
+
 TEST(ReleaseReport, IsTheSameForTheSameInput)
 {
     const OlindaInput olinda;
