@@ -1117,9 +1117,10 @@ QString VbasPlanarFrame::description() const
         return QObject::tr("REGIONS are in %1; computing in %2, the %3 (distances in metres, areas in "
                            "square metres), results written back in %1")
             .arg(mSourceCrs.userFriendlyIdentifier(), mPlanarCrs.userFriendlyIdentifier(), kComputationCrs);
-    return QObject::tr("REGIONS are in %1; computing in %2 (distances in metres, areas in square metres), "
-                       "results written back in %1")
-        .arg(mSourceCrs.userFriendlyIdentifier(), mPlanarCrs.toProj());
+    // A CRS of its own, with no name a user would know: said in words.
+    return QObject::tr("REGIONS are in %1; distances (metres) and areas (square metres) are measured on a "
+                       "map projection centred on them (azimuthal equidistant), results written back in %1")
+        .arg(mSourceCrs.userFriendlyIdentifier());
 }
 
 QString VbasPlanarFrame::distortionWarning() const

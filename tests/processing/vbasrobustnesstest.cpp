@@ -330,7 +330,7 @@ TEST(Robustness, RegionsWithoutRecordsAreSaidAndStillMapped)
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     expectSoundRelease(run, input.input()); // checks that all 10 squares are mapped
     EXPECT_TRUE(run.log.contains(
-        "6 of 10 regions hold no records to release; they still join the region of their nearest site"))
+        "6 of 10 small areas hold no records to release; they still join the region of their nearest site"))
         << run.log.toStdString();
 }
 
@@ -526,7 +526,7 @@ TEST(Robustness, GeographicRegionsGiveDistancesInMetres)
     const double average = run.results.value("AVERAGE_DISTANCE").toDouble();
     EXPECT_NEAR(average, sum / tracts, 0.01 * average);
     EXPECT_GT(average, 100.0) << "metres, not degrees";
-    EXPECT_TRUE(run.log.contains("computing in +proj=aeqd")) << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains("centred on them (azimuthal equidistant)")) << run.log.toStdString();
 }
 
 TEST(Robustness, NonAsciiNamesAndValuesSurviveEveryOutput)

@@ -140,7 +140,8 @@ TEST(PlanarFrameAntimeridian, CentreOfAlaskaAndTheAleutiansIsOnTheData)
     EXPECT_LT(centre.y(), 71.5);
     EXPECT_TRUE(frame.planarCrs().toProj().contains("+proj=aeqd"))
         << frame.planarCrs().toProj().toStdString();
-    EXPECT_TRUE(frame.description().contains("computing in +proj=aeqd")) << frame.description().toStdString();
+    EXPECT_TRUE(frame.description().contains("centred on them (azimuthal equidistant)"))
+        << frame.description().toStdString();
 
     // The plane's areas: the extent's centre (the frame from the extent alone) overstates them many times;
     // centred on the data they are within a few percent, as the frame measures.
@@ -234,7 +235,7 @@ TEST(AntimeridianRelease, AggregateAreasAreWithinOnePercentOfQgisEllipsoidalArea
     const std::unique_ptr<QgsVectorLayer> records = madeUpRecords(*regions, 6);
     const AlgorithmRun run = runAlgorithm(kAggregate, releaseParameters(*regions, *records));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    EXPECT_TRUE(run.log.contains("computing in +proj=aeqd")) << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains("centred on them (azimuthal equidistant)")) << run.log.toStdString();
     EXPECT_TRUE(run.log.contains("areas are off by up to")) << run.log.toStdString();
     EXPECT_TRUE(run.log.contains("choose a projected CRS in metres made for the area"))
         << run.log.toStdString();

@@ -132,7 +132,7 @@ TEST(RealFiles, ZeroCountsAreRowsWithoutRecords)
     // The 13 counties without deaths are still small areas: mapped, and said to hold no records.
     EXPECT_EQ(outputLayer(run, "OUTPUT_MAPPING")->featureCount(), kCounties);
     EXPECT_TRUE(run.log.contains(
-        QStringLiteral("%1 of %2 regions hold no records").arg(kZeroCounties).arg(kCounties)))
+        QStringLiteral("%1 of %2 small areas hold no records").arg(kZeroCounties).arg(kCounties)))
         << run.log.toStdString();
 }
 
@@ -234,7 +234,7 @@ TEST(RealFiles, RegionsWithoutGeometryAndRecordsAreLeftOut)
     EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), kDeaths);
     EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", {}, 20, "SID74"), "PASS");
     EXPECT_TRUE(run.log.contains(
-        QStringLiteral("%1 of %2 regions hold no records").arg(kZeroCounties - 2).arg(kCounties - 2)))
+        QStringLiteral("%1 of %2 small areas hold no records").arg(kZeroCounties - 2).arg(kCounties - 2)))
         << run.log.toStdString();
 }
 
