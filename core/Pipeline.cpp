@@ -171,7 +171,10 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
     if (empty > 0)
         feedback.info(
             std::to_string(empty) + " of " + std::to_string(data.regions.size()) +
-            " small areas hold no records to release; they still join the region of their nearest site");
+            (empty == 1
+                 ? " small areas holds no records to release; it still joins the region of its nearest site"
+                 : " small areas hold no records to release; they still join the region of their nearest "
+                   "site"));
 
     const Needs needed = needs();
     if (job.spatial.obstacles && !needed.obstacles)
