@@ -1,5 +1,7 @@
 #include "vbascharts.h"
 
+#include "vbashtml.h"
+
 #include <QLocale>
 #include <QStringList>
 
@@ -212,8 +214,13 @@ QString VbasCharts::histogram(const QString& field, const QVector<double>& allVa
     const double middle = (boxTop + boxBottom) / 2.0;
     svg += QStringLiteral(
                "<g class=\"boxplot\" data-min=\"%1\" data-q1=\"%2\" data-median=\"%3\" data-q3=\"%4\" "
-               "data-max=\"%5\"><title>min %1, quartiles %2 / %3 / %4, max %5</title>\n")
-               .arg(exact(five.min), exact(five.q1), exact(five.median), exact(five.q3), exact(five.max));
+               "data-max=\"%5\"><title>%6</title>\n")
+               .arg(exact(five.min), exact(five.q1), exact(five.median), exact(five.q3), exact(five.max))
+               .arg(QObject::tr("min %1, quartiles %2 / %3 / %4, max %5")
+                        .arg(VbasHtml::rounded(five.min), VbasHtml::rounded(five.q1),
+                             VbasHtml::rounded(five.median), VbasHtml::rounded(five.q3),
+                             VbasHtml::rounded(five.max))
+                        .toHtmlEscaped());
     // A whole number v fills [v, v + 1) on the axis: the box marks it in the middle, above its bar.
     const double half = integers ? 0.5 : 0.0;
     const auto at = [&](double value)
@@ -272,11 +279,15 @@ QString VbasCharts::scatter(const QString& xField, const QString& xLabel, const 
             if (point.highlighted != highlighted)
                 continue;
             svg += QStringLiteral("<circle class=\"point%1\" cx=\"%2\" cy=\"%3\" r=\"%4\" data-row=\"%5\" "
-                                  "data-x=\"%6\" data-y=\"%7\"><title>#%5: %6, %7</title></circle>\n")
+                                  "data-x=\"%6\" data-y=\"%7\"><title>%8</title></circle>\n")
                        .arg(highlighted ? QStringLiteral(" pareto") : QString(), px(x.at(point.x)),
                             px(y.at(point.y)), highlighted ? QStringLiteral("6") : QStringLiteral("5"))
                        .arg(point.row)
-                       .arg(exact(point.x), exact(point.y));
+                       .arg(exact(point.x), exact(point.y))
+                       .arg(QStringLiteral("#%1: %2, %3")
+                                .arg(point.row)
+                                .arg(VbasHtml::rounded(point.x), VbasHtml::rounded(point.y))
+                                .toHtmlEscaped());
         }
     svg += QStringLiteral("<g class=\"legend\"><circle class=\"key pareto\" cx=\"%1\" cy=\"16\" r=\"6\"/>\n")
                .arg(px(left + 10));

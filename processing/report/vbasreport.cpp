@@ -484,7 +484,7 @@ QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayo
             "<h2 id=\"generalization\">%1</h2>\n<p>%2</p>\n<p>%3</p>\n<p class=\"warning\">%4</p>\n")
             .arg(QObject::tr("Generalization"),
                  escaped(QObject::tr("Released with %1; %2. The search tried %3 of %4 level combinations (%5 "
-                                     "more were ruled out, as a coarser one missed), each held to the "
+                                     "more ruled out, as a coarser one missed), each held to the "
                                      "suppression budget of %6 %.")
                              .arg(listed(chosenLevels), lossMeaning)
                              .arg(report.evaluated.size())
@@ -495,7 +495,7 @@ QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayo
                      QObject::tr("To be quick, the search evaluates each combination without the site "
                                  "refinement and region moves: the columns under \"evaluated\". The chosen "
                                  "one is then released with them: %1 regions and %2 records withheld (%3), "
-                                 "where its evaluation found %4 regions and %5.")
+                                 "where its evaluation found %4 regions and %5 withheld.")
                          .arg(count(qint64(result.aggregation.size())), count(withheld),
                               percent(double(withheld), double(records)), count(qint64(chosen.aggregates)),
                               count(qint64(chosen.withheld)))),
