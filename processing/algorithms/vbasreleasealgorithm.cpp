@@ -410,7 +410,8 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         writer(out);
         if (table)
             table->finish();
-        written << QObject::tr("%1 (%n feature(s))", nullptr, int(out.written())).arg(name);
+        written << (out.written() == 1 ? QObject::tr("%1 (1 feature)").arg(name)
+                                       : QObject::tr("%1 (%2 features)").arg(name).arg(out.written()));
         outputs.insert(name, destination);
         if (role)
             VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());

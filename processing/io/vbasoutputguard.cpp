@@ -779,8 +779,10 @@ QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::funct
     }
     relabelLayersToLoad();
     if (mFeedback && !mDestinations.empty())
-        mFeedback->pushInfo(QObject::tr("Checked the %n written file(s) and moved them into place.", nullptr,
-                                        int(mDestinations.size())));
+        mFeedback->pushInfo(mDestinations.size() == 1
+                                ? QObject::tr("Checked the written file and moved it into place.")
+                                : QObject::tr("Checked the %1 written files and moved them into place.")
+                                      .arg(mDestinations.size()));
     return final;
 }
 

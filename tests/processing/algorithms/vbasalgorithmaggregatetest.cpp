@@ -310,8 +310,8 @@ TEST(AggregateRegions, ProgressMovesThroughEveryPhaseAndTheLogSaysWhatEachDid)
     // One line for each phase: what was read, computed and written.
     const QString seconds = QStringLiteral(" in [0-9.]+ s$");
     const QString written =
-        QStringLiteral("Wrote OUTPUT (%1 feature(s)), OUTPUT_MAPPING (470 feature(s)), OUTPUT_RECORDS (%2 "
-                       "feature(s)), OUTPUT_SITES (%3 feature(s))")
+        QStringLiteral("Wrote OUTPUT (%1 features), OUTPUT_MAPPING (470 features), OUTPUT_RECORDS (%2 "
+                       "features), OUTPUT_SITES (%3 features)")
             .arg(number(run, "AGGREGATES"))
             .arg(number(run, "RECORDS_RELEASED"))
             .arg(number(run, "AGGREGATES") + number(run, "EMPTY_SITES"));
