@@ -31,8 +31,13 @@ if [ "${1:-}" = --inside ]; then
     done
 
     # Stock qgis_process, headless, with a profile of its own. Debian 12's /usr/bin/qgis_process
-    # wrapper passes an option QGIS 3.22 rejects, so the binary itself is called.
-    qgis_process=qgis_process.bin
+    # wrapper passes an option QGIS 3.22 rejects, so there the binary itself is called; Debian 13's
+    # wrapper drops that option, so there it is the command users type.
+    case $(dpkg-query -W -f='${Version}' qgis) in
+        3.22.*) qgis_process=qgis_process.bin ;;
+        *) qgis_process=qgis_process ;;
+    esac
+    echo "running $(command -v $qgis_process)"
     run_qgis_process() {
         env QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=/vbas-check/profile XDG_RUNTIME_DIR=/vbas-check/runtime \
             "$qgis_process" "$@"
