@@ -19,10 +19,18 @@ BUILD_DIR=${BUILD_DIR:-build}
 suites=",${VBAS_SUITES:-host,debian13,qt6,packages},"
 wants() { [[ $suites == *",$1,"* ]]; }
 packages=$PWD/$BUILD_DIR/packages # both .debs end up here
+logs=$PWD/$BUILD_DIR/test-logs    # the logs of the parts run in the background
+mkdir -p "$packages" "$logs"
 
 failed=()
 timings=()
-# Runs a part, timing it; a failure is recorded and the run goes on.
+run_start=$(date +%s)
+record() { # NAME SECONDS STATUS [NOTE]
+    timings+=("$(printf '%-40s %5d s%s%s' "$1" "$2" "${4:+  $4}" "$([ "$3" = 0 ] || echo '  FAILED')")")
+    [ "$3" = 0 ] || failed+=("$1")
+}
+
+# Runs a part in the foreground, timing it; a failure is recorded and the run goes on.
 part() {
     local name=$1 start status=0
     shift
@@ -30,66 +38,81 @@ part() {
     echo "=== $name"
     start=$(date +%s)
     "$@" || status=$?
-    timings+=("$(printf '%-34s %5d s%s' "$name" $(($(date +%s) - start)) "$([ $status = 0 ] || echo '  FAILED')")")
-    [ $status = 0 ] || failed+=("$name")
+    record "$name" $(($(date +%s) - start)) $status
     return $status
 }
+
+# Parts that mostly wait for the network or the disk (making the Debian roots, installing a .deb
+# into a clean root) run in the background beside the CPU-bound ones: bg_start NAME COMMAND...,
+# then bg_wait NAME shows its log and records it like a foreground part.
+declare -A bg_pids bg_starts
+bg_start() {
+    local name=$1
+    shift
+    "$@" > "$logs/$name.log" 2>&1 &
+    bg_pids[$name]=$!
+    bg_starts[$name]=$(date +%s)
+}
+bg_wait() {
+    local name=$1 status=0
+    [ -n "${bg_pids[$name]:-}" ] || return 0
+    wait "${bg_pids[$name]}" || status=$?
+    echo
+    echo "=== $name (ran in the background)"
+    cat "$logs/$name.log"
+    record "$name" $(($(date +%s) - bg_starts[$name])) $status "(background)"
+    unset "bg_pids[$name]"
+    return $status
+}
+
 summary() {
     echo
-    echo "=== timing (s)"
+    echo "=== timing"
     printf '%s\n' "${timings[@]}"
-    printf '%-34s %5d s\n' total $(($(date +%s) - run_start))
+    printf '%-40s %5d s\n' "total" $(($(date +%s) - run_start))
     if [ ${#failed[@]} -gt 0 ]; then
         echo "FAILED: ${failed[*]}"
         exit 1
     fi
+    echo "every part passed"
 }
-run_start=$(date +%s)
 
-roots_wanted=false
-if wants debian13 || wants qt6 || wants packages; then roots_wanted=true; fi
-
-# The Debian roots are mostly downloading and unpacking: made in the background while the host
-# installs, builds and tests (the first run on a machine; later runs only check them).
-roots_log=$VBAS_CACHE/make-roots.log
-make_roots() {
-    set -e
-    ! wants packages || scripts/debian-root.sh pristine bookworm > /dev/null
-    scripts/debian-root.sh dev trixie > /dev/null
-}
-if $roots_wanted; then
-    mkdir -p "$VBAS_CACHE"
-    # debootstrap first, alone: the roots need nothing else from the host.
-    command -v debootstrap > /dev/null || { apt-get update -q && apt-get install -y -q --no-install-recommends debootstrap; } > /dev/null
-    make_roots > "$roots_log" 2>&1 &
-    roots_pid=$!
+if wants debian13 || wants qt6 || wants packages; then
+    # debootstrap first, alone, so the roots can be made while the host installs the rest.
+    command -v debootstrap > /dev/null ||
+        { apt-get update -q && apt-get install -y -q --no-install-recommends debootstrap; } > /dev/null
+    make_roots() {
+        set -e
+        if wants packages; then scripts/debian-root.sh pristine bookworm; fi
+        scripts/debian-root.sh dev trixie
+    }
+    bg_start "Debian roots" make_roots
 fi
 
 if wants host; then
-    part "host: install-deps" scripts/install-deps.sh
-    part "host: build" scripts/build.sh && {
-        part "host: package (Debian 12 .deb)" bash -c "
-            cmake --build '$BUILD_DIR' --target package > '$BUILD_DIR/package.log' 2>&1 || { cat '$BUILD_DIR/package.log'; exit 1; }
-            mkdir -p '$packages' && rm -f '$packages'/*~deb12_*.deb && cp '$BUILD_DIR'/vbas-qgis_*~deb12_*.deb '$packages/'" || true
+    part "host: install-deps" scripts/install-deps.sh || true
+    if part "host: build" scripts/build.sh; then
+        if part "host: package (Debian 12 .deb)" scripts/package.sh "$BUILD_DIR" "$packages" && wants packages; then
+            bg_start "package check: Debian 12" scripts/package-check.sh bookworm "$packages"/vbas-qgis_*~deb12_*.deb
+        fi
         part "host: ctest (QGIS 3.22)" ctest --test-dir "$BUILD_DIR" --output-on-failure -j "${JOBS:-2}" || true
-    } || true
+    fi
     # A short fuzz run of the engine under the sanitizers (longer runs: scripts/fuzz.sh SECONDS).
     part "host: fuzz" scripts/fuzz.sh "${FUZZ_SECONDS:-60}" || true
 fi
 
-if $roots_wanted; then
-    part "Debian roots (background)" wait "$roots_pid" || { echo "making the Debian roots failed:"; cat "$roots_log"; }
-fi
-if wants packages && wants host; then
-    part "package check: Debian 12" scripts/package-check.sh bookworm "$packages"/vbas-qgis_*~deb12_*.deb || true
-fi
+bg_wait "Debian roots" || true
 if wants debian13; then
-    part "debian13: build, package, ctest" env VBAS_PACKAGES="$packages" scripts/test-debian13.sh || true
+    if part "debian13: build, package (QGIS 3.40)" scripts/test-debian13.sh build; then
+        if wants packages; then
+            bg_start "package check: Debian 13" scripts/package-check.sh trixie "$packages"/vbas-qgis_*~deb13_*.deb
+        fi
+        part "debian13: ctest (QGIS 3.40)" scripts/test-debian13.sh ctest || true
+    fi
 fi
 if wants qt6; then
     part "qt6: syntax check (QGIS 3.44, Qt 6.8)" scripts/qt6-check.sh || true
 fi
-if wants packages && wants debian13; then
-    part "package check: Debian 13" scripts/package-check.sh trixie "$packages"/vbas-qgis_*~deb13_*.deb || true
-fi
+bg_wait "package check: Debian 12" || true
+bg_wait "package check: Debian 13" || true
 summary
