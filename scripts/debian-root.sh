@@ -50,13 +50,25 @@ lock_suite() {
 # Runs COMMAND in ROOT. The mounts (/proc, /sys, /dev with a fresh /dev/shm, the package cache,
 # the --bind folders) are made in a mount namespace of their own, so they vanish with the command
 # whatever way it ends (error, kill, Ctrl-C) and are never seen by, or left behind on, the host.
+# It runs in a PID namespace of its own too: when it ends, or when this script is killed
+# (--kill-child), every process it left behind (a server, an X display) is ended with it.
 # The environment is emptied: nothing of the caller's leaks in but the --env variables.
 run() {
     local root=$1
     shift
     [ -f "$root/$READY" ] || die "$root is not a finished root"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
-    unshare --mount --propagation private -- "$self" __enter "$root" "$@"
+    unshare --mount --propagation private --pid --fork --kill-child -- "$self" __enter "$root" "$@" <&0 &
+    local pid=$! status=0
+    # unshare ignores SIGTERM and SIGINT: they go on to the namespace's PID 1 (the __enter shell),
+    # whose end ends the namespace, and so unshare.
+    trap 'kill -TERM $(pgrep -P "$pid") 2> /dev/null' HUP INT TERM
+    while :; do
+        wait "$pid" && status=0 || status=$?
+        kill -0 "$pid" 2> /dev/null || break
+    done
+    trap - HUP INT TERM
+    return $status
 }
 
 # Inside the namespace made by run: mounts, then chroot.
@@ -89,9 +101,15 @@ enter() {
     done
     [ "${1:-}" = -- ] || die "run: '--' and a command expected"
     shift
-    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
+    # This shell is the namespace's PID 1: the kernel ignores a signal to PID 1 that it does not
+    # handle, so it handles them by exiting, which ends every process of the namespace.
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-        "${envs[@]}" "$@"
+        "${envs[@]}" "$@" <&0 &
+    wait $!
 }
 
 # debootstrap's minbase root of SUITE, with the suite's updates and security archives, upgraded.
@@ -166,6 +184,8 @@ clean() {
     local suite=$1 source root
     check_suite "$suite"
     source=$(pristine "$suite")
+    # Clean roots are removed by whoever made them; one older than a day was left by a killed run.
+    find "$VBAS_CACHE/roots/$suite" -maxdepth 1 -name 'clean.*' -mmin +1440 -exec rm -rf {} +
     root=$(mktemp -d "$VBAS_CACHE/roots/$suite/clean.XXXXXX")
     cp -a "$source/." "$root/"
     echo "$root"

@@ -44,14 +44,19 @@ part() {
 
 # Parts that mostly wait for the network or the disk (making the Debian roots, installing a .deb
 # into a clean root) run in the background beside the CPU-bound ones: bg_start NAME COMMAND...,
-# then bg_wait NAME shows its log and records it like a foreground part.
-declare -A bg_pids bg_starts
+# then bg_wait NAME shows its log and records it (with the time it took) like a foreground part.
+declare -A bg_pids
 bg_start() {
     local name=$1
     shift
-    "$@" > "$logs/$name.log" 2>&1 &
+    (
+        start=$(date +%s)
+        status=0
+        "$@" || status=$?
+        echo $(($(date +%s) - start)) > "$logs/$name.seconds"
+        exit $status
+    ) > "$logs/$name.log" 2>&1 &
     bg_pids[$name]=$!
-    bg_starts[$name]=$(date +%s)
 }
 bg_wait() {
     local name=$1 status=0
@@ -60,7 +65,7 @@ bg_wait() {
     echo
     echo "=== $name (ran in the background)"
     cat "$logs/$name.log"
-    record "$name" $(($(date +%s) - bg_starts[$name])) $status "(background)"
+    record "$name" "$(cat "$logs/$name.seconds")" $status "(in the background)"
     unset "bg_pids[$name]"
     return $status
 }
@@ -81,10 +86,8 @@ if wants debian13 || wants qt6 || wants packages; then
     # debootstrap first, alone, so the roots can be made while the host installs the rest.
     command -v debootstrap > /dev/null ||
         { apt-get update -q && apt-get install -y -q --no-install-recommends debootstrap; } > /dev/null
-    make_roots() {
-        set -e
-        if wants packages; then scripts/debian-root.sh pristine bookworm; fi
-        scripts/debian-root.sh dev trixie
+    make_roots() { # (run where set -e does not hold: hence the &&)
+        { ! wants packages || scripts/debian-root.sh pristine bookworm; } && scripts/debian-root.sh dev trixie
     }
     bg_start "Debian roots" make_roots
 fi
