@@ -2,8 +2,9 @@
 # Installs a VBAS .deb the way a user does, into a clean root of its Debian (a throw-away copy of
 # scripts/debian-root.sh's pristine root: nothing of the build, nothing installed by hand), with
 # `apt-get install ./vbas-qgis_...deb`, which fetches its Depends from Debian; then runs stock
-# qgis_process there: the vbas algorithms are listed, the demo release of scripts/demo.sh runs, and
-# vbas:checkanonymity passes its released table. Run as root, on the host.
+# qgis_process there: the vbas algorithms are listed, the demo releases of scripts/demo.sh run (the
+# release, then the next quarter on its regions), and vbas:checkanonymity passes both released
+# tables. Run as root, on the host.
 #
 #   scripts/package-check.sh SUITE DEB     # SUITE: bookworm (Debian 12) or trixie (Debian 13)
 #
@@ -48,29 +49,44 @@ if [ "${1:-}" = --inside ]; then
     grep 'vbas:' list.log || { echo "qgis_process list shows no vbas algorithm:"; cat list.log; exit 1; }
     algorithms=$(grep -c 'vbas:' list.log)
 
-    # scripts/demo.sh's release, through qgis_process.
+    # scripts/demo.sh's releases, with its parameters (keep them in step), through qgis_process: the
+    # demo release, recorded in a release ledger, then the next quarter on its regions; each checked.
     out=/vbas-check/demo-output
     gpkg=$out/olinda-release.gpkg
-    mkdir -p "$out"
+    ledger=$out/ledger.sqlite
+    mkdir -p "$out/q2"
     run_qgis_process run vbas:aggregateregions -- \
         "REGIONS=demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
         RECORDS=demo/olinda_patients.csv RECORD_REGION_FIELD=tract \
         QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
         SENSITIVE_FIELDS=education L=2 \
         SUPPRESSION_BUDGET=1 "GENERALIZATION=age: interval 5 10 20 max 10" \
+        RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id \
         "OUTPUT=ogr:dbname='$gpkg' table=\"aggregates\" (geom)" \
         "OUTPUT_MAPPING=ogr:dbname='$gpkg' table=\"tracts\" (geom)" \
         "OUTPUT_SITES=ogr:dbname='$gpkg' table=\"sites\" (geom)" \
         "OUTPUT_RECORDS=$out/released-patients.csv" "OUTPUT_MAP_IMAGE=$out/map.png" \
         "OUTPUT_HTML_FILE=$out/report.html" "OUTPUT_REVIEW=$out/withheld.gpkg" > release.log 2>&1 ||
         { cat release.log; exit 1; }
-    grep -E '^(Released |AGGREGATES|RECORDS_RELEASED|SUPPRESSED:)' release.log || true
-    run_qgis_process run vbas:checkanonymity -- INPUT="$out/released-patients.csv" REGION_FIELD=tract \
+    grep -E '^(AGGREGATES|RECORDS_RELEASED|SUPPRESSED):' release.log || true
+    check_release() { # the released CSV: VERDICT PASS, or the check fails
+        run_qgis_process run vbas:checkanonymity -- INPUT="$1" REGION_FIELD=tract \
+            QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
+            SENSITIVE_FIELDS=education L=2 > check.log 2>&1 || { cat check.log; exit 1; }
+        grep -m 1 -o 'VERDICT PASS.*' check.log || { echo "the release fails the check:"; cat check.log; exit 1; }
+    }
+    check_release "$out/released-patients.csv"
+    run_qgis_process run vbas:releaseonaggregation -- \
+        "REGIONS=demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
+        RECORDS=demo/olinda_patients_q2.csv RECORD_REGION_FIELD=tract \
         QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
-        SENSITIVE_FIELDS=education L=2 > check.log 2>&1 || { cat check.log; exit 1; }
-    verdict=$(grep -m 1 -o 'VERDICT PASS.*' check.log) || { echo "the release fails the check:"; cat check.log; exit 1; }
-    echo "$verdict"
-    echo "package check: $algorithms vbas algorithms listed by stock qgis_process, the demo released and passed"
+        SENSITIVE_FIELDS=education L=2 RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id LEDGER_ENTRY=1 \
+        "OUTPUT=$out/q2/regions.gpkg" "OUTPUT_RECORDS=$out/q2/released-patients.csv" \
+        "OUTPUT_HTML_FILE=$out/q2-report.html" > release-q2.log 2>&1 || { cat release-q2.log; exit 1; }
+    echo "next quarter, on the ledger's release 1:"
+    grep -E '^(RECORDS_RELEASED|SUPPRESSED):' release-q2.log || true
+    check_release "$out/q2/released-patients.csv"
+    echo "package check: $algorithms vbas algorithms listed by stock $qgis_process; both demo releases made and passed"
     exit 0
 fi
 
