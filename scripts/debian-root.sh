@@ -7,7 +7,7 @@
 #                                   # run inside on every call: it installs only what is missing); kept
 #   debian-root.sh clean SUITE      # a throw-away copy of the pristine root (remove it with `remove`)
 #   debian-root.sh remove ROOT
-#   debian-root.sh run ROOT [--bind HOST_DIR:DIR[:ro]]... [--env NAME=VALUE]... -- COMMAND...
+#   debian-root.sh run ROOT [--bind HOST_DIR:DIR[:ro]]... [--env NAME=VALUE]... [--no-network] -- COMMAND...
 #
 # Each prints the root's path on stdout (run: the command's output); logs go to stderr.
 #
@@ -58,7 +58,14 @@ run() {
     shift
     [ -f "$root/$READY" ] || die "$root is not a finished root"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
-    unshare --mount --propagation private --pid --fork --kill-child -- "$self" __enter "$root" "$@" <&0 &
+    # --no-network: a network namespace of its own too, with only its own loopback, so that its
+    # servers (PostgreSQL ports, X displays) never meet the host's.
+    local namespaces=(--mount --propagation private --pid --fork --kill-child) arg
+    for arg in "$@"; do
+        [ "$arg" != -- ] || break
+        [ "$arg" != --no-network ] || namespaces+=(--net)
+    done
+    unshare "${namespaces[@]}" -- "$self" __enter "$root" "$@" <&0 &
     local pid=$! status=0
     # unshare ignores SIGTERM and SIGINT: they go on to the namespace's PID 1 (the __enter shell),
     # whose end ends the namespace, and so unshare.
@@ -95,6 +102,10 @@ enter() {
             --env)
                 envs+=("$2")
                 shift 2
+                ;;
+            --no-network)
+                ip link set lo up # the namespace's loopback starts down
+                shift
                 ;;
             *) die "run: unknown option $1" ;;
         esac

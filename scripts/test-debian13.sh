@@ -17,12 +17,13 @@ step=${1:-all}
 root=$(scripts/debian-root.sh dev trixie)
 in_root() {
     scripts/debian-root.sh run "$root" --bind "$PWD:/src:ro" --bind "$packages:/packages" \
-        --env "JOBS=${JOBS:-2}" --env BUILD_DIR=/root/vbas-build -- "$@"
+        --env "JOBS=${JOBS:-2}" --env BUILD_DIR=/root/vbas-build "$@"
 }
 if [ "$step" = build ] || [ "$step" = all ]; then
-    in_root bash -c '/src/scripts/build.sh -DCMAKE_CXX_COMPILER_LAUNCHER=ccache &&
+    in_root -- bash -c '/src/scripts/build.sh -DCMAKE_CXX_COMPILER_LAUNCHER=ccache &&
         /src/scripts/package.sh "$BUILD_DIR" /packages'
 fi
 if [ "$step" = ctest ] || [ "$step" = all ]; then
-    in_root bash -c 'ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"'
+    # No network but its own loopback: its PostgreSQL cluster and X displays never meet the host's.
+    in_root --no-network -- bash -c 'ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"'
 fi
