@@ -11,8 +11,8 @@
 #   publish/released-patients.csv the anonymized records in a random order: tract replaced by the
 #                                 aggregate id, the quasi-identifiers and education; no patient id
 #   publish/map.png               the release drawn by QGIS's own renderer, to look at without QGIS
-#   review/report.html            the map with hot spots of withheld records, metrics with their meaning,
-#                                 per-region charts and table, parameters
+#   review/report.html            a plain summary (how each field was released, who was withheld), the map
+#                                 with hot spots of withheld records, then metrics, searches, charts, parameters
 #   review/withheld.gpkg          the aggregated regions with their withheld counts
 # prints the headline metrics, then checks the released table with the independent verifier. The release is
 # recorded in a release ledger (demo-output/ledger.sqlite, the custodian's: never published), and the next
