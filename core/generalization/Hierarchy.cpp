@@ -154,7 +154,16 @@ std::string QuasiIdentifierHierarchy::describeLevel(std::size_t level) const
         return "as it is";
     if (name == "*")
         return "not released (all '*')";
-    return kind != nullptr ? kind->describeLevel(name) : "at level " + name;
+    // Each kind's level names ("10", "month", "3", "2") in a sentence on the field.
+    if (kind == "interval")
+        return "in bands of " + name;
+    if (kind == "date")
+        return "by " + (name == "week" ? std::string("ISO week") : name);
+    if (kind == "prefix")
+        return "cut to its first " + (name == "1" ? std::string("character") : name + " characters");
+    if (kind == "table")
+        return "at level " + name + " of its table";
+    return "at level " + name;
 }
 
 std::vector<HierarchySpec> parseGeneralization(const std::string& text)
@@ -247,8 +256,7 @@ Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
             spec.field, values.at(j), spec.arguments, table == tables.end() ? nullptr : &table->second);
         const std::size_t maxLevel =
             spec.maxLevel.empty() ? hierarchy.levels() - 1 : hierarchy.levelNamed(spec.maxLevel);
-        hierarchies[j] =
-            QuasiIdentifierHierarchy{std::move(hierarchy), maxLevel, findHierarchyKind(spec.kind)};
+        hierarchies[j] = QuasiIdentifierHierarchy{std::move(hierarchy), maxLevel, spec.kind};
     }
     return hierarchies;
 }

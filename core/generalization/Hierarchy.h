@@ -9,8 +9,6 @@
 namespace vbas
 {
 
-struct HierarchyKind;
-
 /**
  * The value behind one category code of a quasi-identifier, as the front end read it. Codes are the
  * Dataset's (0..categories-1); the front end gives the value of every code.
@@ -105,8 +103,8 @@ struct QuasiIdentifierHierarchy
 {
     Hierarchy hierarchy;
     std::size_t maxLevel = 0;
-    /** The kind it was built by, which words its levels; null for a hierarchy built directly. */
-    const HierarchyKind* kind = nullptr;
+    /** The kind it was built by ("interval"...), which words its levels; empty if built directly. */
+    std::string kind{};
 
     /**
      * How `level` releases the values, in words that follow the field's name: "as it is", "in bands of 10",

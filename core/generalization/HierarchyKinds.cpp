@@ -11,32 +11,16 @@ const std::vector<HierarchyKind>& hierarchyKinds()
         {"interval",
          "interval W1 W2 ... [bottom B] [top T]: numbers in bands of width W1, then W2... (each a "
          "multiple of the one before); values below B read '<B', from T on 'T+'",
-         &intervalHierarchy,
-         [](const std::string& width)
-         {
-             return "in bands of " + width;
-         }},
+         &intervalHierarchy},
         {"date",
          "date week month quarter year (some of them, in this order): dates by ISO week ('2004-W21'), "
          "month ('2004-05'), quarter ('2004-Q2') or year",
-         &dateHierarchy,
-         [](const std::string& unit)
-         {
-             return "by " + (unit == "week" ? std::string("ISO week") : unit);
-         }},
+         &dateHierarchy},
         {"prefix",
          "prefix L1 L2 ... (decreasing): codes cut to their first L1, then L2... characters ('J45.9' "
          "-> 'J45' -> 'J')",
-         &prefixHierarchy,
-         [](const std::string& length)
-         {
-             return "cut to its first " + (length == "1" ? std::string("character") : length + " characters");
-         }},
-        {"table", "table: the ARX table (value;level 1;level 2;...) given for the field", &tableHierarchy,
-         [](const std::string& level)
-         {
-             return "at level " + level + " of its table";
-         }},
+         &prefixHierarchy},
+        {"table", "table: the ARX table (value;level 1;level 2;...) given for the field", &tableHierarchy},
     };
     return kinds;
 }

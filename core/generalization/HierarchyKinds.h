@@ -10,19 +10,16 @@ namespace vbas
 
 /**
  * One kind of hierarchy a user names in a spec ("interval", "date"...): its id (stored in scripts and
- * models: never rename), a one-line help, its builder and how a level reads in a sentence on the field
- * (from the level's name: "10" of an interval is "in bands of 10"). A new kind is one new file with its
- * builder plus one line in hierarchyKinds().
+ * models: never rename), a one-line help and its builder. A new kind is one new file with its builder
+ * plus one line in hierarchyKinds().
  */
 struct HierarchyKind
 {
     using Builder = Hierarchy (*)(const std::string& field, const std::vector<CategoryValue>& values,
                                   const std::vector<std::string>& arguments, const std::string* table);
-    using Describer = std::string (*)(const std::string& levelName);
     const char* id;
     const char* help;
     Builder build;
-    Describer describeLevel;
 };
 
 /** The registered kinds, in the order help lists them. */
