@@ -1,6 +1,7 @@
 // The whole non-ADC pipeline at the thesis's scales (issue: core engine). Prints the time of each
 // stage and the peak memory. Records are already in memory as category codes; the clock starts
 // at the histograms. Run: build/bench/vbas_bench --benchmark_filter=Pipeline
+#include "PeakMemory.h"
 #include "Pipeline.h"
 #include "Synthetic.h"
 #include "partition/VoronoiPartitioner.h"
@@ -11,7 +12,6 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <memory>
 
@@ -23,24 +23,6 @@ using Clock = std::chrono::steady_clock;
 double seconds(Clock::time_point from)
 {
     return std::chrono::duration<double>(Clock::now() - from).count();
-}
-
-/** Peak resident memory of the process (VmHWM), MiB. */
-double peakMemoryMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key)
-    {
-        if (key == "VmHWM:")
-        {
-            double kib = 0;
-            status >> kib;
-            return kib / 1024.0;
-        }
-        status.ignore(1 << 10, '\n');
-    }
-    return 0;
 }
 
 const bench::SyntheticRelease& releaseOf(const bench::Scale& scale)
@@ -104,7 +86,7 @@ void runPipeline(benchmark::State& state, const bench::Scale& scale)
         total += value / double(state.iterations());
     }
     state.counters["total_s"] = total;
-    state.counters["peak_MiB"] = peakMemoryMiB();
+    state.counters["peak_MiB"] = bench::peakMemoryMiB();
     state.counters["sites"] = double(sites);
     state.counters["aggregates"] = double(aggregates);
     state.counters["suppressed"] = double(suppressed);

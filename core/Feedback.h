@@ -2,6 +2,8 @@
 
 #include "Error.h"
 
+#include <cmath>
+#include <cstddef>
 #include <string>
 
 namespace vbas
@@ -73,6 +75,15 @@ private:
     double mFrom = 0.0;
     double mTo = 1.0;
 };
+
+/**
+ * Progress through passes whose number is not known beforehand, each given half of what is left: `done`
+ * (0..1) of the way through pass `pass` (from 0).
+ */
+inline double passProgress(std::size_t pass, double done)
+{
+    return 1.0 - std::ldexp(1.0 - 0.5 * done, -int(pass));
+}
 
 /** A feedback that passes on cancel requests and nothing else: for trial runs that should not be logged. */
 class QuietFeedback : public Feedback

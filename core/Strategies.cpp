@@ -36,17 +36,17 @@ Registry makeBuiltIn()
         {"sitecount.naive_anonymity", "Naive anonymity-based",
          "regions needed to reach k if classes were spread evenly (most sites, smallest regions)",
          &NaiveAnonymityCount::create, NaiveAnonymityCount::options()},
-        {"sitecount.fixed", "Fixed", "the site count given as its site_count option", &FixedCount::create,
+        {"sitecount.fixed", "Fixed number", "the number of regions given as site_count", &FixedCount::create,
          FixedCount::options()},
-        {"sitecount.suppression_budget", "Suppression budget",
+        {"sitecount.suppression_budget", "Most regions within the withholding budget",
          "the most regions whose release withholds at most the suppression_budget share of the records "
-         "(tries the whole release at several counts; the finest map for a given loss)",
+         "(tries the whole release at several numbers of regions; the finest map for a given loss)",
          &SuppressionBudgetCount::create, SuppressionBudgetCount::options()},
     };
     r.siteLocators = {
         {"sitelocation.balanced_density", "Balanced density",
-         "cells of equal record population, one site each (least suppression, thesis recommendation)",
-         &BalancedDensitySites::create, BalancedDensitySites::options()},
+         "cells of equal record population, one site each (least suppression)", &BalancedDensitySites::create,
+         BalancedDensitySites::options()},
         {"sitelocation.naive_density", "Naive density",
          "equal grid cells, sites in proportion to the number of regions in each",
          &NaiveDensitySites::create},

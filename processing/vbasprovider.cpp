@@ -5,6 +5,7 @@
 #include "vbasalgorithmcompare.h"
 #include "vbasalgorithmestimatesitecount.h"
 #include "vbasalgorithmpartition.h"
+#include "vbasalgorithmpopulationfloor.h"
 #include "vbasalgorithmrate.h"
 #include "vbasalgorithmreleaseonaggregation.h"
 #include "vbasalgorithmselectsites.h"
@@ -70,6 +71,7 @@ void VbasProvider::loadAlgorithms()
     addAlgorithm(new VbasAlgorithmCompare());
     addAlgorithm(new VbasAlgorithmEstimateSiteCount());
     addAlgorithm(new VbasAlgorithmPartition());
+    addAlgorithm(new VbasAlgorithmPopulationFloor());
     addAlgorithm(new VbasAlgorithmRate());
     addAlgorithm(new VbasAlgorithmReleaseOnAggregation());
     addAlgorithm(new VbasAlgorithmSelectSites());

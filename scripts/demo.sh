@@ -33,7 +33,7 @@ ledger="$out/ledger.sqlite"
 start=$(date +%s%N)
 "$runner" run vbas:aggregateregions -- \
     "REGIONS=data/demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
-    RECORDS=data/demo/olinda_patients.csv RECORD_REGION_FIELD=tract \
+    RECORDS=data/demo/olinda_patients.csv RECORD_REGION_FIELD=aggregate_id \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 \
     SUPPRESSION_BUDGET=1 "GENERALIZATION=age: interval 5 10 20 max 10" \
@@ -50,7 +50,7 @@ echo "For review only, never publish: $out/review/ (the report: $out/review/repo
 
 echo
 echo "Independent check of the released table:"
-"$runner" run vbas:checkanonymity -- INPUT="$out/publish/released-patients.csv" REGION_FIELD=tract \
+"$runner" run vbas:checkanonymity -- INPUT="$out/publish/released-patients.csv" REGION_FIELD=aggregate_id \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 | grep VERDICT
 
@@ -59,11 +59,11 @@ echo "The next quarter on the same regions and age bands (release 1 of the ledge
 mkdir -p "$out/publish/q2"
 "$runner" run vbas:releaseonaggregation -- \
     "REGIONS=data/demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
-    RECORDS=data/demo/olinda_patients_q2.csv RECORD_REGION_FIELD=tract \
+    RECORDS=data/demo/olinda_patients_q2.csv RECORD_REGION_FIELD=aggregate_id \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id LEDGER_ENTRY=1 \
     "OUTPUT=$out/publish/q2/regions.gpkg" "OUTPUT_RECORDS=$out/publish/q2/released-patients.csv" \
     "OUTPUT_HTML_FILE=$out/review/q2-report.html" | grep -E "^Release ledger|^Released"
-"$runner" run vbas:checkanonymity -- INPUT="$out/publish/q2/released-patients.csv" REGION_FIELD=tract \
+"$runner" run vbas:checkanonymity -- INPUT="$out/publish/q2/released-patients.csv" REGION_FIELD=aggregate_id \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 | grep VERDICT

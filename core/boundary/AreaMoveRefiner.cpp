@@ -509,6 +509,7 @@ void AreaMoveRefiner::refine(const BoundaryInput& input, const ReleaseRule& rule
             if (a % 256 == 0)
             {
                 feedback.checkCanceled();
+                feedback.setProgress(passProgress(pass, double(a) / double(regions.size())));
                 limited = mMaxSeconds > 0 &&
                           std::chrono::duration<double>(Clock::now() - start).count() >= mMaxSeconds;
             }
@@ -534,7 +535,6 @@ void AreaMoveRefiner::refine(const BoundaryInput& input, const ReleaseRule& rule
             }
         }
         report.movesAccepted += kept;
-        feedback.setProgress(1.0 - std::pow(0.5, double(pass + 1)));
         if (limited)
         {
             report.stopReason = "time limit";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "HistogramTable.h"
+#include "OpenHashMap.h"
 #include "Types.h"
 
 #include <cstdint>
@@ -18,8 +19,6 @@ namespace vbas
 class ClassHistogram
 {
 public:
-    ClassHistogram();
-
     void add(HistogramTable::Range entries);
     void remove(HistogramTable::Range entries);
 
@@ -27,20 +26,14 @@ public:
     Count anonymity() const;
     Count count(ClassId cls) const;
     Count records() const { return mRecords; }
-    std::size_t classes() const { return mSize; }
+    std::size_t classes() const { return mCounts.size(); }
     /** Classes whose count equals `cardinality`, in class-id (key) order. */
     std::vector<ClassId> classesAt(Count cardinality) const;
 
 private:
     void change(ClassId cls, Count amount, bool adding);
-    std::size_t slotOf(ClassId cls) const;
-    void grow();
-    void erase(std::size_t slot);
 
-    static constexpr ClassId kEmpty = static_cast<ClassId>(-1);
-    std::vector<ClassId> mKeys;
-    std::vector<Count> mCounts;
-    std::size_t mSize = 0;
+    OpenHashMap<ClassId, Count> mCounts;
     Count mRecords = 0;
     mutable Count mAnonymity = 0;
     mutable bool mAnonymityKnown = true;

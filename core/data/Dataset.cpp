@@ -1,5 +1,7 @@
 #include "Dataset.h"
 
+#include "NumberText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -122,6 +124,16 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
         if (options.unknownRegions == UnknownRegionPolicy::Fail)
             throw Error(Subject::RecordRegion,
                         what + "; fix the region ids of those records or choose to drop unknown regions");
+        Count total = 0;
+        for (std::size_t row = 0; row < rows; ++row)
+            total += records.counts.empty() ? 1 : Count(records.counts[row]);
+        if (double(unknownRecords) > options.maxDroppedShare * double(total))
+            throw Error(
+                Subject::RecordRegion,
+                what + ", " + numberText(100.0 * double(unknownRecords) / double(total), 3) +
+                    " % of the records: more than the " + numberText(100.0 * options.maxDroppedShare, 3) +
+                    " % that may be dropped (MAX_DROPPED). So many unknown ids mean the region fields "
+                    "do not correspond; fix the ids or choose the right fields rather than drop them");
         feedback.warning(what + "; they are dropped and not released");
         dataset.mDroppedRows = unknownRows;
         dataset.mDroppedRecords = unknownRecords;

@@ -30,6 +30,11 @@ enum class UnknownRegionPolicy
 struct DatasetOptions
 {
     UnknownRegionPolicy unknownRegions = UnknownRegionPolicy::Fail;
+    /**
+     * The largest share of the records (0..1) that UnknownRegionPolicy::Drop may drop: more means the region
+     * ids do not correspond, and dropping them would release the wrong records.
+     */
+    double maxDroppedShare = 0.01;
 };
 
 /**

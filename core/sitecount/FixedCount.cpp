@@ -8,9 +8,12 @@ namespace
 {
 const OptionSpec& siteCountOption()
 {
-    static const OptionSpec spec = OptionSpec::integer(
-        "site_count", "Site count (sitecount.fixed only)", 0, 0, std::numeric_limits<double>::infinity(),
-        "The number of sites (merged regions) sitecount.fixed asks for; the other methods ignore it.");
+    static const OptionSpec spec =
+        OptionSpec::integer(
+            "site_count", "Number of regions (with the fixed number)", 0, 0,
+            std::numeric_limits<double>::infinity(),
+            "How many regions the fixed-number method makes; the other ways choose their own number.")
+            .asAdvanced();
     return spec;
 }
 } // namespace

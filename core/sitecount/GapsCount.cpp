@@ -29,11 +29,12 @@ const OptionSpec& modelOption()
 {
     // In the order of GapsModel: a choice's index is its enum value.
     static const OptionSpec spec =
-        OptionSpec::choice("gaps_model", "GAPS cutoff model",
-                           {"western", "central", "eastern", "canada", "custom"}, "canada",
-                           "Regression of the population a region needs (thesis Table 2): canada takes the "
-                           "largest cutoff of western, central and eastern; custom uses gaps_c and gaps_b "
-                           "(cutoff = c * x^b).")
+        OptionSpec::choice(
+            "gaps_model", "GAPS cutoff model", {"western", "central", "eastern", "canada", "custom"},
+            "canada",
+            "Regression of the population a region needs, fitted on Canadian census data: canada takes the "
+            "largest cutoff of western, central and eastern; custom uses gaps_c and gaps_b "
+            "(cutoff = c * x^b).")
             .asAdvanced();
     return spec;
 }

@@ -23,9 +23,10 @@ constexpr double kGuessedShare = 1.5;
 const OptionSpec& budgetOption()
 {
     static const OptionSpec spec = OptionSpec::number(
-        "suppression_budget", "Suppression budget (% of records)", 1.0, 0.0, 100.0,
-        "sitecount.suppression_budget: the share of all records, in percent, that the release may withhold "
-        "(global, local and l-diversity suppression together). The most regions within it are released.");
+        "suppression_budget", "Most records to withhold (% of all records)", 1.0, 0.0, 100.0,
+        "The release makes as many regions as it can while withholding at most this share of the records "
+        "(records that would stand out in their region, for k or for the variety of sensitive values): 1 "
+        "is common. Finer maps withhold more records.");
     return spec;
 }
 

@@ -81,7 +81,7 @@ const OptionSpec& keepWithheldOption()
     static const OptionSpec spec =
         OptionSpec::flag("adc_keep_withheld", "ADC: keep a move only if no more records are withheld", false,
                          "Besides raising ADC's objective, a kept move must not raise the records local "
-                         "suppression withholds (SPEC section 11). Off: the thesis's ADC.")
+                         "suppression withholds. Off: ADC as first published.")
             .asAdvanced();
     return spec;
 }

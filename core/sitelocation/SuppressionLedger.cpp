@@ -51,12 +51,8 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector
     {
         tallySensitiveValues();
         for (RegionIndex r = 0; r < regions.size(); ++r)
-            for (std::size_t t = mTallyStart[r]; regionSite[r] != kNoSite && t < mTallyStart[r + 1]; ++t)
-            {
-                std::vector<Count>& slots = mSensitive[groupKey(regionSite[r], mTallies[t].cls)];
-                slots.resize(mFieldSlots.back(), 0);
-                slots[mTallies[t].slot] += mTallies[t].count;
-            }
+            for (std::size_t t = mTallyStart[r]; regionSite[r] != kNoSite && t < mTallyStart[r + 1];)
+                moveTallies(r, t, mTallies[t].cls, kNoSite, regionSite[r]);
     }
     // Every withheld record lies in exactly one member region's entry of its class.
     for (RegionIndex r = 0; r < regions.size(); ++r)
@@ -121,20 +117,9 @@ void SuppressionLedger::moveClasses(RegionIndex region, SiteIndex from, SiteInde
         const Count after = mDense ? target[entry.cls] : mHistograms[to].count(entry.cls);
         const Count sourceBefore = withheldPart(from, entry.cls, before);
         const Count targetBefore = withheldPart(to, entry.cls, after);
+        // The class's sensitive values move with its records (tallies and entries both by class).
         if (diversity)
-        {
-            // The class's sensitive values move with its records (tallies and entries both by class).
-            std::vector<Count>& sourceSlots = mSensitive[groupKey(from, entry.cls)];
-            std::vector<Count>& targetSlots = mSensitive[groupKey(to, entry.cls)];
-            targetSlots.resize(mFieldSlots.back(), 0);
-            for (; tally < mTallyStart[region + 1] && mTallies[tally].cls == entry.cls; ++tally)
-            {
-                sourceSlots[mTallies[tally].slot] -= mTallies[tally].count;
-                targetSlots[mTallies[tally].slot] += mTallies[tally].count;
-            }
-            if (before == entry.count)
-                mSensitive.erase(groupKey(from, entry.cls));
-        }
+            moveTallies(region, tally, entry.cls, from, to);
         // Unsigned wrap-around adds the signed differences exactly.
         const Count sourceChange = withheldPart(from, entry.cls, before - entry.count) - sourceBefore;
         const Count targetChange = withheldPart(to, entry.cls, after + entry.count) - targetBefore;
@@ -151,6 +136,51 @@ void SuppressionLedger::moveClasses(RegionIndex region, SiteIndex from, SiteInde
     {
         mHistograms[from].remove(entries);
         mHistograms[to].add(entries);
+    }
+}
+
+void SuppressionLedger::moveTallies(RegionIndex region, std::size_t& tally, ClassId cls, SiteIndex from,
+                                    SiteIndex to)
+{
+    const std::size_t end = mTallyStart[region + 1];
+    while (tally < end && mTallies[tally].cls == cls)
+    {
+        const std::uint32_t field = mTallies[tally].field;
+        // The target's figures first: adding an entry may move the others, finding one moves none.
+        FieldValues& target = mFieldValues.insert(fieldKey(to, cls, field));
+        FieldValues* source = from == kNoSite ? nullptr : mFieldValues.find(fieldKey(from, cls, field));
+        for (; tally < end && mTallies[tally].cls == cls && mTallies[tally].field == field; ++tally)
+        {
+            const SensitiveTally& moved = mTallies[tally];
+            if (!moved.shared)
+            {
+                if (source != nullptr)
+                {
+                    --source->distinct;
+                    source->countLogCountSum.change(moved.count, 0);
+                }
+                ++target.distinct;
+                target.countLogCountSum.add(moved.count);
+                continue;
+            }
+            if (source != nullptr)
+            {
+                Count* cell = mCells.find(cellKey(from, moved.value));
+                source->countLogCountSum.change(*cell, *cell - moved.count);
+                *cell -= moved.count;
+                if (*cell == 0)
+                {
+                    --source->distinct;
+                    mCells.erase(cellKey(from, moved.value));
+                }
+            }
+            Count& cell = mCells.insert(cellKey(to, moved.value));
+            target.distinct += cell == 0;
+            target.countLogCountSum.change(cell, cell + moved.count);
+            cell += moved.count;
+        }
+        if (source != nullptr && source->distinct == 0)
+            mFieldValues.erase(fieldKey(from, cls, field));
     }
 }
 
@@ -197,21 +227,13 @@ double SuppressionLedger::entropyTerm(SiteIndex s, const std::vector<RegionIndex
 
 bool SuppressionLedger::diverse(SiteIndex s, ClassId cls, Count count) const
 {
-    const auto group = mSensitive.find(groupKey(s, cls));
-    if (group == mSensitive.end())
-        return false;
-    const std::vector<Count>& slots = group->second;
-    for (std::size_t field = 0; field + 1 < mFieldSlots.size(); ++field)
+    // Only the entropy reads the sum, whose conversion costs as much as the rest of a check.
+    const bool entropy = mDiversity.measure == DiversityRule::Measure::Entropy;
+    for (std::size_t field = 0; field < mFields; ++field)
     {
-        Count distinct = 0;
-        double countLogCountSum = 0.0;
-        for (std::uint32_t slot = mFieldSlots[field]; slot < mFieldSlots[field + 1]; ++slot)
-            if (slots[slot] > 0)
-            {
-                ++distinct;
-                countLogCountSum += double(slots[slot]) * std::log(double(slots[slot]));
-            }
-        if (!passesDiversity(mDiversity, distinct, count, countLogCountSum))
+        const FieldValues* values = mFieldValues.find(fieldKey(s, cls, field));
+        if (values == nullptr || !passesDiversity(mDiversity, values->distinct, count,
+                                                  entropy ? values->countLogCountSum.value() : 0.0))
             return false;
     }
     return true;
@@ -220,16 +242,17 @@ bool SuppressionLedger::diverse(SiteIndex s, ClassId cls, Count count) const
 void SuppressionLedger::tallySensitiveValues()
 {
     const Dataset& dataset = mRegions.dataset();
-    const std::size_t fields = dataset.sensitiveCount();
-    mFieldSlots.assign(fields + 1, 0);
-    for (std::size_t field = 0; field < fields; ++field)
+    mFields = dataset.sensitiveCount();
+    struct RowValue
     {
-        std::uint32_t values = 0;
-        for (std::size_t row = 0; row < dataset.rows(); ++row)
-            values = std::max(values, dataset.rowSensitive(row, field) + 1);
-        mFieldSlots[field + 1] = mFieldSlots[field] + values;
-    }
-    std::vector<std::pair<RegionIndex, SensitiveTally>> tallies;
+        RegionIndex region;
+        ClassId cls;
+        std::uint32_t field;
+        std::uint32_t code;
+        Count count;
+        std::uint32_t value;
+    };
+    std::vector<RowValue> rowValues;
     for (std::size_t row = 0; row < dataset.rows(); ++row)
     {
         const RegionIndex region = dataset.rowRegion(row);
@@ -242,31 +265,45 @@ void SuppressionLedger::tallySensitiveValues()
                                                    [](const ClassCount& e, ClassId c) { return e.cls < c; });
         if (entry == entries.end() || entry->cls != cls)
             continue;
-        for (std::size_t field = 0; field < fields; ++field)
-            tallies.push_back(
-                {region,
-                 {cls, mFieldSlots[field] + dataset.rowSensitive(row, field), dataset.rowCount(row)}});
+        for (std::size_t field = 0; field < mFields; ++field)
+            rowValues.push_back({region, cls, std::uint32_t(field), dataset.rowSensitive(row, field),
+                                 dataset.rowCount(row), 0});
     }
-    std::sort(tallies.begin(), tallies.end(),
-              [](const auto& a, const auto& b) {
-                  return std::tie(a.first, a.second.cls, a.second.slot) <
-                         std::tie(b.first, b.second.cls, b.second.slot);
-              });
-    mTallyStart.assign(mRegions.size() + 1, 0);
-    for (std::size_t t = 0; t < tallies.size(); ++t)
+    // Values numbered in (class, field, code) order: a region's tallies by value then run class by class,
+    // as its histogram entries do, and within a class field by field.
+    std::sort(rowValues.begin(), rowValues.end(),
+              [](const RowValue& a, const RowValue& b)
+              { return std::tie(a.cls, a.field, a.code) < std::tie(b.cls, b.field, b.code); });
+    for (std::size_t i = 0; i < rowValues.size(); ++i)
     {
-        const auto& [region, tally] = tallies[t];
-        if (!mTallies.empty() && t > 0 && tallies[t - 1].first == region &&
-            mTallies.back().cls == tally.cls && mTallies.back().slot == tally.slot)
-            mTallies.back().count += tally.count;
+        const bool same =
+            i > 0 && std::tie(rowValues[i].cls, rowValues[i].field, rowValues[i].code) ==
+                         std::tie(rowValues[i - 1].cls, rowValues[i - 1].field, rowValues[i - 1].code);
+        if (!same)
+            ++mValues;
+        rowValues[i].value = mValues - 1;
+    }
+    std::sort(rowValues.begin(), rowValues.end(),
+              [](const RowValue& a, const RowValue& b)
+              { return std::tie(a.region, a.value) < std::tie(b.region, b.value); });
+    mTallyStart.assign(mRegions.size() + 1, 0);
+    std::vector<std::uint32_t> regionsOfValue(mValues, 0);
+    for (std::size_t i = 0; i < rowValues.size(); ++i)
+    {
+        const RowValue& row = rowValues[i];
+        if (i > 0 && rowValues[i - 1].region == row.region && rowValues[i - 1].value == row.value)
+            mTallies.back().count += row.count;
         else
         {
-            mTallies.push_back(tally);
-            ++mTallyStart[region + 1];
+            mTallies.push_back({row.cls, row.field, row.value, false, row.count});
+            ++mTallyStart[row.region + 1];
+            ++regionsOfValue[row.value];
         }
     }
     for (RegionIndex r = 0; r < mRegions.size(); ++r)
         mTallyStart[r + 1] += mTallyStart[r];
+    for (SensitiveTally& tally : mTallies)
+        tally.shared = regionsOfValue[tally.value] > 1;
 }
 
 Count SuppressionLedger::globalAnonymity() const

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "data/ClassHistogram.h"
+#include "data/OpenHashMap.h"
 #include "data/RegionSet.h"
 #include "partition/IncrementalPartition.h"
 #include "suppression/Diversity.h"
 
-#include <unordered_map>
 #include <vector>
 
 namespace vbas
@@ -16,6 +16,10 @@ namespace vbas
  * every site's aggregate, the records it withholds (classes with fewer than k records, and with the
  * l-diversity rule on, classes whose sensitive values fail it) and how many sites form an aggregate
  * or release records, so that a move costs only the entries of the regions it moved.
+ *
+ * With the l-diversity rule on, every (site, class) group keeps per sensitive field its number of distinct
+ * values and their sum of c ln c, updated as records move, so that a check reads no value: its memory grows
+ * with the (group, value) pairs that hold records, never with groups times the values a field has.
  */
 class SuppressionLedger
 {
@@ -58,21 +62,48 @@ public:
     double entropyTerm(SiteIndex s, const std::vector<RegionIndex>& members) const;
     /** Smallest class count of an aggregate with records, before suppression; 0 when none has records. */
     Count globalAnonymity() const;
+    /**
+     * (site, sensitive value of a class) pairs with records that the l-diversity bookkeeping stores: those of
+     * values that more than one region holds.
+     */
+    std::size_t sensitiveCells() const { return mCells.size(); }
+    /** Slots the l-diversity bookkeeping allocated (cells and per-field figures): its memory grows with them.
+     */
+    std::size_t sensitiveSlots() const { return mCells.capacity() + mFieldValues.capacity(); }
 
 private:
-    /** Records of one sensitive value (a slot: a field's first slot plus the value) of one class in a region.
+    /**
+     * Records of one sensitive value of one class in a region; a value is one (class, field, code), numbered
+     * in that order.
      */
     struct SensitiveTally
     {
         ClassId cls;
-        std::uint32_t slot;
+        std::uint32_t field;
+        std::uint32_t value;
+        /**
+         * Whether other regions hold the value too. A value of one region is all in one group, so its cell is
+         * this tally's count, never stored (with many rare values, most of them).
+         */
+        bool shared;
         Count count;
+    };
+    /** One sensitive field in one (site, class) group with records: what the l-diversity rule reads. */
+    struct FieldValues
+    {
+        Count distinct = 0;
+        CountLogCountSum countLogCountSum;
     };
 
     void moveRecords(RegionIndex region, SiteIndex from, SiteIndex to);
     /** moveRecords()'s class counts with l-diversity or hash tables; `source`, `target`: dense rows or null.
      */
     void moveClasses(RegionIndex region, SiteIndex from, SiteIndex to, Count* source, Count* target);
+    /**
+     * Moves the sensitive values of class `cls` in `region` (its tallies from `tally` on, which it advances
+     * past them) from the group of site `from` (kNoSite: from none) to that of site `to`.
+     */
+    void moveTallies(RegionIndex region, std::size_t& tally, ClassId cls, SiteIndex from, SiteIndex to);
     /** The records of class `cls`, `count` of them in the aggregate of site s, that it withholds. */
     Count withheldPart(SiteIndex s, ClassId cls, Count count) const
     {
@@ -83,6 +114,14 @@ private:
     bool diverse(SiteIndex s, ClassId cls, Count count) const;
     void tallySensitiveValues();
     std::uint64_t groupKey(SiteIndex s, ClassId cls) const { return std::uint64_t(s) * mClasses + cls; }
+    std::uint64_t cellKey(SiteIndex s, std::uint32_t value) const
+    {
+        return std::uint64_t(s) * mValues + value;
+    }
+    std::uint64_t fieldKey(SiteIndex s, ClassId cls, std::size_t field) const
+    {
+        return groupKey(s, cls) * mFields + field;
+    }
     bool releases(SiteIndex s) const { return mSiteRecords[s] > mSiteWithheld[s]; }
 
     const RegionSet& mRegions;
@@ -100,13 +139,19 @@ private:
     std::size_t mReleasing = 0;
 
     DiversityRule mDiversity;
-    /** First slot of every sensitive field, and the end. */
-    std::vector<std::uint32_t> mFieldSlots;
-    /** Per region (mTallyStart[r] .. mTallyStart[r + 1]), by class then slot. */
+    std::size_t mFields = 0;
+    /** Sensitive values (class, field, code) that some region holds. */
+    std::uint32_t mValues = 0;
+    /** Per region (mTallyStart[r] .. mTallyStart[r + 1]), by value (so by class, then field). */
     std::vector<std::size_t> mTallyStart;
     std::vector<SensitiveTally> mTallies;
-    /** Per (site, class) group with records: the records of every slot. */
-    std::unordered_map<std::uint64_t, std::vector<Count>> mSensitive;
+    /**
+     * Records of every (site, shared value) that has some, by cellKey(): at most one cell per tally, however
+     * many values a field has (a dense row per group would grow with groups times values).
+     */
+    OpenHashMap<std::uint64_t, Count> mCells;
+    /** By fieldKey(), for every (site, class) group with records, kept up to date by every move. */
+    OpenHashMap<std::uint64_t, FieldValues> mFieldValues;
 };
 
 } // namespace vbas

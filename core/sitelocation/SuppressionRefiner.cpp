@@ -22,6 +22,8 @@ constexpr double kSmallestStep = 1.0 / 16.0;
 constexpr std::size_t kClassTargets = 3;
 /** Neighbour sites tried as targets. */
 constexpr std::size_t kSiteTargets = 2;
+/** Sites of a pass between progress reports. */
+constexpr std::size_t kSitesPerProgress = 16;
 
 struct WeightedMean
 {
@@ -315,7 +317,8 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     // the map as much as fewer regions would: the release's NUE may rise by the slack at most.
     const double entropyCap = std::isinf(mEntropySlack) ? mEntropySlack : entropy * (1.0 + mEntropySlack);
     double step = 1.0;
-    std::size_t levelsDone = 0;
+    // Progress: a fifth per step size (1 down to kSmallestStep), within it by passes and the sites of a pass.
+    std::size_t levelsDone = 0, passesAtLevel = 0;
     while (true)
     {
         if (ledger.withheld() == 0)
@@ -330,8 +333,13 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
         std::stable_sort(order.begin(), order.end(),
                          [&](SiteIndex a, SiteIndex b) { return ledger.withheld(a) > ledger.withheld(b); });
         bool kept = false, limited = false;
-        for (SiteIndex s : order)
+        for (std::size_t position = 0; position < order.size(); ++position)
         {
+            if (position % kSitesPerProgress == 0)
+                feedback.setProgress((double(levelsDone) +
+                                      passProgress(passesAtLevel, double(position) / double(order.size()))) /
+                                     5.0);
+            const SiteIndex s = order[position];
             if (ledger.withheld(s) == 0 || settled[s])
                 continue; // an earlier move of this pass released its records or settled it
             const Point previous = partition->sites()[s];
@@ -428,8 +436,11 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
             }
             step /= 2.0;
             std::fill(settled.begin(), settled.end(), 0);
-            feedback.setProgress(double(++levelsDone) / 5.0);
+            ++levelsDone;
+            passesAtLevel = 0;
         }
+        else
+            ++passesAtLevel;
     }
     report.objectiveAfter = double(ledger.withheld());
     report.anonymityAfter = ledger.globalAnonymity();

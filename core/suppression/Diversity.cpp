@@ -46,6 +46,16 @@ std::vector<std::size_t> releasedEntryOfRows(const Dataset& dataset, const Aggre
 
 } // namespace
 
+CountLogCountSum::Scaled CountLogCountSum::scaled(Count count)
+{
+    return count > 1 ? Scaled(double(count) * std::log(double(count)) * 0x1p52) : 0;
+}
+
+double CountLogCountSum::value() const
+{
+    return double(mScaled) * 0x1p-52;
+}
+
 bool passesDiversity(const DiversityRule& rule, Count distinct, Count total, double countLogCountSum)
 {
     if (rule.measure == DiversityRule::Measure::Distinct)
@@ -90,7 +100,7 @@ std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& 
         {
             const std::size_t entry = tallies[first].entry;
             Count distinct = 0, total = 0;
-            double countLogCountSum = 0.0;
+            CountLogCountSum countLogCountSum;
             std::size_t next = first;
             while (next < tallies.size() && tallies[next].entry == entry)
             {
@@ -101,9 +111,9 @@ std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& 
                     count += tallies[next].count;
                 ++distinct;
                 total += count;
-                countLogCountSum += double(count) * std::log(double(count));
+                countLogCountSum.add(count);
             }
-            if (!passesDiversity(rule, distinct, total, countLogCountSum))
+            if (!passesDiversity(rule, distinct, total, countLogCountSum.value()))
                 failing[entry] = true;
             first = next;
         }

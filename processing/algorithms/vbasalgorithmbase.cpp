@@ -68,30 +68,77 @@ QStringList VbasAlgorithmBase::parameterAsChoiceIds(const QVariantMap& parameter
 
 void VbasAlgorithmBase::addKParameter()
 {
-    addParameter(new QgsProcessingParameterNumber(
-        kParameterK, QObject::tr("Required anonymity k (smallest allowed group)"),
-        VbasCompat::NumberTypeInteger, 5, false, 2));
+    auto* k = new QgsProcessingParameterNumber(kParameterK, QObject::tr("Smallest group k"),
+                                               VbasCompat::NumberTypeInteger, 5, false, 2);
+    k->setHelp(
+        QObject::tr("Every group of released records that look alike (the same region and the same "
+                    "values of every quasi-identifier) holds at least this many records, so that anyone "
+                    "who knows a person's values finds at least k records that could be theirs: 5 is "
+                    "common, 10 or more for rare conditions."));
+    addParameter(k);
 }
 
-void VbasAlgorithmBase::addQuasiIdentifiersParameter(const QString& parentLayerParameter)
+void VbasAlgorithmBase::addQuasiIdentifiersParameter(const QString& parentLayerParameter, bool required)
 {
-    addParameter(new QgsProcessingParameterField(kParameterQuasiIdentifiers,
-                                                 QObject::tr("Quasi-identifier fields"), QVariant(),
-                                                 parentLayerParameter, VbasCompat::FieldTypeAny, true, true));
+    auto* quasiIdentifiers = new QgsProcessingParameterField(
+        kParameterQuasiIdentifiers, QObject::tr("Quasi-identifiers (what an attacker may know)"), QVariant(),
+        parentLayerParameter, VbasCompat::FieldTypeAny, true, !required);
+    quasiIdentifiers->setHelp(QObject::tr(
+        "The fields someone could know about a person from elsewhere, e.g. age, sex, marital status: in "
+        "every "
+        "released region each combination of their values is shared by at least k records. Numbers such as "
+        "age may be released in bands (see the generalization)."));
+    addParameter(quasiIdentifiers);
 }
 
 void VbasAlgorithmBase::addCountFieldParameter(const QString& parentLayerParameter)
 {
-    addParameter(new QgsProcessingParameterField(
-        kParameterCountField, QObject::tr("Record count field (empty: each row is one record)"), QVariant(),
-        parentLayerParameter, VbasCompat::FieldTypeAny, false, true));
+    auto* count =
+        new QgsProcessingParameterField(kParameterCountField, QObject::tr("Records per row"), QVariant(),
+                                        parentLayerParameter, VbasCompat::FieldTypeAny, false, true);
+    count->setHelp(
+        QObject::tr("Empty when every row is one record. For a table of counts (one row per small "
+                    "area and combination of values, e.g. from GROUP BY), the field holding how many "
+                    "records each row stands for, e.g. 'cases'."));
+    addParameter(count);
+}
+
+bool VbasAlgorithmBase::checkParameterValues(const QVariantMap& parameters, QgsProcessingContext& context,
+                                             QString* message) const
+{
+    for (const QgsProcessingParameterDefinition* definition : parameterDefinitions())
+    {
+        const auto* field = dynamic_cast<const QgsProcessingParameterField*>(definition);
+        if (field == nullptr || (field->flags() & VbasCompat::ParameterFlagOptional) ||
+            !parameterAsFieldNames(parameters, field->name(), context).isEmpty())
+            continue;
+        if (message != nullptr)
+            *message = emptyFieldMessage(*field);
+        return false;
+    }
+    return QgsProcessingAlgorithm::checkParameterValues(parameters, context, message);
+}
+
+QString VbasAlgorithmBase::emptyFieldMessage(const QgsProcessingParameterField& field) const
+{
+    if (field.name() == kParameterQuasiIdentifiers)
+        return QObject::tr(
+                   "%1: choose the fields an attacker may know about a person (age, sex...): without them "
+                   "the release protects no one who can be recognised by them. A release that only "
+                   "guarantees every region holds k records is 'Aggregate to a population floor' "
+                   "(vbas:populationfloor)")
+            .arg(field.name());
+    const QgsProcessingParameterDefinition* parent = parameterDefinition(field.parentLayerParameterName());
+    return QObject::tr("%1: choose the %2 (a field of %3)")
+        .arg(field.name(), field.description().toLower(),
+             parent ? parent->description() : field.parentLayerParameterName());
 }
 
 void VbasAlgorithmBase::addDiversityParameters(const QString& parentLayerParameter, bool verifying)
 {
     auto* sensitive = new QgsProcessingParameterField(
-        kParameterSensitiveFields, QObject::tr("Sensitive fields (published, l-diverse)"), QVariant(),
-        parentLayerParameter, VbasCompat::FieldTypeAny, true, true);
+        kParameterSensitiveFields, QObject::tr("Sensitive fields (published, varied in every group)"),
+        QVariant(), parentLayerParameter, VbasCompat::FieldTypeAny, true, true);
     sensitive->setHelp(
         verifying
             ? QObject::tr("Fields whose values every group must vary in when L is set (a diagnosis, say).")
@@ -101,7 +148,7 @@ void VbasAlgorithmBase::addDiversityParameters(const QString& parentLayerParamet
                           "published."));
     addParameter(sensitive);
     auto* l = new QgsProcessingParameterNumber(
-        kParameterL, QObject::tr("Required diversity l of sensitive fields (0: off)"),
+        kParameterL, QObject::tr("Least different sensitive values per group, l (0: off)"),
         VbasCompat::NumberTypeInteger, 0, true, 0);
     l->setHelp(
         QObject::tr("When 2 or more, every group (region and quasi-identifier values) must hold l "
@@ -114,16 +161,18 @@ void VbasAlgorithmBase::addDiversityParameters(const QString& parentLayerParamet
         VbasChoiceParameter::wordChoices({QStringLiteral("distinct"), QStringLiteral("entropy")}), false,
         QStringLiteral("distinct"), true);
     measure->setHelp(
-        QObject::tr("distinct: at least l different values in every group; entropy: the entropy of "
-                    "the values in every group at least ln(l), which also refuses groups where one "
-                    "value dominates."));
-    addParameter(measure);
+        QObject::tr("Distinct: at least l different values in every group. Entropy: the values spread as "
+                    "evenly as l equally common ones at least, which also refuses groups where one value "
+                    "dominates."));
+    addParameter(verifying ? measure : VbasCompat::advanced(measure));
 }
 
 VbasAlgorithmBase::Diversity VbasAlgorithmBase::parameterAsDiversity(const QVariantMap& parameters,
                                                                      QgsProcessingContext& context) const
 {
     Diversity diversity;
+    if (parameterDefinition(kParameterL) == nullptr)
+        return diversity; // an algorithm without sensitive fields (a population floor)
     diversity.l = parameterAsInt(parameters, kParameterL, context);
     diversity.entropy =
         parameterAsChoiceId(parameters, kParameterLMeasure, context) == QLatin1String("entropy");
@@ -155,10 +204,12 @@ QStringList VbasAlgorithmBase::parameterAsFieldNames(const QVariantMap& paramete
 {
     // parameterAsFields is deprecated from 3.40 in favour of parameterAsStrings (3.32).
 #if _QGIS_VERSION_INT >= 33200
-    return parameterAsStrings(parameters, name, context);
+    QStringList names = parameterAsStrings(parameters, name, context);
 #else
-    return parameterAsFields(parameters, name, context);
+    QStringList names = parameterAsFields(parameters, name, context);
 #endif
+    names.removeAll(QString()); // a field parameter that starts empty holds ""
+    return names;
 }
 
 int VbasAlgorithmBase::parameterAsFieldIndex(const QVariantMap& parameters, const QString& name,
@@ -177,8 +228,9 @@ QList<int> VbasAlgorithmBase::parameterAsFieldIndices(const QVariantMap& paramet
     const QString layerParameter = definition->parentLayerParameterName();
     const QStringList names = parameterAsFieldNames(parameters, name, context);
     if (names.isEmpty() && !(definition->flags() & VbasCompat::ParameterFlagOptional))
-        throw parameterError(name, QObject::tr("no field given; choose one of the fields of %1 (%2)")
-                                       .arg(layerParameter, fields.names().join(QStringLiteral(", "))));
+        throw QgsProcessingException(
+            QObject::tr("%1; its fields: %2")
+                .arg(emptyFieldMessage(*definition), fields.names().join(QStringLiteral(", "))));
     QList<int> indices;
     for (const QString& fieldName : names)
     {

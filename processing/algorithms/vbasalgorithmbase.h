@@ -13,6 +13,7 @@
 
 class QgsFeature;
 class QgsFields;
+class QgsProcessingParameterField;
 
 /**
  * Base of every VBAS Processing algorithm: the parameters they share, the readers that validate
@@ -58,11 +59,22 @@ protected:
      * hold for them to be published (the release ledger records a release there). Throws to publish nothing.
      */
     virtual void beforePublishing(QgsProcessingFeedback* feedback);
+    /**
+     * Refuses, before the run, a required field parameter left empty (they start empty), naming what to
+     * choose; then QGIS's own checks.
+     */
+    bool checkParameterValues(const QVariantMap& parameters, QgsProcessingContext& context,
+                              QString* message = nullptr) const override;
+    /** What to do about the required field parameter `field` left empty, starting with its name. */
+    QString emptyFieldMessage(const QgsProcessingParameterField& field) const;
 
     /** Adds K, the required anonymity: an integer ≥ 2, default 5. */
     void addKParameter();
-    /** Adds QUASI_IDENTIFIERS: any number of fields of the layer parameter `parentLayerParameter`. */
-    void addQuasiIdentifiersParameter(const QString& parentLayerParameter);
+    /**
+     * Adds QUASI_IDENTIFIERS: fields of the layer parameter `parentLayerParameter`, at least one when
+     * `required`.
+     */
+    void addQuasiIdentifiersParameter(const QString& parentLayerParameter, bool required);
     /** Adds COUNT_FIELD: an optional field of `parentLayerParameter` holding each row's record count. */
     void addCountFieldParameter(const QString& parentLayerParameter);
 

@@ -27,8 +27,8 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     addParameter(new QgsProcessingParameterFeatureSource(kInput, QObject::tr("Released records"),
                                                          {static_cast<int>(VbasCompat::SourceTypeVector)}));
     addParameter(new QgsProcessingParameterField(kRegionField, QObject::tr("Released region field"),
-                                                 QVariant(), kInput));
-    addQuasiIdentifiersParameter(kInput);
+                                                 QStringLiteral(""), kInput));
+    addQuasiIdentifiersParameter(kInput, false);
     addCountFieldParameter(kInput);
     addKParameter();
     addDiversityParameters(kInput, true);

@@ -14,7 +14,7 @@ const QString kMaxCombs = QStringLiteral("MAX_COMBS");
 
 void VbasAlgorithmEstimateSiteCount::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters();
+    addDataParameters(QuasiIdentifiers::Optional);
     // The thesis's estimate by default: the suppression budget searches whole releases, whose site
     // location, refinement and partition this stage does not take.
     addSiteCountParameters(StrategyChoice::One, vbas::PipelineConfig{});

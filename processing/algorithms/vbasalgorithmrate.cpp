@@ -4,7 +4,7 @@ void VbasAlgorithmRate::initAlgorithm(const QVariantMap&)
 {
     addDataParameters();
     auto* aggregate = new QgsProcessingParameterField(
-        kAggregateField, QObject::tr("Aggregate of each small area"), QVariant(), kRegions);
+        kAggregateField, QObject::tr("Aggregate of each small area"), QStringLiteral(""), kRegions);
     aggregate->setHelp(
         QObject::tr("A field of the small areas naming the region each belongs to (a town, a "
                     "health district, an earlier release). Compared as text; NULL is not allowed."));

@@ -15,7 +15,7 @@ const QString kSitesPlaced = QStringLiteral("SITES_PLACED");
 
 void VbasAlgorithmSelectSites::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters();
+    addDataParameters(QuasiIdentifiers::Optional);
     addSiteCountParameters();
     addSiteLocationParameters();
     // Off by default, as in 'Aggregate around given sites': the count searched here is the one that

@@ -85,15 +85,15 @@ template <typename Visit> void forEachComponent(const vbas::Registry& registry, 
     visit(registry.suppressors);
 }
 
-/** Returns the ids of `entries` that declare the option `key`. */
-template <typename Entry> QStringList idsReading(const std::vector<Entry>& entries, const std::string& key)
+/** Returns the names of `entries` that declare the option `key`. */
+template <typename Entry> QStringList namesReading(const std::vector<Entry>& entries, const std::string& key)
 {
-    QStringList ids;
+    QStringList names;
     for (const Entry& entry : entries)
         for (const vbas::OptionSpec& spec : entry.options)
             if (spec.key == key)
-                ids << QString::fromStdString(entry.id);
-    return ids;
+                names << QString::fromStdString(entry.name);
+    return names;
 }
 
 /**
@@ -176,8 +176,9 @@ template <typename Entry> void VbasJobAlgorithm::addOptionParameters(const std::
             if (parameterDefinition(optionParameterName(spec.key)) != nullptr)
                 continue;
             QString help = withParameterNames(spec.help);
-            help += (help.isEmpty() ? QString() : QStringLiteral("\n")) +
-                    QObject::tr("Read by: %1").arg(idsReading(entries, spec.key).join(QStringLiteral(", ")));
+            help +=
+                (help.isEmpty() ? QString() : QStringLiteral("\n")) +
+                QObject::tr("Used by: %1").arg(namesReading(entries, spec.key).join(QStringLiteral(", ")));
             addParameter(optionParameter(spec, help));
         }
 }
@@ -212,40 +213,48 @@ void VbasJobAlgorithm::readOptions(const QVariantMap& parameters, QgsProcessingC
         });
 }
 
-void VbasJobAlgorithm::addDataParameters()
+void VbasJobAlgorithm::addDataParameters(QuasiIdentifiers quasiIdentifiers)
 {
     addParameter(withHelp(
-        new QgsProcessingParameterFeatureSource(kRegions, QObject::tr("Small areas (regions to merge)"),
+        new QgsProcessingParameterFeatureSource(kRegions, QObject::tr("Small areas"),
                                                 {static_cast<int>(VbasCompat::SourceTypeVectorPolygon)}),
-        QObject::tr("Polygons of the small areas (census tracts...). Any CRS: geographic "
-                    "ones are projected for the computation, results come back in it.")));
-    addParameter(new QgsProcessingParameterField(kRegionIdField, QObject::tr("Small area id field"),
-                                                 QVariant(), kRegions));
-    addParameter(
-        withHelp(new QgsProcessingParameterFeatureSource(kRecords, QObject::tr("Records"),
-                                                         {static_cast<int>(VbasCompat::SourceTypeVector)}),
-                 QObject::tr("The records to release: any table (CSV, GeoPackage, PostGIS...). For a "
-                             "population floor, the small areas layer itself with its population as "
-                             "COUNT_FIELD. Record geometries are never used nor written.")));
-    addParameter(
-        withHelp(new QgsProcessingParameterField(kRecordRegionField, QObject::tr("Small area of each record"),
-                                                 QVariant(), kRecords),
-                 QObject::tr("Matched as text against the small area ids.")));
-    addQuasiIdentifiersParameter(kRecords);
+        QObject::tr("The polygons of the small areas the records are coded by: census tracts, postal areas, "
+                    "municipalities. Any CRS: a geographic one is projected for the computation, and the "
+                    "results come back in it.")));
+    // Field parameters start empty (the widget would offer a layer's first field, which is rarely the
+    // right one): the user chooses, and the join check says when two fields do not correspond.
+    addParameter(withHelp(new QgsProcessingParameterField(kRegionIdField, QObject::tr("Small area id field"),
+                                                          QStringLiteral(""), kRegions),
+                          QObject::tr("The field of the small areas that holds their id, e.g. a tract code "
+                                      "such as 260960005000213; the records name their small area by it.")));
+    addParameter(withHelp(
+        new QgsProcessingParameterFeatureSource(kRecords, QObject::tr("Records"),
+                                                {static_cast<int>(VbasCompat::SourceTypeVector)}),
+        QObject::tr("The records to release, one row each (a case list, a patient table): any table QGIS "
+                    "reads, a CSV, a GeoPackage, a PostgreSQL table. Their geometries are never used.")));
+    addParameter(withHelp(
+        new QgsProcessingParameterField(kRecordRegionField, QObject::tr("Small area of each record"),
+                                        QStringLiteral(""), kRecords),
+        QObject::tr("The field of the records that names each record's small area, with the same values as "
+                    "the small area id field (compared as text), e.g. 'tract'.")));
+    if (quasiIdentifiers != QuasiIdentifiers::None)
+        addQuasiIdentifiersParameter(kRecords, quasiIdentifiers == QuasiIdentifiers::Required);
     addCountFieldParameter(kRecords);
     addKParameter();
-    addParameter(withHelp(
-        new QgsProcessingParameterNumber(kMaxRisk, QObject::tr("Highest re-identification risk (0: use K)"),
+    addParameter(VbasCompat::advanced(withHelp(
+        new QgsProcessingParameterNumber(kMaxRisk, QObject::tr("Highest re-identification risk (0: use k)"),
                                          VbasCompat::NumberTypeDouble, 0.0, true, 0.0, 0.5),
-        QObject::tr("The policy form of k: the highest probability T of re-identifying a released record, "
-                    "0.2 for 1 in 5. When set, k = ceil(1 / T) replaces K (0.2 gives k = 5, 0.09 gives "
-                    "k = 12); the log and the report show both.")));
-    addDiversityParameters(kRecords, false);
-    addParameter(
-        withHelp(new QgsProcessingParameterBoolean(kGlobalSuppression,
-                                                   QObject::tr("Suppress globally rare records first"), true),
+        QObject::tr(
+            "The policy form of k: the highest chance of re-identifying a released record, e.g. 0.2 for "
+            "1 in 5. When set, k = ceil(1 / risk) replaces K: 0.2 gives k = 5, 0.09 gives k = 12; the "
+            "log and the report show both."))));
+    if (quasiIdentifiers != QuasiIdentifiers::None)
+        addDiversityParameters(kRecords, false);
+    addParameter(VbasCompat::advanced(
+        withHelp(new QgsProcessingParameterBoolean(
+                     kGlobalSuppression, QObject::tr("Withhold records rare in the whole table first"), true),
                  QObject::tr("Withholds, before merging, the records whose quasi-identifier values occur "
-                             "fewer than k times in the whole table: no merge could hide them.")));
+                             "fewer than k times in the whole table: no region could hide them."))));
     addParameter(VbasCompat::advanced(wordChoice(
         kRepresentativePoint, QObject::tr("Representative point of a small area"),
         {kCentroid, kPointOnSurface}, kCentroid,
@@ -255,8 +264,16 @@ void VbasJobAlgorithm::addDataParameters()
     addParameter(VbasCompat::advanced(wordChoice(
         kUnknownRegions, QObject::tr("Records naming unknown small areas"), {kUnknownFail, kUnknownDrop},
         kUnknownFail,
-        QObject::tr("fail: stop and name the first unknown id; drop: leave those records out of the release "
-                    "(they are counted in the log and the report)."))));
+        QObject::tr("Fail: stop and name the first unknown id. Drop: leave those records out of the release "
+                    "(counted in the log and the report), at most MAX_DROPPED percent of them."))));
+    addParameter(VbasCompat::advanced(withHelp(
+        new QgsProcessingParameterNumber(kMaxDropped,
+                                         QObject::tr("Most records to drop for unknown small areas (%)"),
+                                         VbasCompat::NumberTypeDouble, 1.0, true, 0.0, 100.0),
+        QObject::tr(
+            "With UNKNOWN_REGIONS = drop: the run stops instead when more than this share of the "
+            "records name small areas that do not exist, e.g. 1 (%). Many unknown ids mean the two id "
+            "fields do not correspond, and dropping them would release the wrong records."))));
     // Optional, like every parameter added after the first release: a saved model without it stays valid
     // (QGIS 3.22 refuses a model whose step lacks a mandatory parameter, default or not).
     addParameter(VbasCompat::advanced(withHelp(
@@ -322,25 +339,26 @@ void VbasJobAlgorithm::addGeneralizationParameters()
             "The released records carry the labels ('30-34', '85+', '2004-W21', 'J45'); the report lists "
             "every combination tried.")
             .arg(kinds.join(QLatin1Char('\n')))));
-    addParameter(withHelp(
+    addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterMultipleLayers(kHierarchyTables,
                                                  QObject::tr("Hierarchy tables (ARX CSV, one per field)"),
                                                  VbasCompat::SourceTypeFile, QVariant(), true),
         QObject::tr(
             "CSV files in ARX's format, one line per value: value;level 1;level 2;... Each file's name "
             "names its quasi-identifier (education.csv for 'education'); a table makes that field "
-            "'field: table' unless GENERALIZATION says otherwise.")));
+            "'field: table' unless GENERALIZATION says otherwise."))));
 }
 
 void VbasJobAlgorithm::addSiteCountParameters(StrategyChoice choice, const vbas::PipelineConfig& defaults)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
     const bool several = choice == StrategyChoice::Several;
-    addParameter(strategyChoice(
+    auto* method = strategyChoice(
         kSiteCountMethod,
-        several ? QObject::tr("Site-count methods to compare")
-                : QObject::tr("Site-count method (how many merged regions)"),
-        registry.siteCounters, several ? vbas::PipelineConfig{}.siteCounter : defaults.siteCounter, several));
+        several ? QObject::tr("Ways to choose the number of regions, to compare")
+                : QObject::tr("How the number of regions is chosen"),
+        registry.siteCounters, several ? vbas::PipelineConfig{}.siteCounter : defaults.siteCounter, several);
+    addParameter(several ? method : VbasCompat::advanced(method));
     addOptionParameters(registry.siteCounters);
 }
 
@@ -348,27 +366,30 @@ void VbasJobAlgorithm::addSiteLocationParameters(StrategyChoice choice)
 {
     const vbas::Registry& registry = vbas::Registry::builtIn();
     const bool several = choice == StrategyChoice::Several;
-    addParameter(strategyChoice(kSiteLocation,
-                                several ? QObject::tr("Site-location methods to compare")
-                                        : QObject::tr("Site-location method"),
-                                registry.siteLocators, vbas::PipelineConfig{}.siteLocator, several));
+    auto* method = strategyChoice(kSiteLocation,
+                                  several ? QObject::tr("Ways to place the region centres, to compare")
+                                          : QObject::tr("How the region centres (sites) are placed"),
+                                  registry.siteLocators, vbas::PipelineConfig{}.siteLocator, several);
+    addParameter(several ? method : VbasCompat::advanced(method));
     addOptionParameters(registry.siteLocators);
     addRefinerSwitches(registry.siteRefiners,
                        several ? QObject::tr("Also try every combination refined with %1")
                                : QObject::tr("Refine sites with %1"),
-                       several ? std::string() : vbas::recommendedConfig().siteRefiner);
+                       several ? std::string() : vbas::recommendedConfig().siteRefiner, !several);
 }
 
 template <typename Entry>
 void VbasJobAlgorithm::addRefinerSwitches(const std::vector<Entry>& entries, const QString& label,
-                                          const std::string& onByDefault)
+                                          const std::string& onByDefault, bool advanced)
 {
     for (const Entry& refiner : entries)
-        addParameter(
-            withHelp(new QgsProcessingParameterBoolean(optionParameterName(refiner.switchKey),
-                                                       label.arg(QString::fromStdString(refiner.name)),
-                                                       refiner.id == onByDefault, true),
-                     withParameterNames(refiner.help)));
+    {
+        auto* on = withHelp(new QgsProcessingParameterBoolean(optionParameterName(refiner.switchKey),
+                                                              label.arg(QString::fromStdString(refiner.name)),
+                                                              refiner.id == onByDefault, true),
+                            withParameterNames(refiner.help));
+        addParameter(advanced ? VbasCompat::advanced(on) : on);
+    }
     addOptionParameters(entries);
 }
 
@@ -377,37 +398,39 @@ void VbasJobAlgorithm::addPartitionParameters(bool recommendedBoundaries)
     // Every parameter added after the first release is optional, with a default: QGIS refuses a saved model
     // whose step lacks a mandatory parameter, even one with a default.
     const vbas::Registry& registry = vbas::Registry::builtIn();
-    addParameter(strategyChoice(kPartition, QObject::tr("Partition method"), registry.partitioners,
-                                vbas::PipelineConfig{}.partitioner, false));
+    addParameter(VbasCompat::advanced(
+        strategyChoice(kPartition, QObject::tr("How small areas join a region centre"), registry.partitioners,
+                       vbas::PipelineConfig{}.partitioner, false)));
     addOptionParameters(registry.partitioners);
     QStringList usingObstacles;
     for (const auto& partitioner : registry.partitioners)
         if (partitioner.needs.obstacles)
-            usingObstacles << QString::fromStdString(partitioner.id);
-    addParameter(withHelp(
+            usingObstacles << QString::fromStdString(partitioner.name);
+    addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterMultipleLayers(kObstacles,
                                                  QObject::tr("Obstacles (rivers, lakes, motorways)"),
                                                  VbasCompat::SourceTypeVector, QVariant(), true),
         QObject::tr(
-            "line and polygon layers in any CRS that people do not cross; used by %1 (see PARTITION). "
-            "The other partitions ignore them; areas moved across region borders (REFINE_BOUNDARIES) never "
-            "cross them.")
-            .arg(usingObstacles.join(QStringLiteral(", ")))));
-    addParameter(withHelp(
+            "Line and polygon layers in any CRS that people do not cross; used by the %1 ways of joining "
+            "(see PARTITION). The others ignore them; small areas moved across region borders never cross "
+            "them.")
+            .arg(usingObstacles.join(QStringLiteral(", "))))));
+    addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterField(kParentField,
                                         QObject::tr("Parent field (province, health authority)"), QVariant(),
                                         kRegions, VbasCompat::FieldTypeAny, false, true),
         QObject::tr(
-            "a field of REGIONS; no released region mixes areas with different values, so the released "
-            "region still tells the parent. A parent without a site gets one.")));
-    addParameter(withHelp(
-        new QgsProcessingParameterBoolean(kContiguity, QObject::tr("Make every released region contiguous"),
+            "A field of the small areas, e.g. a health district: no released region mixes small areas "
+            "of different values, so the released region still tells the district."))));
+    addParameter(VbasCompat::advanced(withHelp(
+        new QgsProcessingParameterBoolean(kContiguity, QObject::tr("Make every released region one piece"),
                                           false, true),
-        QObject::tr(
-            "moves areas cut off from the rest of their region to the neighbouring region they share the "
-            "longest border with, before suppression; islands stay with the nearest region.")));
+        QObject::tr("Moves small areas cut off from the rest of their region to the neighbouring region they "
+                    "share the longest border with, before suppression; islands stay with the nearest "
+                    "region."))));
     addRefinerSwitches(registry.boundaryRefiners, QObject::tr("Refine region borders with %1"),
-                       recommendedBoundaries ? vbas::recommendedConfig().boundaryRefiner : std::string());
+                       recommendedBoundaries ? vbas::recommendedConfig().boundaryRefiner : std::string(),
+                       true);
     addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterNumber(kAdjacencyTolerance, QObject::tr("Neighbour tolerance (metres)"),
                                          VbasCompat::NumberTypeDouble, 0.0, true, 0.0),
@@ -496,8 +519,9 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
         throw QgsProcessingException(invalidSourceError(parameters, kRecords));
     const QgsFields& fields = job.records->fields();
     job.recordFields.region = parameterAsFieldIndex(parameters, kRecordRegionField, fields, context);
-    job.recordFields.quasiIdentifiers =
-        parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context);
+    if (parameterDefinition(kParameterQuasiIdentifiers))
+        job.recordFields.quasiIdentifiers =
+            parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context);
     job.recordFields.count = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
     job.recordFields.nullCountAsZero =
         parameterDefinition(VbasRecordFields::kNullCountAsZero) != nullptr &&
@@ -528,6 +552,7 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     vbas::DatasetOptions options;
     if (parameterAsChoiceId(parameters, kUnknownRegions, context) == kUnknownDrop)
         options.unknownRegions = vbas::UnknownRegionPolicy::Drop;
+    options.maxDroppedShare = parameterAsDouble(parameters, kMaxDropped, context) / 100.0;
 
     const QgsCoordinateReferenceSystem computationCrs =
         parameterAsCrs(parameters, VbasPlanarFrame::kComputationCrs, context);

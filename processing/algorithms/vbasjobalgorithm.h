@@ -44,16 +44,15 @@ public:
     }
 
     /**
-     * Returns one line "name (id): help" per entry, for a strategy parameter's help, with the option keys
-     * the help names shown as parameter names.
+     * Returns one line "name: help" per entry, for a strategy parameter's help, with the option keys the help
+     * names shown as parameter names.
      */
     template <typename Entry> static QString strategyHelp(const std::vector<Entry>& entries)
     {
         QStringList lines;
         for (const Entry& entry : entries)
-            lines << QStringLiteral("%1 (%2): %3")
-                         .arg(QString::fromStdString(entry.name), QString::fromStdString(entry.id),
-                              withParameterNames(entry.help));
+            lines << QStringLiteral("%1: %2").arg(QString::fromStdString(entry.name),
+                                                  withParameterNames(entry.help));
         return lines.join('\n');
     }
     /** Returns `text` (engine help) with every registered option key and switch key upper-cased. */
@@ -69,11 +68,18 @@ public:
     using Job = VbasJob;
 
 protected:
-    /** Adds REGIONS, REGION_ID_FIELD, RECORDS, RECORD_REGION_FIELD, QUASI_IDENTIFIERS, SENSITIVE_FIELDS,
-     * COUNT_FIELD, K, MAX_RISK, L, L_MEASURE, GLOBAL_SUPPRESSION, REPRESENTATIVE_POINT, UNKNOWN_REGIONS,
-     * NULL_COUNT_AS_ZERO and COMPUTATION_CRS.
+    /** What the quasi-identifiers are to an algorithm. */
+    enum class QuasiIdentifiers
+    {
+        Required, //!< a release protects records against anyone who knows them: at least one
+        Optional, //!< a stage or estimate may run without them
+        None,     //!< a population floor: none (the algorithm says so)
+    };
+    /** Adds REGIONS, REGION_ID_FIELD, RECORDS, RECORD_REGION_FIELD, QUASI_IDENTIFIERS (as `quasiIdentifiers`
+     * says), SENSITIVE_FIELDS, COUNT_FIELD, K, MAX_RISK, L, L_MEASURE, GLOBAL_SUPPRESSION,
+     * REPRESENTATIVE_POINT, UNKNOWN_REGIONS, MAX_DROPPED, NULL_COUNT_AS_ZERO and COMPUTATION_CRS.
      */
-    void addDataParameters();
+    void addDataParameters(QuasiIdentifiers quasiIdentifiers = QuasiIdentifiers::Required);
     /** Adds GENERALIZATION and HIERARCHY_TABLES (both optional: without them nothing is generalized). */
     void addGeneralizationParameters();
     /** The layer behind RECORDS, given whole or as a source definition (selected features, feature limit). */
@@ -165,11 +171,13 @@ protected:
     template <typename Entry>
     QStringList switchedOnIds(const std::vector<Entry>& entries, const QVariantMap& parameters,
                               QgsProcessingContext& context) const;
-    /** Adds a switch for every refinement of `entries` (`label`: its text, %1 the name), then their options.
+    /**
+     * Adds a switch for every refinement of `entries` (`label`: its text, %1 the name; among the advanced
+     * settings when `advanced`), then their options.
      */
     template <typename Entry>
     void addRefinerSwitches(const std::vector<Entry>& entries, const QString& label,
-                            const std::string& onByDefault);
+                            const std::string& onByDefault, bool advanced);
     /**
      * Returns the configuration the strategy parameters describe (the first method where several were
      * chosen); those an algorithm lacks keep their defaults. Says in the log which k a MAX_RISK gives.

@@ -66,7 +66,7 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
         "Only fields given a role are published: ids and every other field stay out. A field is refused as "
         "an identifier when the records it singles out or links in small sets (a value held by fewer than "
         "max(K, 3) records) outnumber those it leaves in larger groups, its most common value left out."));
-    addParameter(releaseFields);
+    addParameter(VbasCompat::advanced(releaseFields));
     auto* recordId =
         new QgsProcessingParameterField(kRecordIdField, QObject::tr("Record id field (never published)"),
                                         QVariant(), kRecords, VbasCompat::FieldTypeAny, false, true);
@@ -93,37 +93,39 @@ void VbasReleaseAlgorithm::addReleaseOutputs(bool withSites)
     rowId->setHelp(QObject::tr("Released records come in a random order and carry no id of the input; this "
                                "adds row_id 1, 2, 3... in that order, which tells nothing about the input."));
     addParameter(VbasCompat::advanced(rowId));
-    addParameter(new QgsProcessingParameterBoolean(
+    addParameter(VbasCompat::advanced(new QgsProcessingParameterBoolean(
         kKeepSuppressed,
         QObject::tr("Keep withheld records in the records output, flagged (review only: never publish)"),
-        false));
-    addParameter(new QgsProcessingParameterFeatureSink(
-        kOutput, QObject::tr("Aggregated regions (publishable)"), VbasCompat::SourceTypeVectorPolygon));
-    if (withSites)
-        addParameter(new QgsProcessingParameterFeatureSink(
-            kOutputMapping, QObject::tr("Small areas with their aggregate (publishable)"),
-            VbasCompat::SourceTypeVectorPolygon, QVariant(), true));
+        false)));
+    // The main outputs first, made by default; the others only when asked for, so that a first run loads
+    // the release and its report, not eight layers.
+    addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Released regions (publishable)"),
+                                                       VbasCompat::SourceTypeVectorPolygon));
     addParameter(new QgsProcessingParameterFeatureSink(kOutputRecords,
-                                                       QObject::tr("Anonymized records (publishable)"),
+                                                       QObject::tr("Released records (publishable)"),
                                                        VbasCompat::SourceTypeVector, QVariant(), true));
-    if (withSites)
-    {
-        addParameter(new QgsProcessingParameterFeatureSink(kOutputSites, QObject::tr("Sites (publishable)"),
-                                                           VbasCompat::SourceTypeVectorPoint, QVariant(),
-                                                           true));
-        addParameter(new QgsProcessingParameterFeatureSink(
-            kOutputCells, QObject::tr("Voronoi cells of the sites (publishable)"),
-            VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false));
-    }
-    addParameter(new QgsProcessingParameterFeatureSink(
-        kOutputReview, QObject::tr("Aggregated regions with withheld counts (review only: never publish)"),
-        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false));
     addParameter(new QgsProcessingParameterFileDestination(
         kOutputHtml, QObject::tr("Report (review only: never publish)"), QObject::tr("HTML files (*.html)"),
         QVariant(), true));
-    addParameter(
-        new QgsProcessingParameterFileDestination(kOutputMapImage, QObject::tr("Map image (publishable)"),
-                                                  QObject::tr("PNG files (*.png)"), QVariant(), true));
+    if (withSites)
+        addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+            kOutputMapping, QObject::tr("Small areas with their region (publishable)"),
+            VbasCompat::SourceTypeVectorPolygon, QVariant(), true)));
+    if (withSites)
+    {
+        addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+            kOutputSites, QObject::tr("Region centres, the sites (publishable)"),
+            VbasCompat::SourceTypeVectorPoint, QVariant(), true, false)));
+        addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+            kOutputCells, QObject::tr("Voronoi cells of the sites (publishable)"),
+            VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
+    }
+    addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+        kOutputReview, QObject::tr("Released regions with withheld counts (review only: never publish)"),
+        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
+    addParameter(VbasCompat::advanced(new QgsProcessingParameterFileDestination(
+        kOutputMapImage, QObject::tr("Map image (publishable)"), QObject::tr("PNG files (*.png)"), QVariant(),
+        true, false)));
     // Optional with defaults, so that models saved before these parameters existed stay valid.
     auto* shadeBy = new QgsProcessingParameterEnum(kShadeBy, QObject::tr("Shade the aggregated regions by"),
                                                    VbasStyling::shadeFields(), false,

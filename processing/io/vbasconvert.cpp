@@ -449,41 +449,141 @@ void checkRegionsWithoutGeometry(const QStringList& withoutGeometry,
             .toStdString());
 }
 
+/** The values of every field of `source` that holds a different one in each feature (an id), by field name. */
+QHash<QString, QSet<QString>> idFields(const QgsFeatureSource& source)
+{
+    QHash<QString, QSet<QString>> values;
+    QgsFeatureRequest request;
+    request.setFlags(VbasCompat::RequestNoGeometry);
+    QgsFeatureIterator features = source.getFeatures(request);
+    QgsFeature feature;
+    const QgsFields fields = source.fields();
+    QSet<QString> repeated;
+    while (features.nextFeature(feature))
+        for (int f = 0; f < fields.count(); ++f)
+        {
+            QSet<QString>& seen = values[fields.at(f).name()];
+            const QVariant value = feature.attribute(f);
+            if (VbasCompat::isNull(value) || !seen.contains(vbasKeyText(value)))
+                seen.insert(VbasCompat::isNull(value) ? QString() : vbasKeyText(value));
+            else
+                repeated.insert(fields.at(f).name());
+        }
+    for (const QString& name : std::as_const(repeated))
+        values.remove(name);
+    return values;
+}
+
 /**
- * Refuses records of which none names a region: the two id fields do not hold the same codes, and
- * dropping unknown regions would drop every record.
+ * The pair of fields (small areas, records) whose values match best, when it matches at least nine in ten of
+ * a sample of the records, as "REGION_ID_FIELD=... and RECORD_REGION_FIELD=..." advice; else empty. Read only
+ * when the fields given do not correspond, so that the advice is checked on the data, never a guess. A small
+ * area id is one per area, and a records' small area field repeats (many records per area): a record field
+ * with a value of its own in every sampled record is a record id, whatever it happens to match.
  */
-void checkAnyRecordMatches(const QgsFeatureSource& regions, int regionIdField,
-                           const std::vector<vbas::RegionInput>& kept, const QStringList& withoutGeometry,
-                           const QgsFeatureSource& records, const VbasRecordFields& fields,
-                           const vbas::RecordTable& table)
+QString correspondingFields(const QgsFeatureSource& regions, const QgsFeatureSource& records)
+{
+    constexpr long kSample = 5000;
+    const QHash<QString, QSet<QString>> areaIds = idFields(regions);
+    QgsFeatureRequest request;
+    request.setFlags(VbasCompat::RequestNoGeometry).setLimit(kSample);
+    QgsFeatureIterator features = records.getFeatures(request);
+    QgsFeature feature;
+    const QgsFields recordFields = records.fields();
+    QHash<QString, int> matches; // "area field\nrecord field" -> records matched
+    std::vector<QSet<QString>> seen(std::size_t(recordFields.count()));
+    int sampled = 0;
+    while (features.nextFeature(feature))
+    {
+        ++sampled;
+        for (int f = 0; f < recordFields.count(); ++f)
+        {
+            if (VbasCompat::isNull(feature.attribute(f)))
+                continue;
+            const QString text = vbasKeyText(feature.attribute(f));
+            seen[std::size_t(f)].insert(text);
+            for (auto area = areaIds.constBegin(); area != areaIds.constEnd(); ++area)
+                if (area.value().contains(text))
+                    ++matches[area.key() + '\n' + recordFields.at(f).name()];
+        }
+    }
+    QString best;
+    int most = 0;
+    for (auto pair = matches.constBegin(); pair != matches.constEnd(); ++pair)
+    {
+        const int field = recordFields.lookupField(pair.key().section('\n', 1, 1));
+        if (seen[std::size_t(field)].size() == sampled)
+            continue; // a record id
+        // Ties by name, so that the advice does not depend on hash order.
+        if (pair.value() > most || (pair.value() == most && pair.key() < best))
+        {
+            best = pair.key();
+            most = pair.value();
+        }
+    }
+    if (sampled == 0 || most * 10 < sampled * 9)
+        return QString();
+    return QObject::tr("the small areas' '%1' matches the records' '%2' for %3 of the first %4 records: give "
+                       "REGION_ID_FIELD=%1 and RECORD_REGION_FIELD=%2")
+        .arg(best.section('\n', 0, 0), best.section('\n', 1, 1))
+        .arg(most)
+        .arg(sampled);
+}
+
+/**
+ * Refuses records of which most name no small area: the two id fields do not hold the same codes (a record id
+ * taken for its small area, say), and dropping unknown small areas would release the wrong records. The
+ * error shows the values of both fields and, when another pair of fields matches, that pair.
+ */
+void checkRecordsMatchRegions(const QgsFeatureSource& regions, int regionIdField,
+                              const std::vector<vbas::RegionInput>& kept, const QStringList& withoutGeometry,
+                              const QgsFeatureSource& records, const VbasRecordFields& fields,
+                              const vbas::RecordTable& table)
 {
     if (table.regionKeys.empty() || kept.empty())
         return; // no record with a small area (said before), or no regions (the engine says so)
     QSet<QString> ids(withoutGeometry.cbegin(), withoutGeometry.cend());
     for (const vbas::RegionInput& region : kept)
         ids.insert(QString::fromStdString(region.id));
+    std::vector<bool> known(table.regionKeys.size());
     QStringList recordValues;
-    for (const std::string& key : table.regionKeys)
+    for (std::size_t key = 0; key < table.regionKeys.size(); ++key)
     {
-        const QString text = QString::fromStdString(key);
-        if (ids.contains(text))
-            return;
-        recordValues << text;
+        const QString text = QString::fromStdString(table.regionKeys[key]);
+        known[key] = ids.contains(text);
+        if (!known[key])
+            recordValues << text;
     }
+    vbas::Count matched = 0, total = 0;
+    for (std::size_t row = 0; row < table.rows(); ++row)
+    {
+        const vbas::Count count = table.counts.empty() ? 1 : vbas::Count(table.counts[row]);
+        total += count;
+        const std::uint32_t key = table.regionKey[row];
+        matched += key < known.size() && known[key] ? count : 0;
+    }
+    if (2 * matched >= total)
+        return;
     QStringList regionIds;
     for (const vbas::RegionInput& region : kept)
         regionIds << QString::fromStdString(region.id);
     std::sort(regionIds.begin(), regionIds.end());
     std::sort(recordValues.begin(), recordValues.end());
+    const QString advice = correspondingFields(regions, records);
     throw VbasParameters::parameterError(
         VbasParameters::kRecordRegionField,
-        QObject::tr("no record's small area is among the region ids: RECORD_REGION_FIELD '%1' holds %2; "
-                    "REGION_ID_FIELD '%3' holds %4; check that the two fields hold the same codes (leading "
-                    "zeros: '01001' is not '1001', and a code stored as a number has lost them), or choose "
-                    "the right fields")
-            .arg(records.fields().at(fields.region).name(), listed(recordValues),
-                 regions.fields().at(regionIdField).name(), listed(regionIds)));
+        QObject::tr(
+            "the records' '%1' and the small areas' '%2' do not correspond: only %3 of %4 records name a "
+            "small area. '%1' holds %5; '%2' holds %6. %7")
+            .arg(records.fields().at(fields.region).name(), regions.fields().at(regionIdField).name())
+            .arg(matched)
+            .arg(total)
+            .arg(listed(recordValues), listed(regionIds))
+            .arg(advice.isEmpty()
+                     ? QObject::tr("Check that the two fields hold the same codes (leading zeros: "
+                                   "'01001' is not '1001', and a code stored as a number has lost "
+                                   "them), or choose the right fields.")
+                     : QObject::tr("Choose the right fields: %1.").arg(advice)));
 }
 
 /**
@@ -1301,8 +1401,8 @@ VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const Vbas
                       .arg(seconds(timer))
                       .toStdString());
     checkRegionsWithoutGeometry(withoutGeometry, regionInputs, table, feedback);
-    checkAnyRecordMatches(regions, regionIdField, regionInputs, withoutGeometry, records, recordFields,
-                          table);
+    checkRecordsMatchRegions(regions, regionIdField, regionInputs, withoutGeometry, records, recordFields,
+                             table);
     std::vector<vbas::QuasiIdentifier> quasiIdentifiers;
     for (const int field : recordFields.quasiIdentifiers)
         quasiIdentifiers.push_back({records.fields().at(field).name().toStdString(), 0});

@@ -185,9 +185,8 @@ QgsFields VbasOutputs::aggregateFields(const VbasRelease& release, Audience audi
     fields.append(field(QStringLiteral("parts"), VbasCompat::FieldTypeInt));
     fields.append(field(QStringLiteral("compactness"), VbasCompat::FieldTypeDouble));
     if (audience == Audience::Review)
-        for (const char* name :
-             {"suppressed_local", "suppressed_global", "suppressed_diversity", "anonymity_before",
-              "suppressed_difference"})
+        for (const char* name : {"suppressed_local", "suppressed_global", "suppressed_diversity",
+                                 "anonymity_before", "suppressed_difference"})
             fields.append(field(name, VbasCompat::FieldTypeLongLong));
     return fields;
 }
@@ -277,9 +276,9 @@ QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout&
     QgsFields published;
     if (layout.rowId)
         published.append(field(QStringLiteral("row_id"), VbasCompat::FieldTypeInt));
-    QgsField aggregate = release.aggregateIdField;
-    aggregate.setName(fields.at(layout.roles.region).name());
-    published.append(aggregate);
+    // The region of each record, named as in the regions layer it joins (not as the small-area field it
+    // replaces: it holds no small area).
+    published.append(release.aggregateIdField);
     for (int j = 0; j < layout.roles.quasiIdentifiers.size(); ++j)
     {
         const QgsField& original = fields.at(layout.roles.quasiIdentifiers.at(j));
@@ -304,9 +303,12 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
     const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
     const std::size_t p = std::size_t(layout.roles.publishedValues().size());
     const bool merged = layout.roles.count >= 0;
-    static constexpr vbas::RecordFate kFates[] = {
-        vbas::RecordFate::Released, vbas::RecordFate::SuppressedGlobally, vbas::RecordFate::SuppressedLocally,
-        vbas::RecordFate::Dropped, vbas::RecordFate::SuppressedDiversity, vbas::RecordFate::SuppressedDifference};
+    static constexpr vbas::RecordFate kFates[] = {vbas::RecordFate::Released,
+                                                  vbas::RecordFate::SuppressedGlobally,
+                                                  vbas::RecordFate::SuppressedLocally,
+                                                  vbas::RecordFate::Dropped,
+                                                  vbas::RecordFate::SuppressedDiversity,
+                                                  vbas::RecordFate::SuppressedDifference};
 
     // The columns as recordFields() lays them out (row_id aside): region, quasi-identifiers, published
     // values, count, fate.

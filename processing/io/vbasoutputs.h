@@ -128,10 +128,9 @@ struct RecordLayout
 };
 
 /**
- * The released records, no geometry: the region field holding the aggregate id, then the quasi-identifiers
- * (a generalized one as text: its labels),
- * the sensitive and the released fields, and for a pre-aggregated input its count field; no other field.
- * `fields` are those of RECORDS.
+ * The released records, no geometry: aggregate_id (the id of the record's region, as in the regions layer),
+ * then the quasi-identifiers (a generalized one as text: its labels), the sensitive and the released fields,
+ * and for a pre-aggregated input its count field; no other field. `fields` are those of RECORDS.
  */
 QgsFields recordFields(const QgsFields& fields, const RecordLayout& layout, const VbasRelease& release);
 /**

@@ -28,6 +28,8 @@ struct VbasParameters
     static inline const QString kRegionIdField = QStringLiteral("REGION_ID_FIELD");
     static inline const QString kRecordRegionField = QStringLiteral("RECORD_REGION_FIELD");
     static inline const QString kUnknownRegions = QStringLiteral("UNKNOWN_REGIONS");
+    /** The largest share of records (percent) that UNKNOWN_REGIONS=drop may drop. */
+    static inline const QString kMaxDropped = QStringLiteral("MAX_DROPPED");
     static inline const QString kObstacles = QStringLiteral("OBSTACLES");
     static inline const QString& kSensitiveFields = kParameterSensitiveFields;
     static inline const QString kReleaseFields = QStringLiteral("RELEASE_FIELDS");

@@ -44,3 +44,14 @@ TEST(Feedback, CheckCanceledThrowsOnlyWhenCanceled)
     CancelingFeedback canceling;
     EXPECT_THROW(canceling.checkCanceled(), vbas::Canceled);
 }
+
+TEST(Feedback, PassProgressGivesEachPassHalfOfWhatIsLeft)
+{
+    EXPECT_DOUBLE_EQ(vbas::passProgress(0, 0.0), 0.0);
+    EXPECT_DOUBLE_EQ(vbas::passProgress(0, 0.5), 0.25);
+    EXPECT_DOUBLE_EQ(vbas::passProgress(0, 1.0), 0.5);
+    EXPECT_DOUBLE_EQ(vbas::passProgress(1, 0.0), 0.5);
+    EXPECT_DOUBLE_EQ(vbas::passProgress(1, 1.0), 0.75);
+    EXPECT_DOUBLE_EQ(vbas::passProgress(2, 0.5), 0.8125);
+    EXPECT_LE(vbas::passProgress(2000, 1.0), 1.0);
+}

@@ -107,7 +107,7 @@ foreach(file release.gpkg released.csv report.html)
         message(FATAL_ERROR "aggregateregions did not write ${file}\n${OUT}\n${ERR}")
     endif()
 endforeach()
-run_tool(TRUE --json run vbas:checkanonymity "--INPUT=${WORK}/released.csv" --REGION_FIELD=tile
+run_tool(TRUE --json run vbas:checkanonymity "--INPUT=${WORK}/released.csv" --REGION_FIELD=aggregate_id
          --QUASI_IDENTIFIERS=sex --QUASI_IDENTIFIERS=agegrp --K=3)
 string(JSON verdict GET "${OUT}" results VERDICT)
 string(JSON records GET "${OUT}" results RECORDS)

@@ -7,6 +7,7 @@
 #include <qgsprocessingalgorithm.h>
 #include <qgsprocessingcontext.h>
 #include <qgsprocessingfeedback.h>
+#include <qgsprocessingoutputs.h>
 #include <qgsprocessingregistry.h>
 #include <qgsprocessingutils.h>
 #include <qgsproject.h>
@@ -155,7 +156,11 @@ AlgorithmRun runAlgorithm(QgsProcessingAlgorithm& algorithm, const QVariantMap& 
     run.log = feedback.textLog();
     for (auto it = run.results.constBegin(); it != run.results.constEnd(); ++it)
     {
-        if (it.value().userType() != QMetaType::QString)
+        // Only layer outputs: the report is a file QGIS opens in its results viewer, not as a layer.
+        const QgsProcessingOutputDefinition* definition = algorithm.outputDefinition(it.key());
+        if (it.value().userType() != QMetaType::QString || !definition ||
+            !(definition->type() == QgsProcessingOutputVectorLayer::typeName() ||
+              definition->type() == QgsProcessingOutputMapLayer::typeName()))
             continue;
         auto* layer = qobject_cast<QgsVectorLayer*>(
             QgsProcessingUtils::mapLayerFromString(it.value().toString(), context));

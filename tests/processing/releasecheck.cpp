@@ -62,10 +62,10 @@ ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& i
     QgsVectorLayer* mapping = outputLayer(run, QStringLiteral("OUTPUT_MAPPING"));
     if (!released || !mapping)
         return recount;
-    EXPECT_EQ(
-        checkAnonymity(released, input.recordRegionField, input.quasiIdentifiers, input.k, input.countField)
-            .toStdString(),
-        "PASS");
+    EXPECT_EQ(checkAnonymity(released, QStringLiteral("aggregate_id"), input.quasiIdentifiers, input.k,
+                             input.countField)
+                  .toStdString(),
+              "PASS");
 
     QSet<QString> regionIds;
     QgsFeature feature;
@@ -104,7 +104,7 @@ ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& i
     while (releasedRows.nextFeature(feature))
     {
         const qint64 count = rowCount(feature, input.countField);
-        releasedGroups[feature.attribute(input.recordRegionField).toString() + '|' +
+        releasedGroups[feature.attribute(QStringLiteral("aggregate_id")).toString() + '|' +
                        quasiIdentifierValues(feature, input.quasiIdentifiers).join('|')] += count;
         recount.released += count;
     }

@@ -164,7 +164,7 @@ std::map<QStringList, qint64> publishedCells(QgsVectorLayer& records)
     QgsFeatureIterator features = records.getFeatures();
     while (features.nextFeature(feature))
     {
-        QStringList key{feature.attribute("area").toString()};
+        QStringList key{feature.attribute("aggregate_id").toString()};
         for (const QString& field : kQuasiIdentifiers)
             key << feature.attribute(field).toString();
         ++cells[key];
@@ -284,10 +284,10 @@ TEST(Ledger, ACumulativeReleaseOnTheSameRegionsPublishesNoDifferenceBelowK)
         }
         EXPECT_GT(compared, 100); // the releases share many cells
         // Every released group holds k, and the rule withheld something (else it would test nothing).
-        EXPECT_GE(
-            recountGroups(*outputLayer(cumulative, "OUTPUT_RECORDS"), QStringList{"area"} + kQuasiIdentifiers)
-                .smallestGroup,
-            5);
+        EXPECT_GE(recountGroups(*outputLayer(cumulative, "OUTPUT_RECORDS"),
+                                QStringList{"aggregate_id"} + kQuasiIdentifiers)
+                      .smallestGroup,
+                  5);
         EXPECT_TRUE(cumulative.log.contains(QRegularExpression("and [1-9][0-9]* against earlier releases")))
             << cumulative.log.toStdString();
         EXPECT_EQ(ledgerEntries(ledger), 2u);
@@ -316,9 +316,10 @@ TEST(Ledger, ANextQuarterIsReleasedOnTheFirstQuartersRegions)
     const QMap<QString, qint64> regionsSecond = countByValue(*outputLayer(second, "OUTPUT"), "aggregate_id");
     for (auto region = regionsSecond.constBegin(); region != regionsSecond.constEnd(); ++region)
         EXPECT_TRUE(regionsFirst.contains(region.key())) << region.key().toStdString();
-    EXPECT_GE(recountGroups(*outputLayer(second, "OUTPUT_RECORDS"), QStringList{"area"} + kQuasiIdentifiers)
-                  .smallestGroup,
-              5);
+    EXPECT_GE(
+        recountGroups(*outputLayer(second, "OUTPUT_RECORDS"), QStringList{"aggregate_id"} + kQuasiIdentifiers)
+            .smallestGroup,
+        5);
     // Without ids the ledger cannot tell the quarters apart: like records count as the same, so the
     // difference rule holds the second quarter to the first's counts.
     const AlgorithmRun withoutIds =

@@ -32,7 +32,7 @@ TEST(Model, ExampleModelChainsTheStepsAndItsReleasePassesTheVerifier)
     // 18,897 / (470 * 20) = 2.01, ceil(5 / 2.01) = 3 tracts per region, floor(470 * 0.2 / 3) = 31.
     EXPECT_EQ(outputLayer(run, "release:Released regions")->featureCount(), 31);
     QgsVectorLayer* released = outputLayer(run, "release:Released patients");
-    EXPECT_EQ(checkAnonymity(released, "tract", {"age_band", "sex", "married"}, 5), "PASS");
+    EXPECT_EQ(checkAnonymity(released, "aggregate_id", {"age_band", "sex", "married"}, 5), "PASS");
     const QVariantMap children = run.results.value("CHILD_RESULTS").toMap();
     EXPECT_EQ(children.value("estimate").toMap().value("ESTIMATED_SITES").toLongLong(), 31);
     EXPECT_EQ(children.value("verify").toMap().value("VERDICT").toString(), "PASS");
@@ -60,7 +60,8 @@ TEST(Model, ExampleModelTakesItsFieldsAsInputs)
     const QVariantMap children = run.results.value("CHILD_RESULTS").toMap();
     EXPECT_EQ(children.value("estimate").toMap().value("ESTIMATED_SITES").toLongLong(), 47);
     EXPECT_EQ(outputLayer(run, "release:Released regions")->featureCount(), 47);
-    EXPECT_EQ(checkAnonymity(outputLayer(run, "release:Released patients"), "tract", {"age_band", "sex"}, 5),
-              "PASS");
+    EXPECT_EQ(
+        checkAnonymity(outputLayer(run, "release:Released patients"), "aggregate_id", {"age_band", "sex"}, 5),
+        "PASS");
     EXPECT_EQ(children.value("verify").toMap().value("VERDICT").toString(), "PASS");
 }

@@ -195,7 +195,7 @@ TEST(Publication, OnlyFieldsWithARoleArePublishedAndTheLogNamesTheRest)
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
     EXPECT_EQ(records->fields().names(),
-              QStringList({"tract", "age_band", "sex", "married", "health", "insurance"}));
+              QStringList({"aggregate_id", "age_band", "sex", "married", "health", "insurance"}));
     EXPECT_TRUE(run.log.contains("Not published (no role; give them as RELEASE_FIELDS or SENSITIVE_FIELDS to "
                                  "publish them): patient_id, ethnicity, education"))
         << run.log.toStdString();
@@ -301,7 +301,7 @@ TEST(Publication, ADiagnosisCodeWithManyRareCodesIsPublished)
                                                       {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}});
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
-    EXPECT_EQ(records->fields().names(), QStringList({"area", "qi", "diagnosis"}));
+    EXPECT_EQ(records->fields().names(), QStringList({"aggregate_id", "qi", "diagnosis"}));
     EXPECT_EQ(records->featureCount(), 8712);
     EXPECT_EQ(records->uniqueValues(records->fields().indexOf("diagnosis")).size(), 1200);
 }
@@ -326,6 +326,7 @@ TEST(Publication, AFieldGivenTwoRolesOrAProviderKeyIsRefused)
                                                  {"REGION_ID_FIELD", "KEY"},
                                                  {"RECORDS", asParameter(cases.get())},
                                                  {"RECORD_REGION_FIELD", "tile"},
+                                                 {"QUASI_IDENTIFIERS", QStringList{"sex"}},
                                                  {"RELEASE_FIELDS", QStringList{key}},
                                                  {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT}});
     EXPECT_FALSE(run.ok);
@@ -356,7 +357,8 @@ TEST(Publication, RowOrderOfASortedExportNoLongerPlacesRecordsInTheirSmallArea)
         for (const QString& member : it.value())
             aggregateOf.insert(member, it.key());
     for (const QVariantMap& row : rowsOf(*outputLayer(run, "OUTPUT_RECORDS")))
-        released << AttackRow{row.value("tract").toString(), 1, {{row.value("true_tract").toString(), 1}}};
+        released << AttackRow{
+            row.value("aggregate_id").toString(), 1, {{row.value("true_tract").toString(), 1}}};
     // Before: the released rows in the input's order, as earlier releases wrote them.
     QList<AttackRow> inInputOrder = released;
     std::stable_sort(inInputOrder.begin(), inInputOrder.end(),
@@ -395,14 +397,14 @@ TEST(Publication, PreAggregatedInputIsPublishedMergedWithNoCountBelowK)
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
 
     QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
-    EXPECT_EQ(records->fields().names(), QStringList({"tract", "age_band", "sex", "married", "n"}));
+    EXPECT_EQ(records->fields().names(), QStringList({"aggregate_id", "age_band", "sex", "married", "n"}));
     const QList<QVariantMap> published = rowsOf(*records);
     QSet<QStringList> groups;
     qint64 releasedRecords = 0;
     for (const QVariantMap& row : published)
     {
         EXPECT_GE(row.value("n").toLongLong(), 5) << "a published count below k";
-        const QStringList group{row.value("tract").toString(), row.value("age_band").toString(),
+        const QStringList group{row.value("aggregate_id").toString(), row.value("age_band").toString(),
                                 row.value("sex").toString(), row.value("married").toString()};
         EXPECT_FALSE(groups.contains(group)) << "one row per released group";
         groups.insert(group);
@@ -420,7 +422,7 @@ TEST(Publication, PreAggregatedInputIsPublishedMergedWithNoCountBelowK)
     QList<AttackRow> released;
     for (const QVariantMap& row : published)
     {
-        AttackRow attackRow{row.value("tract").toString(), row.value("n").toDouble(), {}};
+        AttackRow attackRow{row.value("aggregate_id").toString(), row.value("n").toDouble(), {}};
         for (const QString& member : members.value(attackRow.aggregate))
         {
             const auto cell = cells.find({member, row.value("age_band").toString(),
@@ -459,11 +461,11 @@ TEST(Publication, RecordOrderIsFreshEachRunAndRowIdsOnlyOnRequest)
     QList<QStringList> one, two;
     QList<qint64> ids;
     for (const QVariantMap& row : rowsOf(*outputLayer(first, "OUTPUT_RECORDS")))
-        one << QStringList{row.value("tract").toString(), row.value("age_band").toString(),
+        one << QStringList{row.value("aggregate_id").toString(), row.value("age_band").toString(),
                            row.value("sex").toString(), row.value("married").toString()};
     for (const QVariantMap& row : rowsOf(*outputLayer(second, "OUTPUT_RECORDS")))
     {
-        two << QStringList{row.value("tract").toString(), row.value("age_band").toString(),
+        two << QStringList{row.value("aggregate_id").toString(), row.value("age_band").toString(),
                            row.value("sex").toString(), row.value("married").toString()};
         ids << row.value("row_id").toLongLong();
     }
@@ -514,9 +516,10 @@ TEST(Publication, MaxRiskSetsKAsTheCeilingOfItsInverse)
     EXPECT_TRUE(run.log.contains("MAX_RISK 0.09: k = ceil(1 / 0.09) = 12 (K is not used)"))
         << run.log.toStdString();
     const Recount recount =
-        recountGroups(*outputLayer(run, "OUTPUT_RECORDS"), {"tract", "age_band", "sex", "married"});
+        recountGroups(*outputLayer(run, "OUTPUT_RECORDS"), {"aggregate_id", "age_band", "sex", "married"});
     EXPECT_GE(recount.smallestGroup, 12);
-    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tract", kQuasiIdentifiers, 12), "PASS");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", kQuasiIdentifiers, 12),
+              "PASS");
 
     parameters.insert("MAX_RISK", 0.7);
     const AlgorithmRun tooHigh = runAlgorithm("vbas:aggregateregions", parameters);
@@ -541,7 +544,7 @@ TEST(Publication, LDiverseReleaseIsVerifiedIndependently)
         // entropy reaches ln 2, which for two values means exactly as many of each.
         std::map<QStringList, QMap<QString, qint64>> groups;
         for (const QVariantMap& row : rowsOf(*records))
-            ++groups[{row.value("tract").toString(), row.value("age_band").toString(),
+            ++groups[{row.value("aggregate_id").toString(), row.value("age_band").toString(),
                       row.value("sex").toString(), row.value("married").toString()}]
                     [row.value("health").toString()];
         for (const auto& [group, values] : groups)
@@ -568,7 +571,7 @@ TEST(Publication, LDiverseReleaseIsVerifiedIndependently)
             kOlindaPatients);
         const AlgorithmRun check =
             runAlgorithm("vbas:checkanonymity", {{"INPUT", asParameter(records)},
-                                                 {"REGION_FIELD", "tract"},
+                                                 {"REGION_FIELD", "aggregate_id"},
                                                  {"QUASI_IDENTIFIERS", kQuasiIdentifiers},
                                                  {"SENSITIVE_FIELDS", QStringList{"health"}},
                                                  {"L", 2},

@@ -90,12 +90,27 @@ TEST(Dataset, UnknownRegionsCanBeDroppedWithACount)
 {
     DatasetBuilder builder({qi("sex")});
     builder.region("A", 0, 0).records("A", {0}, 2).records("X", {1}, 5);
-    const Dataset dataset = builder.build({UnknownRegionPolicy::Drop});
+    const Dataset dataset = builder.build({UnknownRegionPolicy::Drop, 1.0});
     EXPECT_EQ(dataset.totalRecords(), 2u);
     EXPECT_EQ(dataset.droppedRows(), 5u);
     EXPECT_EQ(dataset.droppedRecords(), 5u);
     EXPECT_EQ(dataset.rowRegion(2), kNoRegion);
     EXPECT_EQ(dataset.classes().size(), 1u); // the dropped class does not exist
+}
+
+TEST(Dataset, DroppingMoreThanTheAllowedShareOfRecordsIsAnError)
+{
+    // 2 of 200 records (1 %) name an unknown region: dropped with a 1 % allowance, refused with 0.5 %, and
+    // the share counts records, not rows.
+    DatasetBuilder builder({qi("sex")});
+    builder.weighted().region("A", 0, 0).records("A", {0}, 198).records("X", {1}, 2);
+    EXPECT_EQ(builder.build({UnknownRegionPolicy::Drop, 0.01}).droppedRecords(), 2u);
+    const Error error = expectError([&] { builder.build({UnknownRegionPolicy::Drop, 0.005}); });
+    EXPECT_EQ(error.subject(), Subject::RecordRegion);
+    EXPECT_NE(std::string(error.what()).find("2 record(s) in 1 row(s)"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("1 % of the records: more than the 0.5 % that may be dropped"),
+              std::string::npos)
+        << error.what();
 }
 
 TEST(Dataset, NonPositiveCountsAreAnError)

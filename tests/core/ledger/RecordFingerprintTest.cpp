@@ -97,6 +97,7 @@ TEST(RecordFingerprint, IdsAreCountedOnceAndOnlyForRecordsWithARegion)
     Feedback feedback;
     DatasetOptions drop;
     drop.unknownRegions = UnknownRegionPolicy::Drop;
+    drop.maxDroppedShare = 1.0;
     const Dataset dataset = builder.build(drop);
     const RecordFingerprint fingerprinted =
         fingerprintRecords(dataset, {texts({"female", "male"})}, {"p1", "p1", "p2", "p3"}, kKey, feedback);

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
-
 #include <random>
 
 using namespace vbas;
@@ -303,4 +303,29 @@ TEST(SuppressionRefiner, StopsOnCancel)
     EXPECT_THROW(SuppressionRefiner(0, 0).refine(data.regions, data.partitionInput(), 5, VoronoiPartitioner(),
                                                  seeds, report, canceled),
                  Canceled);
+}
+
+TEST(SuppressionRefiner, ReportsProgressWithinAPassAndStopsThereOnCancel)
+{
+    // Canceled at the first report inside the first step size's fifth of the progress: only a pass that
+    // reports as it goes gets there (the step sizes end at 0.2, 0.4, ...).
+    struct CancelWithinAPass : Feedback
+    {
+        std::vector<double> seen;
+        bool isCanceled() const override { return !seen.empty() && seen.back() > 0.0 && seen.back() < 0.2; }
+
+    protected:
+        void onProgress(double overall) override { seen.push_back(overall); }
+    };
+    const Dataset dataset = randomScene(8, 400).build();
+    Feedback feedback;
+    const Pipeline pipeline(configFor(5, "sitelocation.balanced_density", ""));
+    const PreparedData data = pipeline.prepare(dataset, feedback);
+    const std::vector<Point> seeds = pipeline.locateSites(data, 120, feedback);
+    RefinementReport report;
+    CancelWithinAPass canceling;
+    EXPECT_THROW(SuppressionRefiner(0, 0).refine(data.regions, data.partitionInput(), 5, VoronoiPartitioner(),
+                                                 seeds, report, canceling),
+                 Canceled);
+    EXPECT_TRUE(std::is_sorted(canceling.seen.begin(), canceling.seen.end()));
 }

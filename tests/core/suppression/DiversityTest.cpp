@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+
 using namespace vbas;
 using vbas::test::DatasetBuilder;
 using vbas::test::qi;
@@ -186,4 +189,37 @@ TEST(Diversity, LWithoutSensitiveFieldsIsAnError)
     }
     config.diversity.l = 1;
     EXPECT_NO_THROW(Pipeline(config).prepare(dataset, feedback));
+}
+
+TEST(Diversity, CountLogCountSumKeptUpToDateEqualsTheSumCountedAfresh)
+{
+    std::mt19937_64 generator(3);
+    std::vector<Count> counts(2000);
+    for (Count& count : counts)
+        count = 1 + generator() % (generator() % 4 == 0 ? 100000 : 5);
+    // Counted afresh, and independently in long double.
+    CountLogCountSum fresh;
+    long double reference = 0;
+    for (const Count count : counts)
+    {
+        fresh.add(count);
+        reference += count * std::log(static_cast<long double>(count));
+    }
+    EXPECT_NEAR(fresh.value(), double(reference), 1e-12 * double(reference));
+    // Kept up to date: values come, change in steps and go in another order, some of them twice.
+    CountLogCountSum kept;
+    std::vector<Count> now(counts.size(), 0);
+    for (int step = 0; step < 20000; ++step)
+    {
+        const std::size_t value = generator() % counts.size();
+        const Count next = step < 15000 ? Count(generator() % 7) : counts[value];
+        kept.change(now[value], next);
+        now[value] = next;
+    }
+    for (std::size_t value = 0; value < counts.size(); ++value)
+        kept.change(now[value], counts[value]);
+    EXPECT_EQ(kept.value(), fresh.value());
+    for (const Count count : counts)
+        kept.change(count, 0);
+    EXPECT_EQ(kept.value(), 0.0);
 }

@@ -6,8 +6,10 @@
 #include "realdata.h"
 #include "vbasqgiscompat.h"
 
+#include <qgsapplication.h>
 #include <qgsmemoryproviderutils.h>
 #include <qgsprocessing.h>
+#include <qgsprocessingregistry.h>
 #include <qgswkbtypes.h>
 
 #include <QDir>
@@ -34,9 +36,9 @@ TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
     ASSERT_TRUE(records && aggregates && review);
 
     // k-anonymous when recounted from the output alone, by our own count and by the verifier.
-    const Recount recount = recountGroups(*records, QStringList{"tract"} + kOlindaQuasiIdentifiers);
+    const Recount recount = recountGroups(*records, QStringList{"aggregate_id"} + kOlindaQuasiIdentifiers);
     EXPECT_GE(recount.smallestGroup, 5);
-    EXPECT_EQ(checkAnonymity(records, "tract", kOlindaQuasiIdentifiers, 5), "PASS");
+    EXPECT_EQ(checkAnonymity(records, "aggregate_id", kOlindaQuasiIdentifiers, 5), "PASS");
 
     // Released + suppressed = input. data/README.md: with these four QIs 3 classes hold fewer than 5
     // records in the whole table, 5 records in all: global suppression withholds exactly those.
@@ -51,9 +53,9 @@ TEST(AggregateRegions, OlindaReleaseIsKAnonymousAndAccountsForEveryRecord)
     EXPECT_GT(number(run, "SUPPRESSED_LOCAL"), 0) << "four QIs on small areas leave some groups below k";
 
     // The region replaced by an aggregate id and the quasi-identifiers, no other field and no geometry.
-    EXPECT_EQ(records->fields().names(), QStringList{"tract"} + kOlindaQuasiIdentifiers);
+    EXPECT_EQ(records->fields().names(), QStringList{"aggregate_id"} + kOlindaQuasiIdentifiers);
     EXPECT_EQ(records->wkbType(), VbasCompat::WkbNoGeometry);
-    const QMap<QString, qint64> perAggregate = countByValue(*records, "tract");
+    const QMap<QString, qint64> perAggregate = countByValue(*records, "aggregate_id");
     const QMap<QString, qint64> aggregateIds = countByValue(*aggregates, "aggregate_id");
     for (auto it = perAggregate.constBegin(); it != perAggregate.constEnd(); ++it)
         EXPECT_TRUE(aggregateIds.contains(it.key())) << it.key().toStdString();
@@ -96,13 +98,40 @@ TEST(AggregateRegions, KeptSuppressedRecordsAreFlaggedAndHaveNoRegion)
     EXPECT_EQ(fates.value("released"), number(run, "RECORDS_RELEASED"));
     EXPECT_EQ(fates.value("suppressed_global"), 5);
     EXPECT_EQ(fates.value("suppressed_local"), number(run, "SUPPRESSED_LOCAL"));
-    EXPECT_EQ(countByValue(*records, "tract").value("NULL"), number(run, "SUPPRESSED"));
+    EXPECT_EQ(countByValue(*records, "aggregate_id").value("NULL"), number(run, "SUPPRESSED"));
 
     records->setSubsetString(QStringLiteral("\"vbas_fate\" = 'released'"));
-    EXPECT_EQ(checkAnonymity(records, "tract", kOlindaQuasiIdentifiers, 5), "PASS");
+    EXPECT_EQ(checkAnonymity(records, "aggregate_id", kOlindaQuasiIdentifiers, 5), "PASS");
 }
 
-TEST(AggregateRegions, WithoutQuasiIdentifiersEveryRegionReachesThePopulationFloor)
+TEST(AggregateRegions, WithoutQuasiIdentifiersTheMainJobIsRefusedAndPointsAtThePopulationFloor)
+{
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters();
+    parameters.remove("QUASI_IDENTIFIERS");
+    for (const QVariant& none : {QVariant(), QVariant(QStringList())})
+    {
+        if (none.isValid())
+            parameters.insert("QUASI_IDENTIFIERS", none);
+        const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+        EXPECT_FALSE(run.ok);
+        EXPECT_TRUE(
+            run.errors.contains("QUASI_IDENTIFIERS: choose the fields an attacker may know about a person "
+                                "(age, sex...)"))
+            << run.errors.toStdString();
+        EXPECT_TRUE(run.errors.contains("'Aggregate to a population floor' (vbas:populationfloor)"));
+        // QGIS's own check before a run says the same.
+        QString message;
+        std::unique_ptr<QgsProcessingAlgorithm> algorithm(
+            QgsApplication::processingRegistry()->createAlgorithmById(kAggregate));
+        QgsProcessingContext context;
+        EXPECT_FALSE(algorithm->checkParameterValues(parameters, context, &message));
+        EXPECT_TRUE(message.startsWith("QUASI_IDENTIFIERS: choose the fields an attacker may know"))
+            << message.toStdString();
+    }
+}
+
+TEST(PopulationFloor, EveryRegionReachesThePopulationFloorAndTheLogSaysWhatItDoesNotProtect)
 {
     // The tracts are their own records, weighted by population (377,779 residents, data/README.md).
     const OlindaInput olinda;
@@ -116,11 +145,16 @@ TEST(AggregateRegions, WithoutQuasiIdentifiersEveryRegionReachesThePopulationFlo
                                  {"SITE_COUNT_OFFSET", 1.0},
                                  {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
                                  {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
-    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    const AlgorithmRun run = runAlgorithm("vbas:populationfloor", parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_TRUE(
+        run.log.contains("Population floor: every released region holds at least 20000 records. No "
+                         "quasi-identifiers were given, so nothing protects a person whose age, sex or "
+                         "other values someone knows"))
+        << run.log.toStdString();
     QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
-    EXPECT_EQ(checkAnonymity(records, "CD_GEOCODI", {}, 20000, "V014"), "PASS");
-    const Recount recount = recountGroups(*records, {"CD_GEOCODI"}, "V014");
+    EXPECT_EQ(checkAnonymity(records, "aggregate_id", {}, 20000, "V014"), "PASS");
+    const Recount recount = recountGroups(*records, {"aggregate_id"}, "V014");
     EXPECT_GE(recount.smallestGroup, 20000);
     EXPECT_EQ(recount.records + number(run, "SUPPRESSED"), 377779);
     // Naive count by hand: mean 377,779 / 470 = 803.8 per tract, 25 tracts reach 20,000, 470 / 25 = 18.
@@ -144,7 +178,8 @@ TEST(AggregateRegions, BostonInNad27KeepsItsCrsAndAreas)
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_EQ(outputLayer(run, "OUTPUT")->crs().authid(), "EPSG:4267");
-    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tract", quasiIdentifiers, 5), "PASS");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", quasiIdentifiers, 5),
+              "PASS");
     EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 27006);
     EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), 0) << "data/README.md: no class below 5 with these QIs";
     expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"), *tracts,
@@ -166,12 +201,12 @@ TEST(AggregateRegions, InvalidPolygonsAreRepairedAndCounted)
                                  {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
                                  {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT},
                                  {"OUTPUT_RECORDS", QgsProcessing::TEMPORARY_OUTPUT}};
-    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    const AlgorithmRun run = runAlgorithm("vbas:populationfloor", parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_TRUE(run.log.contains("5 invalid region polygons were repaired")) << run.log.toStdString();
     EXPECT_TRUE(run.log.contains("computing in the CRS of REGIONS")) << run.log.toStdString();
     EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 1057673);
-    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "AREAKEY", {}, 50000, "POP8"), "PASS");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", {}, 50000, "POP8"), "PASS");
     // In a projected CRS area_m2 is the planar area QGIS measures too.
     expectAreasMatchMembers(*outputLayer(run, "OUTPUT"), *outputLayer(run, "OUTPUT_MAPPING"), *tracts,
                             "AREAKEY", 1e-9);
@@ -194,7 +229,8 @@ TEST(AggregateRegions, GeoPackageTableOfRealCasesWithMissingValues)
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_EQ(outputLayer(run, "OUTPUT")->crs().authid(), "EPSG:3035");
-    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tile", {"sex", "agegrp"}, 3), "PASS");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", {"sex", "agegrp"}, 3),
+              "PASS");
     EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), 636);
     EXPECT_TRUE(run.log.contains("refinement.adc")) << run.log.toStdString();
 }
@@ -255,8 +291,8 @@ TEST(AggregateRegions, ReleaseDoesNotDependOnTheOrderOfTheRecords)
     ASSERT_TRUE(forward.ok && backward.ok) << forward.errors.toStdString() << backward.errors.toStdString();
     for (const char* name : {"AGGREGATES", "RECORDS_RELEASED", "SUPPRESSED_LOCAL", "DISCERNIBILITY"})
         EXPECT_EQ(number(backward, name), number(forward, name)) << name;
-    EXPECT_EQ(countByValue(*outputLayer(backward, "OUTPUT_RECORDS"), "tract"),
-              countByValue(*outputLayer(forward, "OUTPUT_RECORDS"), "tract"));
+    EXPECT_EQ(countByValue(*outputLayer(backward, "OUTPUT_RECORDS"), "aggregate_id"),
+              countByValue(*outputLayer(forward, "OUTPUT_RECORDS"), "aggregate_id"));
 }
 
 // Issue 14: every phase says what it did and how long it took, and the bar moves while the records are read

@@ -2,6 +2,7 @@
 // change, and nothing is written.
 
 #include "processingtestutils.h"
+#include "realdata.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsprocessing.h>
@@ -96,12 +97,50 @@ TEST(BadInput, UnknownRegionIdsAreNamedUnlessDropped)
         "RECORD_REGION_FIELD: 4 record(s) in 2 row(s) name regions that are not among the regions (first: "
         "'Z9'); fix the region ids of those records or choose to drop unknown regions");
 
-    const AlgorithmRun run = runAlgorithm(kAggregate, with(input.parameters(), "UNKNOWN_REGIONS", "drop"));
+    // Dropping half the records is refused unless that much is allowed: so many unknown ids mean wrong
+    // fields.
+    const QVariantMap dropping = with(input.parameters(), "UNKNOWN_REGIONS", "drop");
+    EXPECT_EQ(
+        failure(dropping),
+        "RECORD_REGION_FIELD: 4 record(s) in 2 row(s) name regions that are not among the regions (first: "
+        "'Z9'), 50 % of the records: more than the 1 % that may be dropped (MAX_DROPPED). So many unknown "
+        "ids mean the region fields do not correspond; fix the ids or choose the right fields rather than "
+        "drop them");
+    const AlgorithmRun run = runAlgorithm(kAggregate, with(dropping, "MAX_DROPPED", 50));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_EQ(run.results.value("RECORDS_DROPPED").toLongLong(), 4);
     EXPECT_EQ(run.results.value("INPUT_RECORDS").toLongLong(), 8);
     EXPECT_EQ(
         run.results.value("RECORDS_RELEASED").toLongLong() + run.results.value("SUPPRESSED").toLongLong(), 4);
+}
+
+// The demo's layers with the fields QGIS would offer first (issue 31): the tracts' fid and the patients'
+// patient_id. 470 of the 18,897 patients have an id that is also a fid (1..470); dropping the rest would
+// release them in the wrong tracts, so the run is refused either way, showing both fields' values and the
+// pair that matches (every patient's tract is a CD_GEOCODI).
+TEST(BadInput, FieldsThatDoNotCorrespondAreRefusedWithThePairThatDoes)
+{
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters();
+    parameters.insert("REGION_ID_FIELD", "fid");
+    parameters.insert("RECORD_REGION_FIELD", "patient_id");
+    for (const QVariantMap& attempt : {parameters, with(parameters, "UNKNOWN_REGIONS", "drop")})
+    {
+        const std::string error = failure(attempt);
+        EXPECT_NE(error.find(
+                      "RECORD_REGION_FIELD: the records' 'patient_id' and the small areas' 'fid' do not "
+                      "correspond: only 470 of 18897 records name a small area. 'patient_id' holds '1000', "),
+                  std::string::npos)
+            << error;
+        EXPECT_NE(error.find("'fid' holds '1', '10', '100', '101', '102' and 465 more."), std::string::npos)
+            << error;
+        EXPECT_NE(
+            error.find("Choose the right fields: the small areas' 'CD_GEOCODI' matches the records' 'tract' "
+                       "for 5000 of the first 5000 records: give REGION_ID_FIELD=CD_GEOCODI and "
+                       "RECORD_REGION_FIELD=tract."),
+            std::string::npos)
+            << error;
+    }
 }
 
 TEST(BadInput, KBelowTwoIsRejected)

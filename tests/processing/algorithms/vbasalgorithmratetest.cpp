@@ -53,7 +53,8 @@ TEST(RateAggregation, BostonTownsSuppressWhatAnIndependentRecountPredicts)
         EXPECT_EQ(feature.attribute("released").toLongLong(),
                   releasedPerTown.value(feature.attribute("aggregate_id").toString()))
             << feature.attribute("aggregate_id").toString().toStdString();
-    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tract", quasiIdentifiers, 5), "PASS");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", quasiIdentifiers, 5),
+              "PASS");
     EXPECT_EQ(expectAreasMatchMembers(*aggregates, *tracts, *tracts, "poltract", 1e-5, "TOWN"), 92);
 }
 

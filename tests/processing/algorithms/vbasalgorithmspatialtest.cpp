@@ -180,7 +180,8 @@ TEST(SpatialPartitions, BarrierReleasesNeverJoinTheBanksOfARiver)
         const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
         ASSERT_TRUE(run.ok) << run.errors.toStdString();
         EXPECT_EQ(crossings(run), 0) << (adc ? "with ADC" : "");
-        EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tile", {"sex", "agegrp"}, 3), "PASS");
+        EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", {"sex", "agegrp"}, 3),
+                  "PASS");
     }
     const AlgorithmRun euclidean = runAlgorithm(kAggregate, germany.parameters("partition.voronoi"));
     ASSERT_TRUE(euclidean.ok);
@@ -216,8 +217,9 @@ TEST(SpatialPartitions, BostonReleasesNeverMixTowns)
                 EXPECT_EQ(towns.size(), 1u) << "aggregate " << aggregate;
             // data/README.md: 92 towns; each needs a released region of its own.
             EXPECT_GE(number(run, "AGGREGATES"), 92);
-            EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "tract", {"age_band", "sex"}, 5),
-                      "PASS");
+            EXPECT_EQ(
+                checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", {"age_band", "sex"}, 5),
+                "PASS");
         }
 }
 
@@ -270,7 +272,7 @@ TEST(SpatialPartitions, ContiguityLeavesEveryOlindaRegionInOnePiece)
     const AlgorithmRun repaired = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(repaired.ok) << repaired.errors.toStdString();
     EXPECT_EQ(multipart(*outputLayer(repaired, "OUTPUT")), 0); // Olinda has no islands
-    EXPECT_EQ(checkAnonymity(outputLayer(repaired, "OUTPUT_RECORDS"), "tract", {"age_band", "sex"}, 5),
+    EXPECT_EQ(checkAnonymity(outputLayer(repaired, "OUTPUT_RECORDS"), "aggregate_id", {"age_band", "sex"}, 5),
               "PASS");
 }
 

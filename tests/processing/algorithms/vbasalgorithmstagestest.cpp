@@ -203,7 +203,7 @@ TEST(PartitionRegions, FourSquaresWorkedOutByHand)
             << "aggregate " << row.at(0).toInt();
     }
     EXPECT_EQ(reviewed, 2);
-    EXPECT_EQ(recountGroups(*outputLayer(run, "OUTPUT_RECORDS"), {"area", "sex"}).smallestGroup, 3);
+    EXPECT_EQ(recountGroups(*outputLayer(run, "OUTPUT_RECORDS"), {"aggregate_id", "sex"}).smallestGroup, 3);
 }
 
 TEST(PartitionRegions, EverySiteHasItsCellOrTheLogSaysWhy)
@@ -332,5 +332,6 @@ TEST(PartitionRegions, SitesInAnotherCrsGiveTheSameReleaseAsTheMainJob)
     EXPECT_EQ(aggregateOf(*outputLayer(given, "OUTPUT_MAPPING")),
               aggregateOf(*outputLayer(main, "OUTPUT_MAPPING")));
     EXPECT_EQ(number(given, "SUPPRESSED"), number(main, "SUPPRESSED"));
-    EXPECT_EQ(checkAnonymity(outputLayer(given, "OUTPUT_RECORDS"), "tract", {"age_band", "sex"}, 5), "PASS");
+    EXPECT_EQ(checkAnonymity(outputLayer(given, "OUTPUT_RECORDS"), "aggregate_id", {"age_band", "sex"}, 5),
+              "PASS");
 }

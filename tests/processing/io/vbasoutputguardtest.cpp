@@ -238,6 +238,7 @@ TEST(OutputGuard, TwoOutputsInOneFileAreRefusedUnlessLayersOfOneGeoPackage)
     QVariantMap parameters = grid.parameters(kAggregate, folder);
     parameters.insert("OUTPUT", folder.path("release.gpkg"));
     parameters.insert("OUTPUT_MAPPING", folder.path("release.gpkg"));
+    parameters.remove("OUTPUT_RECORDS"); // else the records' layer of release.gpkg clashes first
     expectRejected(
         kAggregate, parameters, folder,
         "OUTPUT_MAPPING: " + folder.path("release.gpkg").toStdString() +

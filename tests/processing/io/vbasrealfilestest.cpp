@@ -28,6 +28,8 @@
 namespace
 {
 const QString kAggregate = QStringLiteral("vbas:aggregateregions");
+/** The main job without quasi-identifiers: a population floor. */
+const QString kFloor = QStringLiteral("vbas:populationfloor");
 
 // Figures of data/tests/nc_counties.gpkg:counties (ogrinfo, data/README.md).
 constexpr qint64 kDeaths = 667;   //!< sum of SID74
@@ -117,7 +119,7 @@ double totalArea(QgsVectorLayer& layer)
 TEST(RealFiles, ZeroCountsAreRowsWithoutRecords)
 {
     const auto counties = openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties"));
-    const AlgorithmRun run = runAlgorithm(kAggregate, floorParameters(counties.get()));
+    const AlgorithmRun run = runAlgorithm(kFloor, floorParameters(counties.get()));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     const ReleaseRecount recount =
         expectSoundRelease(run, {counties.get(), "FIPS", counties.get(), "FIPS", "NAME", {}, "SID74", 20});
@@ -145,13 +147,13 @@ TEST(RealFiles, NullCountsAreRefusedUnlessReadAsZero)
                                      VbasCompat::nullOf(VbasCompat::FieldTypeDouble));
         });
     OutputFolder folder;
-    expectRejected(kAggregate, folder.release(floorParameters(counties.get())), folder,
+    expectRejected(kFloor, folder.release(floorParameters(counties.get())), folder,
                    "COUNT_FIELD: 'SID74' is NULL in 3 row(s) (first: feature 1), so how many records they "
                    "hold is unknown; fill in their counts, or set NULL_COUNT_AS_ZERO to read NULL as 0 (no "
                    "records)");
 
     const AlgorithmRun run =
-        runAlgorithm(kAggregate, with(floorParameters(counties.get()), "NULL_COUNT_AS_ZERO", true));
+        runAlgorithm(kFloor, with(floorParameters(counties.get()), "NULL_COUNT_AS_ZERO", true));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     const ReleaseRecount recount =
         expectSoundRelease(run, {counties.get(), "FIPS", counties.get(), "FIPS", "NAME", {}, "SID74", 20});
@@ -173,7 +175,7 @@ TEST(RealFiles, NegativeAndFractionalCountsAreStillRefused)
         });
     OutputFolder folder;
     expectRejected(
-        kAggregate, folder.release(floorParameters(counties.get())), folder,
+        kFloor, folder.release(floorParameters(counties.get())), folder,
         "COUNT_FIELD: feature 3 has the count '2.5', but counts must be whole numbers of 0 or more "
         "(0: the row holds no records); fix that row, or leave COUNT_FIELD empty to count every "
         "row as one record");
@@ -184,7 +186,7 @@ TEST(RealFiles, EveryCountZeroIsNamed)
     const auto counties =
         countiesCopy([](QgsFeature& feature) { feature.setAttribute(QStringLiteral("SID74"), 0.0); });
     OutputFolder folder;
-    expectRejected(kAggregate, folder.release(floorParameters(counties.get())), folder,
+    expectRejected(kFloor, folder.release(floorParameters(counties.get())), folder,
                    "COUNT_FIELD: every row has a count of 0 in 'SID74' (NULL read as 0), so there are no "
                    "records to release; choose the field that holds the number of records of each row");
 }
@@ -217,7 +219,7 @@ TEST(RealFiles, RegionsWithoutGeometryAndRecordsAreLeftOut)
             if (feature.id() == kCamden)
                 feature.setGeometry(QgsGeometry(std::make_unique<QgsMultiPolygon>()));
         });
-    const AlgorithmRun run = runAlgorithm(kAggregate, floorParameters(counties.get()));
+    const AlgorithmRun run = runAlgorithm(kFloor, floorParameters(counties.get()));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_TRUE(run.log.contains("2 region(s) have no geometry (NULL or empty) and no records; they are left "
                                  "out of the release and the mapping: '37005', '37029'"))
@@ -230,7 +232,7 @@ TEST(RealFiles, RegionsWithoutGeometryAndRecordsAreLeftOut)
     EXPECT_EQ(number(run, "INPUT_RECORDS"), kDeaths);
     EXPECT_EQ(number(run, "RECORDS_DROPPED"), 0);
     EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED"), kDeaths);
-    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "FIPS", {}, 20, "SID74"), "PASS");
+    EXPECT_EQ(checkAnonymity(outputLayer(run, "OUTPUT_RECORDS"), "aggregate_id", {}, 20, "SID74"), "PASS");
     EXPECT_TRUE(run.log.contains(
         QStringLiteral("%1 of %2 regions hold no records").arg(kZeroCounties - 2).arg(kCounties - 2)))
         << run.log.toStdString();
@@ -249,10 +251,9 @@ TEST(RealFiles, RegionsWithoutGeometryButWithRecordsAreRefused)
         "REGIONS: 1 region(s) without geometry (NULL or empty) hold records (first: '37009', 1 record(s)), "
         "which cannot be placed; give those regions their polygons, or remove their records from RECORDS";
     OutputFolder folder;
-    expectRejected(kAggregate, folder.release(floorParameters(counties.get())), folder, message);
-    expectRejected(kAggregate,
-                   folder.release(with(floorParameters(counties.get()), "UNKNOWN_REGIONS", "drop")), folder,
-                   message);
+    expectRejected(kFloor, folder.release(floorParameters(counties.get())), folder, message);
+    expectRejected(kFloor, folder.release(with(floorParameters(counties.get()), "UNKNOWN_REGIONS", "drop")),
+                   folder, message);
 }
 
 // ---- Curved geometries ------------------------------------------------------------------------------------
@@ -264,12 +265,12 @@ TEST(RealFiles, MultiSurfaceCountiesGiveTheSameReleaseAsPolygons)
     const auto surfaces =
         openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties_multisurface"));
     ASSERT_EQ(surfaces->wkbType(), VbasCompat::WkbMultiSurface);
-    const AlgorithmRun run = runAlgorithm(kAggregate, floorParameters(surfaces.get()));
+    const AlgorithmRun run = runAlgorithm(kFloor, floorParameters(surfaces.get()));
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_TRUE(run.log.contains(
         "100 region geometries of a curved type (CurvePolygon, MultiSurface) were read as polygons"))
         << run.log.toStdString();
-    const AlgorithmRun reference = runAlgorithm(kAggregate, floorParameters(polygons.get()));
+    const AlgorithmRun reference = runAlgorithm(kFloor, floorParameters(polygons.get()));
     ASSERT_TRUE(reference.ok) << reference.errors.toStdString();
     EXPECT_EQ(number(run, "AGGREGATES"), number(reference, "AGGREGATES"));
     EXPECT_EQ(number(run, "RECORDS_RELEASED"), number(reference, "RECORDS_RELEASED"));
@@ -337,11 +338,14 @@ TEST(RealFiles, RecordsOfWhichNoneMatchesPointAtTheIdFields)
     const QVariantMap parameters{{"REGIONS", asParameter(counties.get())},  {"REGION_ID_FIELD", "FIPS"},
                                  {"RECORDS", asParameter(records.get())},   {"RECORD_REGION_FIELD", "county"},
                                  {"QUASI_IDENTIFIERS", QStringList{"sex"}}, {"K", 2}};
+    // No other pair of fields matches either (the counts of SID74 hold 1 to 4, but are no id): no advice.
     const std::string message =
-        "RECORD_REGION_FIELD: no record's small area is among the region ids: RECORD_REGION_FIELD 'county' "
-        "holds '171', '5', '9'; REGION_ID_FIELD 'FIPS' holds '37001', '37003', '37005', '37007', '37009' "
-        "and 95 more; check that the two fields hold the same codes (leading zeros: '01001' is not '1001', "
-        "and a code stored as a number has lost them), or choose the right fields";
+        "RECORD_REGION_FIELD: the records' 'county' and the small areas' 'FIPS' do not correspond: only 0 of "
+        "4 "
+        "records name a small area. 'county' holds '171', '5', '9'; 'FIPS' holds '37001', '37003', '37005', "
+        "'37007', '37009' and 95 more. Check that the two fields hold the same codes (leading zeros: '01001' "
+        "is "
+        "not '1001', and a code stored as a number has lost them), or choose the right fields.";
     OutputFolder folder;
     expectRejected(kAggregate, folder.release(parameters), folder, message);
     expectRejected(kAggregate, folder.release(with(parameters, "UNKNOWN_REGIONS", "drop")), folder, message);

@@ -115,7 +115,7 @@ Release readRelease(const QDir& folder)
     QFile report(folder.filePath("report.html"));
     const QString html = report.open(QIODevice::ReadOnly) ? QString::fromUtf8(report.readAll()) : QString();
     return {releasedByAggregate(folder.filePath("release.gpkg")),
-            rowsByValue(folder.filePath("records.csv"), "tile"), reportFigure(html, "released"),
+            rowsByValue(folder.filePath("records.csv"), "aggregate_id"), reportFigure(html, "released"),
             reportFigure(html, "aggregated regions")};
 }
 

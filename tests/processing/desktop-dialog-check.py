@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""The main job's dialog as a user first sees it, in real QGIS desktop under Xvfb (issue 31): with the demo's
+layers loaded and chosen, the field parameters start empty (QGIS would offer each layer's first field, fid and
+patient_id, which are wrong), and at most about a dozen parameters show before the advanced ones.
+
+usage: desktop-dialog-check.py --plugin PLUGIN_SO --data DATA_DEMO_DIR --work DIR [--screenshot PNG]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+DESKTOP_CODE = r"""
+import json, os, traceback
+from qgis.PyQt.QtCore import QTimer
+from qgis.PyQt.QtWidgets import QGroupBox, QWidget
+from qgis.core import QgsProject, QgsProcessingContext, QgsVectorLayer
+import processing
+OUT = os.environ["RUN_OUT"]
+DATA = os.environ["RUN_DATA"]
+state = {}
+def values(panel):
+    return {name: wrapper.parameterValue() for name, wrapper in panel.wrappers.items()}
+def shown_before_advanced(dialog, panel):
+    # The inputs outside the advanced group (QGIS lists the outputs after it) and the outputs made by default.
+    boxes = [b for b in panel.findChildren(QGroupBox) if "dvanced" in b.title()]
+    def in_advanced(widget):
+        while widget is not None:
+            if widget in boxes:
+                return True
+            widget = widget.parentWidget()
+        return False
+    outputs = {p.name() for p in dialog.algorithm().destinationParameterDefinitions()}
+    inputs = sorted(name for name, wrapper in panel.wrappers.items()
+                    if name not in outputs and wrapper.wrappedWidget() is not None
+                    and not in_advanced(wrapper.wrappedWidget()))
+    made = sorted(p.name() for p in dialog.algorithm().destinationParameterDefinitions() if p.createByDefault())
+    return inputs, made
+def finish():
+    try:
+        dialog = state["dialog"]
+        panel = dialog.mainWidget()
+        result = state["result"]
+        result["chosen"] = {k: str(v) for k, v in values(panel).items()}
+        result["before_advanced"], result["outputs_made"] = shown_before_advanced(dialog, panel)
+        dialog.grab().save(os.path.join(OUT, "dialog.png"))
+        json.dump(result, open(os.path.join(OUT, "dialog.json"), "w"), indent=1)
+    except Exception:
+        open(os.path.join(OUT, "error.txt"), "w").write(traceback.format_exc())
+    QgsProject.instance().setDirty(False)
+    os._exit(0)
+def choose():
+    try:
+        dialog = state["dialog"]
+        panel = dialog.mainWidget()
+        state["result"] = {"opened": {k: str(v) for k, v in values(panel).items()}}
+        context = QgsProcessingContext()
+        context.setProject(QgsProject.instance())
+        panel.wrappers["REGIONS"].setParameterValue(state["tracts"].id(), context)
+        panel.wrappers["RECORDS"].setParameterValue(state["patients"].id(), context)
+    except Exception:
+        open(os.path.join(OUT, "error.txt"), "w").write(traceback.format_exc())
+        os._exit(0)
+    QTimer.singleShot(1500, finish)
+def start():
+    try:
+        state["tracts"] = QgsVectorLayer(os.path.join(DATA, "olinda.gpkg") + "|layername=tracts", "tracts", "ogr")
+        state["patients"] = QgsVectorLayer(os.path.join(DATA, "olinda_patients.csv"), "patients", "ogr")
+        QgsProject.instance().addMapLayers([state["tracts"], state["patients"]])
+        dialog = processing.createAlgorithmDialog("vbas:aggregateregions")
+        dialog.resize(1000, 980)
+        dialog.show()
+        state["dialog"] = dialog
+    except Exception:
+        open(os.path.join(OUT, "error.txt"), "w").write(traceback.format_exc())
+        os._exit(0)
+    QTimer.singleShot(1500, choose)
+QTimer.singleShot(3000, start)
+"""
+
+
+def clean_environment(**more):
+    """QGIS's embedded Python must be the system's: no version manager's Python on the PATH."""
+    env = dict(os.environ, **more)
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if ".pyenv" not in p)
+    for key in ("PYTHONHOME", "PYTHONPATH", "PYENV_VERSION", "VIRTUAL_ENV"):
+        env.pop(key, None)
+    return env
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plugin", required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--screenshot")
+    options = parser.parse_args()
+    work = os.path.abspath(options.work)
+    shutil.rmtree(work, ignore_errors=True)
+    out = os.path.join(work, "out")
+    plugin_dir = os.path.join(work, "plugin")
+    os.makedirs(out)
+    os.makedirs(plugin_dir)
+    shutil.copy(options.plugin, plugin_dir)  # its folder must hold no other plugin
+    name = os.path.splitext(os.path.basename(options.plugin))[0]
+    with open(os.path.join(work, "global.ini"), "w") as ini:
+        ini.write("[plugins]\nsearchPathsForPlugins=%s\n\n[Plugins]\n%s=true\n" % (plugin_dir, name))
+    with open(os.path.join(work, "startup.py"), "w") as code:
+        code.write(DESKTOP_CODE)
+    # Desktop QGIS draws on Xvfb: whatever QT_QPA_PLATFORM the caller has, it needs xcb.
+    env = clean_environment(RUN_OUT=out, RUN_DATA=os.path.abspath(options.data), QT_QPA_PLATFORM="xcb",
+                            QGIS_CUSTOM_CONFIG_PATH=os.path.join(work, "profile"),
+                            XDG_RUNTIME_DIR=os.path.join(work, "xdg"))
+    done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", "qgis.bin", "--noversioncheck",
+                           "--nologo", "--globalsettingsfile", os.path.join(work, "global.ini"), "--code",
+                           os.path.join(work, "startup.py")], env=env, capture_output=True, text=True, timeout=300)
+    if os.path.exists(os.path.join(out, "error.txt")):
+        sys.exit("the dialog could not be opened:\n" + open(os.path.join(out, "error.txt")).read())
+    if not os.path.exists(os.path.join(out, "dialog.json")):
+        sys.exit("QGIS desktop ended (%d) without opening the dialog:\n%s\n%s" % (
+            done.returncode, done.stdout[-2000:], done.stderr[-2000:]))
+    result = json.load(open(os.path.join(out, "dialog.json")))
+    problems = []
+    for moment in ("opened", "chosen"):
+        for field in ("REGION_ID_FIELD", "RECORD_REGION_FIELD", "QUASI_IDENTIFIERS"):
+            if result[moment][field] not in ("", "NULL", "None", "[]"):
+                problems.append("%s starts as %r once the layers are %s" % (field, result[moment][field], moment))
+    if result["chosen"]["REGIONS"] in ("", "None", "NULL") or result["chosen"]["RECORDS"] in ("", "None", "NULL"):
+        problems.append("the layers were not chosen: %r" % result["chosen"])
+    shown, made = result["before_advanced"], result["outputs_made"]
+    print("inputs before the advanced ones (%d): %s" % (len(shown), ", ".join(shown)))
+    print("outputs made by default (%d): %s" % (len(made), ", ".join(made)))
+    if len(shown) > 12:
+        problems.append("%d inputs show before the advanced ones; the main job needs about 12" % len(shown))
+    if len(made) > 4:
+        problems.append("a first run makes %d outputs: %s" % (len(made), ", ".join(made)))
+    for needed in ("REGIONS", "REGION_ID_FIELD", "RECORDS", "RECORD_REGION_FIELD", "QUASI_IDENTIFIERS", "K"):
+        if needed not in shown:
+            problems.append("%s is not among the first parameters" % needed)
+    if options.screenshot:
+        shutil.copy(os.path.join(out, "dialog.png"), options.screenshot)
+    if problems:
+        sys.exit("\n".join(problems))
+    print("the field parameters start empty; the dialog is in %s" % os.path.join(out, "dialog.png"))
+
+
+if __name__ == "__main__":
+    main()
