@@ -449,7 +449,8 @@ void checkRegionsWithoutGeometry(const QStringList& withoutGeometry,
             .toStdString());
 }
 
-/** The values of every field of `source` that holds a different one in each feature (an id), by field name. */
+/** The values of every field of `source` that holds a different one in each feature (an id), by field name.
+ */
 QHash<QString, QSet<QString>> idFields(const QgsFeatureSource& source)
 {
     QHash<QString, QSet<QString>> values;

@@ -410,6 +410,43 @@ TEST(AutomaticHierarchy, ValuesThatGiveNoBandsStayAsTheyAre)
     EXPECT_NE(words.find("'f'"), std::string::npos) << words;
 }
 
+TEST(BuildHierarchies, NullIsAGroupOfItsOwnInEveryKind)
+{
+    // Every registered kind, the automatic one included: the NULL category (last) is alone in a NULL group at
+    // every level below the one that removes the quasi-identifier.
+    const std::map<std::string, std::pair<std::string, std::vector<CategoryValue>>> cases{
+        {"interval", {"v: interval 10 20", {number(3), number(14), number(27), null()}}},
+        {"date",
+         {"v: date month year", {text("2004-05-19"), text("2004-06-01"), text("2005-01-02"), null()}}},
+        {"prefix", {"v: prefix 2 1", {text("J45"), text("J44"), text("K21"), null()}}},
+        {"table", {"v: table", {text("a"), text("b"), text("c"), null()}}},
+        {"auto", {"v: auto", {number(3), number(14), number(27), null()}}},
+    };
+    const std::map<std::string, std::string> tables{{"v", "a;ab;*\nb;ab;*\nc;c;*\n"}}, noTables;
+    for (const HierarchyKind& kind : hierarchyKinds())
+    {
+        const auto found = cases.find(kind.id);
+        ASSERT_NE(found, cases.end()) << kind.id << " has no case here: add one";
+        const auto& [spec, values] = found->second;
+        const Hierarchies built =
+            buildHierarchies(parseGeneralization(spec), std::string(kind.id) == "table" ? tables : noTables,
+                             {"v"}, {values}, AutomaticBanding{{{10, 10, 10, 10}}, 2, false});
+        ASSERT_TRUE(built[0]) << spec;
+        const Hierarchy& h = built[0]->hierarchy;
+        const std::uint32_t nullCode = std::uint32_t(values.size() - 1);
+        ASSERT_GT(h.removalLevel(), 1u) << spec;
+        for (std::size_t level = 1; level < h.removalLevel(); ++level)
+        {
+            EXPECT_TRUE(h.isNull(level, h.group(level, nullCode))) << spec << " level " << level;
+            for (std::uint32_t code = 0; code < nullCode; ++code)
+            {
+                EXPECT_NE(h.group(level, code), h.group(level, nullCode)) << spec << " level " << level;
+                EXPECT_FALSE(h.isNull(level, h.group(level, code))) << spec << " level " << level;
+            }
+        }
+    }
+}
+
 TEST(BuildHierarchies, NumbersAreBandedByDefaultNeverRemovedUnlessAllowed)
 {
     const std::vector<std::string> names{"age", "sex", "zip", "dose"};

@@ -21,6 +21,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace
 {
 const QString kAggregate = QStringLiteral("vbas:aggregateregions");
@@ -355,6 +357,31 @@ qint64 expectAgesInBands(QgsVectorLayer& records)
     EXPECT_LE(widths.size(), 1) << "one level for every record";
     return nulls;
 }
+
+/**
+ * The case list's age bands at each level, by hand from its counts per 5-year band (data/README.md: 65-69
+ * 171, 70-74 212, 75-79 129, 80-84 43, 85-89 26, 90-94 4, 95-99 4, 100+ 1; ages 66..102). A range of 36 in at
+ * most 20 bands: widths 5 (1 or 5 times a power of ten), 10 and 20 (50 is no multiple of 20, 100 spans the
+ * range). The lowest band holds at least k = 5 cases, coded "<" its upper bound; the highest end is widened
+ * until it holds k: of 5, from 100 on 1, from 95 on 5: "95+"; of 10, from 100 on 1, from 90 on 9: "90+"; of
+ * 20, the bands 60-79 (512 cases) and 80-99 (77) with 100+ (1): "<80", "80+".
+ */
+const QList<QSet<QString>> kCaseListBands{
+    {"<70", "70-74", "75-79", "80-84", "85-89", "90-94", "95+"},
+    {"<70", "70-79", "80-89", "90+"},
+    {"<80", "80+"},
+};
+
+/** Expects the released ages (NULL aside) to be the bands of one level of kCaseListBands. */
+void expectCaseListBands(QgsVectorLayer& records)
+{
+    QStringList released = countByValue(records, "age").keys();
+    released.removeAll("NULL");
+    const QSet<QString> ages(released.begin(), released.end());
+    EXPECT_TRUE(std::any_of(kCaseListBands.begin(), kCaseListBands.end(),
+                            [&](const QSet<QString>& level) { return level.contains(ages); }))
+        << released.join(", ").toStdString();
+}
 } // namespace
 
 TEST(CaseList, TheDefaultsReleaseAgesInBandsNoneExactNoneRemoved)
@@ -365,8 +392,10 @@ TEST(CaseList, TheDefaultsReleaseAgesInBandsNoneExactNoneRemoved)
     const auto counties = openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties"));
     // As a user opens the file: OGR, no .csvt, every column text (read whole: GDAL's Arrow stream).
     const auto cases = openData(kCaseList);
-    const AlgorithmRun run =
-        runAlgorithm(kAggregate, caseListParameters(counties.get(), asParameter(cases.get()), 5));
+    QTemporaryDir reportDir;
+    QVariantMap parameters = caseListParameters(counties.get(), asParameter(cases.get()), 5);
+    parameters.insert("OUTPUT_HTML_FILE", reportDir.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     // The empty ages are NULL: counted, a category of their own.
     EXPECT_TRUE(run.log.contains(QStringLiteral("'age' is NULL in %1 record(s)").arg(input.emptyAges)))
@@ -377,12 +406,16 @@ TEST(CaseList, TheDefaultsReleaseAgesInBandsNoneExactNoneRemoved)
     QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
     ASSERT_TRUE(records);
     const qint64 releasedNull = expectAgesInBands(*records);
+    expectCaseListBands(*records);
+    QFile report(reportDir.filePath("report.html"));
+    ASSERT_TRUE(report.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(QString::fromUtf8(report.readAll()).contains("age: numbers, banded automatically"));
     EXPECT_LE(releasedNull, input.emptyAges);
     EXPECT_FALSE(countByValue(*records, "age").contains(QString())) << "an empty age is NULL, not ''";
     // k recounted from the released table alone, and by the verifier; every case accounted for.
-    const Recount recount = recountGroups(*records, {"county", "age", "sex"});
+    const Recount recount = recountGroups(*records, {"aggregate_id", "age", "sex"});
     EXPECT_GE(recount.smallestGroup, 5);
-    EXPECT_EQ(checkAnonymity(records, "county", {"age", "sex"}, 5), "PASS");
+    EXPECT_EQ(checkAnonymity(records, "aggregate_id", {"age", "sex"}, 5), "PASS");
     EXPECT_EQ(recount.records, number(run, "RECORDS_RELEASED"));
     EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED") + number(run, "RECORDS_DROPPED"),
               input.cases);
@@ -399,7 +432,7 @@ TEST(CaseList, TheDefaultsReleaseAgesInBandsNoneExactNoneRemoved)
                         QVariant::fromValue(QgsProcessingFeatureSourceDefinition(path, false, 100000)), 5));
     ASSERT_TRUE(iterated.ok) << iterated.errors.toStdString();
     EXPECT_TRUE(iterated.log.contains("read through QGIS's feature iterator")) << iterated.log.toStdString();
-    expectSameRelease(run, iterated, {"county", "age", "sex"});
+    expectSameRelease(run, iterated, {"aggregate_id", "age", "sex"});
 
     QTemporaryDir dir;
     QFile::copy(path, dir.filePath("cases.csv"));
@@ -410,7 +443,7 @@ TEST(CaseList, TheDefaultsReleaseAgesInBandsNoneExactNoneRemoved)
     const AlgorithmRun typedRun =
         runAlgorithm(kAggregate, caseListParameters(counties.get(), asParameter(&typed), 5));
     ASSERT_TRUE(typedRun.ok) << typedRun.errors.toStdString();
-    expectSameRelease(run, typedRun, {"county", "age", "sex"});
+    expectSameRelease(run, typedRun, {"aggregate_id", "age", "sex"});
 
     QgsVectorLayer delimited(QStringLiteral("file://%1?type=csv&geomType=none").arg(path), "delimited",
                              "delimitedtext");
@@ -418,7 +451,7 @@ TEST(CaseList, TheDefaultsReleaseAgesInBandsNoneExactNoneRemoved)
     const AlgorithmRun delimitedRun =
         runAlgorithm(kAggregate, caseListParameters(counties.get(), asParameter(&delimited), 5));
     ASSERT_TRUE(delimitedRun.ok) << delimitedRun.errors.toStdString();
-    expectSameRelease(run, delimitedRun, {"county", "age", "sex"});
+    expectSameRelease(run, delimitedRun, {"aggregate_id", "age", "sex"});
 }
 
 TEST(CaseList, WhenOnlyRemovingAQuasiIdentifierMeetsTheBudgetTheLogSaysWhichAndAgeStays)
@@ -433,18 +466,26 @@ TEST(CaseList, WhenOnlyRemovingAQuasiIdentifierMeetsTheBudgetTheLogSaysWhichAndA
     ASSERT_GT(unreleasable, input.cases / 100);
     const auto counties = openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties"));
     const auto cases = openData(kCaseList);
-    const AlgorithmRun run =
-        runAlgorithm(kAggregate, caseListParameters(counties.get(), asParameter(cases.get()), 10));
+    QTemporaryDir reportDir;
+    QVariantMap parameters = caseListParameters(counties.get(), asParameter(cases.get()), 10);
+    parameters.insert("OUTPUT_HTML_FILE", reportDir.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    QFile report(reportDir.filePath("report.html"));
+    ASSERT_TRUE(report.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(report.readAll());
     for (const char* part : {"cannot be met at the levels allowed", "Without age it would be met",
                              "allow its removal with 'age: auto max *'", "Or raise the suppression budget to",
                              "fewer quasi-identifiers"})
+    {
         EXPECT_TRUE(run.log.contains(part)) << part << "\n" << run.log.toStdString();
+        EXPECT_TRUE(html.contains(QString(part).toHtmlEscaped())) << part;
+    }
     QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
     ASSERT_TRUE(records);
     expectAgesInBands(*records);
     EXPECT_GE(number(run, "SUPPRESSED"), unreleasable);
-    EXPECT_EQ(checkAnonymity(records, "county", {"age", "sex"}, 10), "PASS");
+    EXPECT_EQ(checkAnonymity(records, "aggregate_id", {"age", "sex"}, 10), "PASS");
 }
 
 TEST(CaseList, TheNextQuarterIsReleasedInTheSameAutomaticBands)
