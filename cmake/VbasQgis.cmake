@@ -33,7 +33,9 @@ if(QGIS_FOUND AND QGIS_CORE_LIBRARY AND QGIS_ANALYSIS_LIBRARY)
         message(STATUS "VBAS: QGIS ${QGIS_VERSION} with Qt${QT_VERSION_MAJOR}; building the QGIS provider")
         set(VBAS_QGIS_PLUGIN_DIR "lib/qgis/plugins" CACHE STRING
             "Where the C++ plugin is installed, relative to CMAKE_INSTALL_PREFIX")
-        set(VBAS_SHIM_INSTALL_DIR "share/vbas/python/plugins" CACHE STRING
+        # QGIS's own folder of Python plugins (relative to its prefix): with the prefix /usr (the .deb),
+        # stock qgis_process finds the shim with no QGIS_PLUGINPATH.
+        set(VBAS_SHIM_INSTALL_DIR "share/qgis/python/plugins" CACHE STRING
             "Where the Python plugin folder for qgis_process is installed, relative to CMAKE_INSTALL_PREFIX")
         # The Python plugin (the "shim") that lets stock qgis_process load our provider: its name and
         # the folder holding it in the build tree (point QGIS_PLUGINPATH there).

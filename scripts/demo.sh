@@ -19,11 +19,15 @@
 # recorded in a release ledger (demo-output/ledger.sqlite, the custodian's: never published), and the next
 # quarter's patients (data/demo/olinda_patients_q2.csv) are then released on its regions and age bands with
 # vbas:releaseonaggregation (publish/q2/), recorded as the ledger's second release and checked the same way.
+# VBAS_DEMO_RUNNER=COMMAND runs the same with an installed command of qgis_process syntax instead of the
+# build's vbas_process, installing and building nothing (scripts/package-check.sh: stock qgis_process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-scripts/build.sh
-runner="${BUILD_DIR:-build}/runner/vbas_process"
+if [ -z "${VBAS_DEMO_RUNNER:-}" ]; then
+    scripts/install-deps.sh
+    scripts/build.sh
+fi
+runner="${VBAS_DEMO_RUNNER:-${BUILD_DIR:-build}/runner/vbas_process}"
 out=demo-output
 rm -rf "$out"
 mkdir -p "$out/publish" "$out/review"

@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# Installs everything VBAS needs to build, test and run on Debian 12 (run as root).
-# Safe to run again: apt-get skips what is already installed.
+# Installs everything VBAS needs to build, test, package and run on Debian 12 or 13 (run as root).
+# Safe to run again: apt-get skips what is already installed. scripts/test.sh runs it on the host
+# and inside its Debian 13 root.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
+. /etc/os-release
+# What differs between the releases: clang's runtime (the fuzzer's sanitizers) follows clang's version.
+case "${ID}-${VERSION_ID:-}" in
+    debian-12) clang_rt=libclang-rt-14-dev ;;
+    debian-13) clang_rt=libclang-rt-19-dev ;;
+    *)
+        echo "install-deps.sh knows Debian 12 and 13, not ${PRETTY_NAME:-this system}" >&2
+        exit 1
+        ;;
+esac
 packages=(
     build-essential cmake ninja-build binutils
-    clang libclang-rt-14-dev
+    clang "$clang_rt"
 
     libcgal-dev libgeos-dev libgdal-dev libsqlite3-dev libpq-dev
     libgtest-dev libgmock-dev libbenchmark-dev
@@ -13,6 +24,9 @@ packages=(
     xvfb xauth
     postgresql postgresql-postgis # a throw-away PostGIS cluster for the push-down tests
     chromium
+    file        # CPack's .deb generator finds the binaries to run dpkg-shlibdeps on with it
+    ccache      # scripts/test-debian13.sh compiles through it: its root keeps the cache between runs
+    debootstrap # scripts/test.sh's Debian roots (the Debian 13 suite, the package checks)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -571,11 +571,12 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
 {
     Table& t = *mTable;
     const std::size_t first = rows.numbered ? 1 : 0;
-    // Every value as QGIS's writer gives it to GDAL, into a column of the type QGIS created, escaped once.
-    OGRFeatureDefnH definition = OGR_L_GetLayerDefn(t.layer);
+    // Every value as QGIS's writer gives it to GDAL, into a column of the type QGIS creates, escaped once.
+    // The type comes from the field, not from the reopened file: newer GDAL (3.10) reads a CSV's columns
+    // back as text, and quotes numbers in text columns but not in number columns.
     const auto typeOf = [&](std::size_t column)
     {
-        return OGR_Fld_GetType(OGR_FD_GetFieldDefn(definition, t.columns[column].first));
+        return t.columns[column].second == Writing::Integer ? OFTInteger64 : OFTString;
     };
     std::string lineEnd;
     std::vector<std::vector<std::string>> texts;

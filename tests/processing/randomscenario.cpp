@@ -125,9 +125,7 @@ void RandomScenario::drawRegions()
 void RandomScenario::drawRecords()
 {
     const int rows = std::uniform_int_distribution<int>(1, 150)(mRandom);
-    // At least one: without them the release is a population floor (vbas:populationfloor), which these
-    // algorithms refuse.
-    const int quasiIdentifiers = std::uniform_int_distribution<int>(1, 3)(mRandom);
+    const int quasiIdentifiers = std::uniform_int_distribution<int>(0, 3)(mRandom);
     const bool counted = std::bernoulli_distribution(0.5)(mRandom);
     // Now and then records whose small area is NULL or unknown.
     const double strayRate = std::bernoulli_distribution(0.25)(mRandom) ? 0.05 : 0.0;
@@ -176,6 +174,11 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
 {
     input.k = std::uniform_int_distribution<int>(2, 5)(mRandom);
     const bool drop = std::bernoulli_distribution(0.7)(mRandom);
+    // The default share of records that may be dropped, or all of them.
+    const double maxDroppedPercent = std::bernoulli_distribution(0.5)(mRandom) ? 1.0 : 100.0;
+    const bool mainJob = combination.algorithm == QLatin1String("vbas:aggregateregions");
+    algorithm = mainJob && input.quasiIdentifiers.isEmpty() ? QStringLiteral("vbas:populationfloor")
+                                                            : combination.algorithm;
     parameters = {
         {"REGIONS", asParameter(regions.get())},
         {"REGION_ID_FIELD", input.regionIdField},
@@ -187,9 +190,7 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
         {"GLOBAL_SUPPRESSION", std::bernoulli_distribution(0.7)(mRandom)},
         {"REPRESENTATIVE_POINT", std::bernoulli_distribution(0.5)(mRandom) ? "centroid" : "point_on_surface"},
         {"UNKNOWN_REGIONS", drop ? "drop" : "fail"},
-        // Unknown small areas are drawn in any share; the cap on dropping them (MAX_DROPPED) has its own
-        // tests.
-        {"MAX_DROPPED", 100.0},
+        {"MAX_DROPPED", maxDroppedPercent},
         {"PARTITION", combination.partition},
         {"CONTIGUITY", std::bernoulli_distribution(0.3)(mRandom)},
         {"OUTPUT", kTemporary},
@@ -231,7 +232,7 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
 
     // The error the run must end in, from the drawn records alone.
     qint64 known = 0;
-    qint64 all = 0;
+    qint64 stray = 0;
     int nullRows = 0;
     int strayRows = 0;
     QgsFeature feature;
@@ -239,17 +240,22 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
     while (features.nextFeature(feature))
     {
         const QVariant area = feature.attribute("area");
-        all += input.countField.isEmpty() ? 1 : feature.attribute(input.countField).toLongLong();
+        const qint64 count = input.countField.isEmpty() ? 1 : feature.attribute(input.countField).toLongLong();
         if (area.isNull() || !mRegionIds.contains(area.toString()))
         {
             nullRows += area.isNull();
             ++strayRows;
+            stray += count;
         }
         else
-            known += input.countField.isEmpty() ? 1 : feature.attribute(input.countField).toLongLong();
+            known += count;
     }
-    // Most records naming no small area: the two fields do not correspond (the join check).
-    if (nullRows == records->featureCount() || (strayRows > 0 && !drop) || known == 0 || 2 * known < all)
+    // Fewer than half the records matching, or more dropped than allowed, means the fields do not correspond.
+    const bool tooManyDropped = double(stray) > maxDroppedPercent / 100.0 * double(known + stray);
+    if (combination.algorithm == QLatin1String("vbas:partitionregions") && input.quasiIdentifiers.isEmpty())
+        expectedError = QStringLiteral("QUASI_IDENTIFIERS");
+    else if (nullRows == records->featureCount() || (strayRows > 0 && !drop) || known == 0 ||
+             known < stray || (drop && tooManyDropped))
         expectedError = QStringLiteral("RECORD_REGION_FIELD");
     else if (input.k > known)
         expectedError = QStringLiteral("K");

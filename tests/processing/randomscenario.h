@@ -42,8 +42,10 @@ public:
     std::unique_ptr<QgsVectorLayer> sites;
     QVariantMap parameters;
     ReleaseInput input;
+    /** The algorithm run: the combination's, or vbas:populationfloor for its main job without quasi-identifiers. */
+    QString algorithm;
     /**
-     * The parameter the run's error must name ("RECORD_REGION_FIELD", "K"), worked out from the drawn input
+     * The parameter the run's error must name ("QUASI_IDENTIFIERS", "RECORD_REGION_FIELD", "K"), worked out from the drawn input
      * without VBAS; empty when the run must succeed.
      */
     QString expectedError;

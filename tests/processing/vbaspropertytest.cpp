@@ -67,8 +67,7 @@ struct HandRelease
                        {"RECORDS_RELEASED", claimedReleased},
                        {"RECORDS_DROPPED", 0},
                        {"SUPPRESSED", 4 - claimedReleased}};
-        run.layers["OUTPUT_RECORDS"] =
-            makeTable({"rid:integer", "aggregate_id:integer", "sex:string"}, released);
+        run.layers["OUTPUT_RECORDS"] = makeTable({"rid:integer", "aggregate_id:integer", "sex:string"}, released);
         run.layers["OUTPUT_MAPPING"] = makeTable({"id:string", "aggregate_id:integer"}, {{"A", 1}, {"B", 2}});
         return run;
     }
@@ -121,7 +120,7 @@ TEST_P(PropertyRelease, EveryRandomInputIsReleasedSoundlyOrRejectedByName)
     {
         const RandomScenario scenario(firstSeed + std::uint64_t(i), combination);
         SCOPED_TRACE(scenario.describe().toStdString());
-        const AlgorithmRun run = runAlgorithm(combination.algorithm, scenario.parameters);
+        const AlgorithmRun run = runAlgorithm(scenario.algorithm, scenario.parameters);
         if (!scenario.expectedError.isEmpty())
         {
             EXPECT_FALSE(run.ok);

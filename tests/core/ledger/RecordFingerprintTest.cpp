@@ -1,6 +1,7 @@
 #include "ledger/RecordFingerprint.h"
 #include "TestSupport.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <random>

@@ -6,6 +6,7 @@
 #include "PropertyCheck.h"
 #include "TestSupport.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <map>
