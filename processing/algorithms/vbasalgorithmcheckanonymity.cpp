@@ -83,7 +83,7 @@ QString VbasAlgorithmCheckAnonymity::shortHelpString() const
         "Quasi-identifier fields (QUASI_IDENTIFIERS): the fields an attacker may know, such as age group "
         "and sex. Leave empty to check the size of each region alone.\n"
         "Record count field (COUNT_FIELD): how many records each row stands for, as in a pre-aggregated "
-        "table; whole numbers of at least 1. Empty: each row is one record.\n"
+        "table; whole numbers of 0 or more (0: the row holds no records). Empty: each row is one record.\n"
         "Required anonymity k (K): the smallest allowed group size.\n"
         "Sensitive fields, L and L_MEASURE (optional): with L of 2 or more, every group must also hold at "
         "least L distinct values of each sensitive field (distinct), or values whose entropy is at least "

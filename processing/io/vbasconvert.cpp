@@ -1,6 +1,7 @@
 #include "vbasconvert.h"
 
 #include "data/IdentifyingValues.h"
+#include "data/RecordCount.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -33,8 +34,6 @@ namespace
 /** The region key of a record whose region is NULL: beyond every key, so the Dataset reports it as unknown.
  */
 constexpr std::uint32_t kNullRegionKey = std::numeric_limits<std::uint32_t>::max();
-/** Counts beyond 2^53 would lose precision as doubles; no real table has rows that heavy. */
-constexpr double kLargestExactCount = 9007199254740992.0;
 /** How many ids or values a message lists before "...". */
 constexpr int kListed = 5;
 
@@ -715,18 +714,15 @@ std::optional<qint64> rowRecords(QgsFeatureId feature, const QVariant* countValu
         return std::nullopt;
     bool isNumber = false;
     const double count = value.toDouble(&isNumber);
-    if (!isNumber || !(count >= 0.0) || count > kLargestExactCount || std::floor(count) != count)
-        throw VbasParameters::parameterError(
-            VbasParameters::kParameterCountField,
-            QObject::tr(
-                "%1 has the count '%2', but counts must be whole numbers of 0 or more (0: the row holds "
-                "no records); fix that row, or leave COUNT_FIELD empty to count every row as one record")
-                // Rows counted in groups have no feature id: the filter finds them.
-                .arg(grouped ? QObject::tr("a row (the filter \"%1\" = '%2' shows it)")
-                                   .arg(countField, value.toString())
-                             : QObject::tr("feature %1").arg(feature))
-                .arg(value.toString()));
-    return static_cast<qint64>(count);
+    const std::optional<vbas::Count> records = isNumber ? vbas::wholeRecordCount(count) : std::nullopt;
+    if (!records)
+        // Rows counted in groups have no feature id: the filter finds them.
+        throw VbasParameters::countError(
+            grouped
+                ? QObject::tr("a row (the filter \"%1\" = '%2' shows it)").arg(countField, value.toString())
+                : QObject::tr("feature %1").arg(feature),
+            value.toString());
+    return static_cast<qint64>(*records);
 }
 
 /** The rows skipped for holding no records: a count of 0, or NULL read as 0. */

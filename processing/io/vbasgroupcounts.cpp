@@ -100,6 +100,8 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
             values.append(value);
         }
         const qint64 records = VbasParameters::recordCount(feature, countField);
+        if (records == 0)
+            continue; // a row of no records is no group
         Group& group = counts.mGroups[key];
         if (group.records == 0)
         {

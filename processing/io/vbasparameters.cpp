@@ -2,15 +2,9 @@
 
 #include "vbasqgiscompat.h"
 
+#include "data/RecordCount.h"
+
 #include <qgsfeature.h>
-
-#include <cmath>
-
-namespace
-{
-/** Counts beyond 2^53 would lose precision as doubles; no real table has rows that heavy. */
-constexpr double kLargestExactCount = 9007199254740992.0;
-} // namespace
 
 QgsProcessingException VbasParameters::parameterError(const QString& parameterName, const QString& message)
 {
@@ -28,14 +22,20 @@ qint64 VbasParameters::recordCount(const QgsFeature& feature, int countFieldInde
         return 1;
     const QVariant value = feature.attribute(countFieldIndex);
     bool isNumber = false;
-    const double count = VbasCompat::isNull(value) ? 0.0 : value.toDouble(&isNumber);
-    if (!isNumber || !(count >= 1.0) || count > kLargestExactCount || std::floor(count) != count)
-        throw parameterError(
-            kParameterCountField,
-            QObject::tr("feature %1 has the count '%2', but counts must be whole numbers of at "
-                        "least 1; fix that row, or leave COUNT_FIELD empty to count every row "
-                        "as one record")
-                .arg(feature.id())
-                .arg(VbasCompat::isNull(value) ? QStringLiteral("NULL") : value.toString()));
-    return static_cast<qint64>(count);
+    const double count = VbasCompat::isNull(value) ? -1.0 : value.toDouble(&isNumber);
+    const std::optional<vbas::Count> records = isNumber ? vbas::wholeRecordCount(count) : std::nullopt;
+    if (!records)
+        throw countError(QObject::tr("feature %1").arg(feature.id()),
+                         VbasCompat::isNull(value) ? QStringLiteral("NULL") : value.toString());
+    return static_cast<qint64>(*records);
+}
+
+QgsProcessingException VbasParameters::countError(const QString& row, const QString& count)
+{
+    return parameterError(
+        kParameterCountField,
+        QObject::tr("%1 has the count '%2', but counts must be whole numbers of 0 or more (0: "
+                    "the row holds no records); fix that row, or leave COUNT_FIELD empty "
+                    "to count every row as one record")
+            .arg(row, count));
 }

@@ -40,8 +40,10 @@ struct VbasParameters
     static QgsProcessingException canceledError();
     /**
      * Returns the number of records `feature` stands for: 1 without a count field
-     * (`countFieldIndex` -1), else the field's value, which must be a whole number ≥ 1 (text holding
-     * one is accepted, as CSV files deliver it). Throws, naming COUNT_FIELD, for anything else.
+     * (`countFieldIndex` -1), else the field's value under vbas::wholeRecordCount's rule (text holding
+     * one is accepted, as CSV files deliver it). Throws countError for anything else, NULL included.
      */
     static qint64 recordCount(const QgsFeature& feature, int countFieldIndex);
+    /** Returns the COUNT_FIELD error for `row` (how the user finds it) holding the count text `count`. */
+    static QgsProcessingException countError(const QString& row, const QString& count);
 };

@@ -253,7 +253,7 @@ TEST(Ledger, ASecondAggregationOfTheSameRecordsIsRefused)
 // without record ids.
 TEST(Ledger, ACumulativeReleaseOnTheSameRegionsPublishesNoDifferenceBelowK)
 {
-    const int firstQuarter = scene().rows.size() * 3 / 5;
+    const int firstQuarter = int(scene().rows.size() * 3 / 5);
     for (const bool withIds : {true, false})
     {
         QTemporaryDir folder;
@@ -300,7 +300,7 @@ TEST(Ledger, ANextQuarterIsReleasedOnTheFirstQuartersRegions)
 {
     QTemporaryDir folder;
     const QString ledger = folder.filePath("ledger.sqlite");
-    const int split = scene().rows.size() / 2;
+    const int split = int(scene().rows.size() / 2);
     const auto quarter1 = scene().records([&](int id) { return id <= split; });
     const auto quarter2 = scene().records([&](int id) { return id > split; });
     const AlgorithmRun first = runAlgorithm("vbas:aggregateregions", mainJob(quarter1.get(), 60, 5, ledger));
