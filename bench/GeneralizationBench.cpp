@@ -82,10 +82,11 @@ void Generalization_Eastern(benchmark::State& state)
     std::vector<std::string> names;
     for (const QuasiIdentifier& qi : micro.qis)
         names.push_back(qi.name);
-    const Hierarchies hierarchies = buildHierarchies(
-        parseGeneralization(text), {{"education", kEducationTable}}, names, categoryValues(micro));
     PipelineConfig config = recommendedConfig();
     config.k = envNumber("VBAS_FRONTIER_K", 5);
+    const Hierarchies hierarchies =
+        buildHierarchies(parseGeneralization(text), {{"education", kEducationTable}}, names,
+                         categoryValues(micro), AutomaticBanding{categoryRecords(dataset), config.k, true});
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
     config.options.set("suppression_budget", percent);
     const Pipeline pipeline(config);

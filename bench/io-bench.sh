@@ -60,13 +60,15 @@ iterate_gpkg=$(seconds /usr/bin/python3 qgis-iterate.py "patients.gpkg|layername
 iterate_csv=$(seconds /usr/bin/python3 qgis-iterate.py patients.csv)
 iterate_counts=$(seconds /usr/bin/python3 qgis-iterate.py "counts.gpkg|layername=counts")
 
-release() { # release RECORDS OUTPUT_RECORDS [more parameters]: the cheapest release, to time the I/O
+release() { # release RECORDS OUTPUT_RECORDS [more parameters]: the cheapest release (exact ages, no
+    # search of age bands), to time the I/O
     local input=$1 output=$2
     shift 2
     rm -rf out && mkdir out
     "$runner" run vbas:aggregateregions -- "REGIONS=areas.gpkg|layername=areas" REGION_ID_FIELD=area_id \
         "RECORDS=$input" RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender \
-        QUASI_IDENTIFIERS=education K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false \
+        QUASI_IDENTIFIERS=education "GENERALIZATION=age: none" \
+        K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false \
         "OUTPUT=ogr:dbname='out/release.gpkg' table=\"aggregates\" (geom)" "OUTPUT_RECORDS=$output" "$@"
 }
 release_gpkg=$(seconds release "patients.gpkg|layername=patients" "ogr:dbname='out/release.gpkg' table=\"records\"")

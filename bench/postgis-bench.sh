@@ -69,10 +69,11 @@ EOF
 export QT_QPA_PLATFORM=offscreen
 regions="postgres://$connection table=\"public\".\"areas\" (geom) key='area_fid'"
 patients="postgres://$connection table=\"public\".\"patients\" key='patient_id'"
-# The cheapest release, to time the I/O; no records written. GROUP_RECORDS=... goes after it.
+# The cheapest release (exact ages, no search of age bands), to time the I/O; no records written.
+# GROUP_RECORDS=... goes after it.
 release=("$runner" run vbas:aggregateregions -- "REGIONS=$regions" REGION_ID_FIELD=area_id "RECORDS=$patients"
     RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender QUASI_IDENTIFIERS=education
-    K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false
+    "GENERALIZATION=age: none" K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false
     "OUTPUT=ogr:dbname='$work/release.gpkg' table=\"aggregates\" (geom)")
 read -r counted counted_mib <<< "$(timed "${release[@]}" GROUP_RECORDS=auto)"
 grep -E '^RECORDS: |release computed|Released' "$work/last.log" | sed 's/^/    /'

@@ -2,8 +2,9 @@
 # README's main command: on a fresh Debian 12 machine (as root) installs what VBAS needs, builds it,
 # and runs vbas:aggregateregions on the embedded Olinda demo (18,897 synthetic patients on 470 census
 # tracts; k = 5 over exact age, sex and marital status, l = 2 over education) with its defaults: the most
-# regions whose refined release withholds at most 1 % of the records, ages generalized to bands of 5, 10
-# or 20 years where geography alone cannot protect them (the report lists every combination tried). Writes what may be
+# regions whose refined release withholds at most 1 % of the records, ages generalized to bands of 5 or 10
+# years where geography alone cannot protect them (the study's choice, 'max 10': by default, numbers are
+# banded up to 20 years; the report lists every combination tried). Writes what may be
 # published into demo-output/publish/ and what is for the custodian's review only into demo-output/review/
 # (docs/publishing.md):
 #   publish/olinda-release.gpkg   layers aggregates (the released regions with their figures), tracts

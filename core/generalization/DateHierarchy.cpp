@@ -160,15 +160,17 @@ Hierarchy dateHierarchy(const std::string& field, const std::vector<CategoryValu
     std::vector<std::int64_t> days(values.size(), 0);
     std::int64_t min = std::numeric_limits<std::int64_t>::max();
     std::int64_t max = std::numeric_limits<std::int64_t>::min();
+    std::vector<bool> dated(values.size(), false);
     for (std::size_t c = 0; c < values.size(); ++c)
     {
-        if (values[c].null)
+        if (values[c].null || isEmptyText(values[c]))
             continue;
         const std::optional<std::int64_t> day = values[c].day ? values[c].day : parsedDate(values[c].text);
         if (!day)
             throw fail(quotedValue(values[c].text) +
                        " is not a date; a date hierarchy needs dates (a date field, or text as 2004-05-19)");
         days[c] = *day;
+        dated[c] = true;
         min = std::min(min, *day);
         max = std::max(max, *day);
     }
@@ -189,7 +191,7 @@ Hierarchy dateHierarchy(const std::string& field, const std::vector<CategoryValu
         std::map<std::int64_t, std::int64_t> sample;
         for (std::size_t c = 0; c < values.size(); ++c)
         {
-            if (values[c].null)
+            if (!dated[c])
                 continue;
             const std::int64_t anchor = weekBased ? days[c] - weekday(days[c]) + 3 : days[c];
             Period period = calendarPeriod(unit, anchor);
@@ -214,9 +216,10 @@ Hierarchy dateHierarchy(const std::string& field, const std::vector<CategoryValu
         }
         level.groupOf.resize(values.size());
         for (std::size_t c = 0; c < values.size(); ++c)
-            if (!values[c].null)
+            if (dated[c])
                 level.groupOf[c] = groupOfKey.at(key[c]);
         addNullGroup(level, values);
+        addEmptyTextGroup(level, values);
         levels.push_back(std::move(level));
     }
     return Hierarchy(field, values, std::move(levels));

@@ -2,12 +2,14 @@
 
 #include "NumberText.h"
 #include "Pipeline.h"
+#include "generalization/HierarchyKinds.h"
 #include "quality/Pareto.h"
 #include "sitecount/SuppressionBudgetCount.h"
 
 #include <algorithm>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 namespace vbas
 {
@@ -68,7 +70,7 @@ public:
     LossOrder(const Dataset& dataset, const Hierarchies& hierarchies)
         : mQuasiIdentifiers(hierarchies.size())
     {
-        const std::vector<Count> totals = dataset.regionHistograms().classTotals(dataset.classes().size());
+        const std::vector<std::vector<Count>> records = categoryRecords(dataset);
         mRecords = double(dataset.totalRecords());
         mLevelLoss.resize(hierarchies.size());
         for (std::size_t j = 0; j < hierarchies.size(); ++j)
@@ -76,9 +78,7 @@ public:
             if (!hierarchies[j])
                 continue;
             const Hierarchy& hierarchy = hierarchies[j]->hierarchy;
-            std::vector<Count> categoryTotals(hierarchy.categories(), 0);
-            for (ClassId c = 0; c < totals.size(); ++c)
-                categoryTotals.at(dataset.classes().codes(c)[j]) += totals[c];
+            const std::vector<Count>& categoryTotals = records[j];
             for (std::size_t level = 0; level < hierarchy.levels(); ++level)
             {
                 double sum = 0.0;
@@ -153,9 +153,11 @@ public:
     {
     }
 
-    NodeEvaluation evaluate(const std::vector<std::size_t>& levels, Feedback& feedback)
+    /** The release of the node `levels` of `hierarchies` (the job's, or with stand-ins for removals). */
+    NodeEvaluation evaluate(const std::vector<std::size_t>& levels, const Hierarchies& hierarchies,
+                            Feedback& feedback)
     {
-        const Dataset dataset = generalizedDataset(*mJob.dataset, *mJob.hierarchies, levels);
+        const Dataset dataset = generalizedDataset(*mJob.dataset, hierarchies, levels);
         Job job = mJob;
         job.dataset = &dataset;
         if (mAdjacency)
@@ -172,7 +174,7 @@ public:
         node.aggregates = result.aggregation.size();
         node.withheld = result.release.suppressed();
         node.records = dataset.totalRecords();
-        node.loss = releasedLoss(result, classLoss(dataset, *mJob.hierarchies, levels));
+        node.loss = releasedLoss(result, classLoss(dataset, hierarchies, levels));
         node.nue = result.metric("quality.non_uniform_entropy");
         node.withinBudget = node.withheld <= mBudget;
         return node;
@@ -193,7 +195,96 @@ private:
     Count mBudget;
     std::shared_ptr<const RegionAdjacency> mAdjacency;
 };
+
+/** The spec of a quasi-identifier's hierarchy with `level` as its highest ("age: auto max *"). */
+std::string removalSpec(const QuasiIdentifierHierarchy& qi, std::size_t level)
+{
+    HierarchySpec spec = qi.automatic ? HierarchySpec{qi.spec.field, kAutomaticKind, {}, {}} : qi.spec;
+    spec.maxLevel = qi.hierarchy.levelName(level);
+    return quotedValue(spec.text());
+}
+
+std::string withheldText(const NodeEvaluation& node)
+{
+    return std::to_string(node.withheld) + " records (" +
+           percentText(node.records > 0 ? 100.0 * double(node.withheld) / double(node.records) : 0.0) + " %)";
+}
+
+/**
+ * The release misses the budget at every node within the level limits: evaluates, for every
+ * quasi-identifier not yet removed, the coarsest node allowed with it removed (one without a hierarchy
+ * left out of the quasi-identifiers), keeps those within the budget in `report` and says in the log which
+ * removal would meet the budget, why, and the alternatives.
+ */
+void adviseRemovals(GeneralizationReport& report, const Hierarchies& hierarchies, const Dataset& dataset,
+                    NodeEvaluator& evaluator, Feedback& feedback)
+{
+    // A quasi-identifier without a hierarchy gets one for this: its values, then "*".
+    Hierarchies removable = hierarchies;
+    std::vector<std::size_t> coarsest(hierarchies.size(), 0);
+    for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        if (hierarchies[j])
+            coarsest[j] = hierarchies[j]->maxLevel;
+        else
+            removable[j] = QuasiIdentifierHierarchy{
+                Hierarchy(dataset.schema().at(j).name,
+                          std::vector<CategoryValue>(std::size_t(dataset.schema().categories(j))), {}),
+                0,
+                {},
+                false};
+    for (std::size_t j = 0; j < removable.size(); ++j)
+    {
+        const std::size_t removal = removable[j]->hierarchy.removalLevel();
+        if (coarsest[j] >= removal)
+            continue;
+        feedback.checkCanceled();
+        std::vector<std::size_t> levels = coarsest;
+        levels[j] = removal;
+        NodeEvaluation node = evaluator.evaluate(levels, removable, feedback);
+        if (node.withinBudget)
+            report.removalOptions.push_back({j, removable[j]->hierarchy.quasiIdentifier(), std::move(node)});
+    }
+    std::stable_sort(report.removalOptions.begin(), report.removalOptions.end(),
+                     [](const RemovalOption& a, const RemovalOption& b)
+                     {
+                         return std::make_tuple(-double(a.node.aggregates), a.node.withheld) <
+                                std::make_tuple(-double(b.node.aggregates), b.node.withheld);
+                     });
+
+    const NodeEvaluation& released = report.evaluated[report.chosen];
+    std::string text = "the suppression budget of " + percentText(report.budgetPercent) +
+                       " % cannot be met at the levels allowed: the release (" +
+                       nodeText(hierarchies, released.levels) + ") withholds " + withheldText(released) +
+                       ". ";
+    if (report.removalOptions.empty())
+        text += "Removing one quasi-identifier would not meet it either. ";
+    for (const RemovalOption& option : report.removalOptions)
+    {
+        const auto& qi = hierarchies[option.quasiIdentifier];
+        text += "Without " + option.name + " it would be met (" + withheldText(option.node) + " withheld, " +
+                std::to_string(option.node.aggregates) + " regions): " +
+                (qi ? "allow its removal with " + removalSpec(*qi, qi->hierarchy.removalLevel()) + " if " +
+                          option.name + " may be left out of the release. "
+                    : "leave it out of the quasi-identifiers if it may go unpublished. ");
+    }
+    report.budgetWarning = text + "Or raise the suppression budget to " +
+                           percentText(100.0 * double(released.withheld) / double(released.records)) +
+                           " %, or release fewer quasi-identifiers.";
+    feedback.warning(report.budgetWarning);
+}
 } // namespace
+
+std::vector<std::vector<Count>> categoryRecords(const Dataset& dataset)
+{
+    const std::vector<Count> totals = dataset.regionHistograms().classTotals(dataset.classes().size());
+    std::vector<std::vector<Count>> records(dataset.schema().size());
+    for (std::size_t j = 0; j < records.size(); ++j)
+        records[j].assign(dataset.schema().categories(j), 0);
+    for (ClassId c = 0; c < totals.size(); ++c)
+        for (std::size_t j = 0; j < records.size(); ++j)
+            records[j].at(dataset.classes().codes(c)[j]) += totals[c];
+    return records;
+}
 
 Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
                            const std::vector<std::size_t>& levels)
@@ -269,7 +360,7 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     const auto evaluate = [&](std::size_t n)
     {
         feedback.checkCanceled();
-        report.evaluated.push_back(evaluator.evaluate(nodes[n], feedback));
+        report.evaluated.push_back(evaluator.evaluate(nodes[n], hierarchies, feedback));
         feedback.setProgress(double(report.evaluated.size()) / double(nodes.size()));
         return report.evaluated.back();
     };
@@ -367,16 +458,23 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
                                 -double(b.aggregates), b.loss))
                 chosen = e;
         }
-        if (!report.evaluated[*chosen].withinBudget)
-            feedback.warning(
-                "no generalization within the level limits keeps the withheld records within the "
-                "suppression budget of " +
-                percentText(report.budgetPercent) +
-                " %; released the one that withholds fewest. Allow higher levels or a larger "
-                "budget");
     }
     report.chosen = *chosen;
     report.levels = report.evaluated[*chosen].levels;
+    if (!report.evaluated[*chosen].withinBudget)
+        adviseRemovals(report, hierarchies, dataset, evaluator, feedback);
+    for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        if (hierarchies[j] && report.levels[j] >= hierarchies[j]->hierarchy.removalLevel())
+        {
+            const std::string& name = hierarchies[j]->hierarchy.quasiIdentifier();
+            report.removed.push_back(name);
+            feedback.warning(name + " is removed from the release (all its values are one, " +
+                             quotedValue(hierarchies[j]->hierarchy.levelName(report.levels[j])) +
+                             "), as its highest level allows: that gives the most regions within the "
+                             "suppression budget. To keep it, set a lower 'max' (" +
+                             removalSpec(*hierarchies[j], hierarchies[j]->hierarchy.removalLevel() - 1) +
+                             ")");
+        }
 
     std::vector<std::vector<double>> objectives;
     for (const NodeEvaluation& node : report.evaluated)

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace vbas
@@ -38,6 +39,19 @@ struct NodeEvaluation
     bool frontier = false;
 };
 
+/** A quasi-identifier whose removal alone would meet a suppression budget the release misses. */
+struct RemovalOption
+{
+    /** Its index among the quasi-identifiers and its name. */
+    std::size_t quasiIdentifier = 0;
+    std::string name;
+    /**
+     * The node with it removed (every value one group) and the others at their highest allowed levels; its
+     * level of a quasi-identifier without a hierarchy is 1, "*".
+     */
+    NodeEvaluation node;
+};
+
 /** What the search over generalization levels did (SPEC section 12), for the report. */
 struct GeneralizationReport
 {
@@ -53,6 +67,19 @@ struct GeneralizationReport
     double budgetPercent = 0.0;
     /** Attribute loss of the final release (with its refinement, when configured). */
     double releasedLoss = 0.0;
+    /**
+     * When no node within the level limits meets the suppression budget: each quasi-identifier whose
+     * removal alone would (a removal its limit does not allow, or one without a hierarchy left out), most
+     * regions first. Empty when the release meets the budget or no single removal would.
+     */
+    std::vector<RemovalOption> removalOptions;
+    /**
+     * The warning the log gave when the release misses the budget: the withheld records, which removal
+     * would meet the budget and why, and the alternatives. Empty when it meets the budget.
+     */
+    std::string budgetWarning;
+    /** The quasi-identifiers the release removes (their level puts every value in one group: "max *"). */
+    std::vector<std::string> removed;
 };
 
 /** The chosen node: its report and the records at its levels, ready for the release. */
@@ -73,6 +100,9 @@ struct GeneralizationChoice
  * every other choice are deterministic. Throws Error when the job has no hierarchy.
  */
 GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job, Feedback& feedback);
+
+/** The records holding each category code of every quasi-identifier of `dataset` (its known regions). */
+std::vector<std::vector<Count>> categoryRecords(const Dataset& dataset);
 
 /** The dataset of `job` at `levels` (one per quasi-identifier). */
 Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,

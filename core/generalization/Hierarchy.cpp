@@ -119,6 +119,26 @@ std::size_t Hierarchy::levelNamed(const std::string& name) const
                               joined(names) + " (0: the values as they are)");
 }
 
+std::size_t Hierarchy::removalLevel() const
+{
+    for (std::size_t level = 1; level + 1 < levels(); ++level)
+    {
+        std::optional<std::uint32_t> shared;
+        bool one = true;
+        for (std::uint32_t c = 0; c < categories() && one; ++c)
+        {
+            if (mLevel0Null[c] || mLevel0Labels[c].empty())
+                continue;
+            const std::uint32_t g = group(level, c);
+            one = !shared || *shared == g;
+            shared = g;
+        }
+        if (one)
+            return level;
+    }
+    return levels() - 1;
+}
+
 std::size_t Hierarchy::groups(std::size_t level) const
 {
     return level == 0 ? mLevel0Labels.size() : mLevels.at(level - 1).labels.size();
@@ -155,15 +175,23 @@ std::string QuasiIdentifierHierarchy::describeLevel(std::size_t level) const
     if (name == "*")
         return "not released (all '*')";
     // Each kind's level names ("10", "month", "3", "2") in a sentence on the field.
-    if (kind == "interval")
+    if (spec.kind == "interval")
         return "in bands of " + name;
-    if (kind == "date")
+    if (spec.kind == "date")
         return "by " + (name == "week" ? std::string("ISO week") : name);
-    if (kind == "prefix")
+    if (spec.kind == "prefix")
         return "cut to its first " + (name == "1" ? std::string("character") : name + " characters");
-    if (kind == "table")
+    if (spec.kind == "table")
         return "at level " + name + " of its table";
     return "at level " + name;
+}
+
+std::string HierarchySpec::text() const
+{
+    std::string text = field + ": " + kind;
+    for (const std::string& argument : arguments)
+        text += " " + argument;
+    return maxLevel.empty() ? text : text + " max " + maxLevel;
 }
 
 std::vector<HierarchySpec> parseGeneralization(const std::string& text)
@@ -199,10 +227,16 @@ std::vector<HierarchySpec> parseGeneralization(const std::string& text)
         if (tokens.empty())
             throw generalizationError(spec.field + ": no kind of hierarchy; use one of " + kindIds());
         spec.kind = tokens.front();
-        if (findHierarchyKind(spec.kind) == nullptr)
+        if (spec.kind != HierarchySpec::kNone && findHierarchyKind(spec.kind) == nullptr)
             throw generalizationError(spec.field + ": " + quotedValue(spec.kind) +
-                                      " is no kind of hierarchy; use one of " + kindIds());
+                                      " is no kind of hierarchy; use one of " + kindIds() + ", or " +
+                                      HierarchySpec::kNone + " to keep its values as they are");
         tokens.erase(tokens.begin());
+        if (spec.kind == HierarchySpec::kNone && !tokens.empty())
+            throw generalizationError(spec.field +
+                                      ": 'none' keeps the values as they are and takes nothing "
+                                      "after it; write '" +
+                                      spec.field + ": none'");
         const auto max = std::find(tokens.begin(), tokens.end(), "max");
         if (max != tokens.end())
         {
@@ -223,21 +257,29 @@ std::vector<HierarchySpec> parseGeneralization(const std::string& text)
 Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
                              const std::map<std::string, std::string>& tables,
                              const std::vector<std::string>& quasiIdentifiers,
-                             const std::vector<std::vector<CategoryValue>>& values)
+                             const std::vector<std::vector<CategoryValue>>& values,
+                             const AutomaticBanding& automatic)
 {
     std::vector<HierarchySpec> all = specs;
-    for (const auto& table : tables)
+    const auto specOf = [&all](const std::string& field)
     {
-        const std::string& field = table.first; // a lambda cannot capture a structured binding in C++17
-        const auto spec =
-            std::find_if(all.begin(), all.end(), [&](const HierarchySpec& s) { return s.field == field; });
+        return std::find_if(all.begin(), all.end(), [&](const HierarchySpec& s) { return s.field == field; });
+    };
+    for (const auto& [field, table] : tables)
+    {
+        const auto spec = specOf(field);
         if (spec == all.end())
             all.push_back({field, "table", {}, {}});
         else if (spec->kind != "table")
             throw generalizationError(field + " has a table and the hierarchy '" + spec->kind +
                                       "'; give one of them");
     }
+    if (automatic.byDefault)
+        for (std::size_t j = 0; j < quasiIdentifiers.size(); ++j)
+            if (specOf(quasiIdentifiers[j]) == all.end() && numericValues(values.at(j)))
+                all.push_back({quasiIdentifiers[j], kAutomaticKind, {}, {}});
     Hierarchies hierarchies(quasiIdentifiers.size());
+    const std::vector<Count> noRecords;
     for (const HierarchySpec& spec : all)
     {
         const auto found = std::find(quasiIdentifiers.begin(), quasiIdentifiers.end(), spec.field);
@@ -247,18 +289,43 @@ Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
                 " is not a quasi-identifier; hierarchies are for the "
                 "quasi-identifiers: " +
                 (quasiIdentifiers.empty() ? std::string("(none)") : joined(quasiIdentifiers)));
+        if (spec.kind == HierarchySpec::kNone)
+            continue;
         const std::size_t j = std::size_t(found - quasiIdentifiers.begin());
         const auto table = tables.find(spec.field);
         if (spec.kind == "table" && table == tables.end())
             throw generalizationError(spec.field + ": the table hierarchy needs its table, a file named " +
                                       spec.field + ".csv (value;level 1;level 2;...)");
-        Hierarchy hierarchy = findHierarchyKind(spec.kind)->build(
-            spec.field, values.at(j), spec.arguments, table == tables.end() ? nullptr : &table->second);
+        const HierarchyKind* kind = findHierarchyKind(spec.kind);
+        HierarchySpec built = spec;
+        if (kind->resolve != nullptr)
+        {
+            built =
+                kind->resolve(spec, values.at(j),
+                              j < automatic.records.size() ? automatic.records[j] : noRecords, automatic.k);
+            if (built.kind == HierarchySpec::kNone)
+                continue;
+            kind = findHierarchyKind(built.kind);
+        }
+        Hierarchy hierarchy = kind->build(built.field, values.at(j), built.arguments,
+                                          table == tables.end() ? nullptr : &table->second);
         const std::size_t maxLevel =
-            spec.maxLevel.empty() ? hierarchy.levels() - 1 : hierarchy.levelNamed(spec.maxLevel);
-        hierarchies[j] = QuasiIdentifierHierarchy{std::move(hierarchy), maxLevel, spec.kind};
+            spec.maxLevel.empty() ? hierarchy.removalLevel() - 1 : hierarchy.levelNamed(spec.maxLevel);
+        built.maxLevel = hierarchy.levelName(maxLevel);
+        const bool automaticKind = spec.kind == kAutomaticKind;
+        hierarchies[j] =
+            QuasiIdentifierHierarchy{std::move(hierarchy), maxLevel, std::move(built), automaticKind};
     }
     return hierarchies;
+}
+
+std::string generalizationText(const Hierarchies& hierarchies)
+{
+    std::string text;
+    for (const auto& qi : hierarchies)
+        if (qi)
+            text += (text.empty() ? "" : "; ") + qi->spec.text();
+    return text;
 }
 
 } // namespace vbas

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Types.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -63,6 +65,12 @@ public:
     std::string levelName(std::size_t level) const;
     /** The level a user names ("5", "month", "*", or a number of a level); throws Error listing the names. */
     std::size_t levelNamed(const std::string& name) const;
+    /**
+     * The first level above 0 at which the values (NULL and empty text aside) share one group: the level that
+     * removes the quasi-identifier from the release ("*" at the latest). The highest level a search may use
+     * lies below it unless the user allows removal ("max *").
+     */
+    std::size_t removalLevel() const;
 
     std::size_t groups(std::size_t level) const;
     /** Group of `category` at `level` (level 0: the category itself). */
@@ -83,18 +91,24 @@ private:
 /** One hierarchy as a user writes it: "age: interval 5 10 20 max 10". */
 struct HierarchySpec
 {
+    /** The kind that keeps a quasi-identifier as it is, even a numeric one ("age: none"). */
+    static inline const std::string kNone = "none";
+
     std::string field;
-    /** A kind id: interval, date, prefix, table. */
+    /** A kind id (interval, date, prefix, table, auto), or kNone. */
     std::string kind;
     std::vector<std::string> arguments;
-    /** The highest level allowed, by name; empty: up to "*". */
+    /** The highest level allowed, by name ("*" allows removal); empty: the level below removal. */
     std::string maxLevel;
+
+    /** The spec as a user writes it: "age: interval 5 10 20 max 10". */
+    std::string text() const;
 };
 
 /**
  * Parses GENERALIZATION text: specs separated by ';' or new lines, each "field: kind arguments
- * [max level]". Throws Error(Generalization) on a syntax error, an unknown kind (listing the kinds)
- * or a field named twice.
+ * [max level]" or "field: none". Throws Error(Generalization) on a syntax error, an unknown kind
+ * (listing the kinds) or a field named twice.
  */
 std::vector<HierarchySpec> parseGeneralization(const std::string& text);
 
@@ -103,8 +117,13 @@ struct QuasiIdentifierHierarchy
 {
     Hierarchy hierarchy;
     std::size_t maxLevel = 0;
-    /** The kind it was built by ("interval"...), which words its levels; empty if built directly. */
-    std::string kind{};
+    /**
+     * The spec it was built from, the automatic kind resolved into the interval it chose and the highest
+     * level named: the text that builds the same levels on other records (a later release's).
+     */
+    HierarchySpec spec;
+    /** Banded by the automatic kind (by default or as "auto"), which the log says. */
+    bool automatic = false;
 
     /**
      * How `level` releases the values, in words that follow the field's name: "as it is", "in bands of 10",
@@ -116,17 +135,38 @@ struct QuasiIdentifierHierarchy
 /** The hierarchies of a schema's quasi-identifiers, in its order; none for one kept as it is. */
 using Hierarchies = std::vector<std::optional<QuasiIdentifierHierarchy>>;
 
+/** What the automatic kind decides its bands from, besides the values (SPEC section 12). */
+struct AutomaticBanding
+{
+    /** `records[i][c]`: the records holding category code c of quasi-identifier i. */
+    std::vector<std::vector<Count>> records;
+    /** The release's k: the end bands are widened until each holds at least k records. */
+    Count k = 2;
+    /** Numeric quasi-identifiers that no spec names get the automatic kind (else they stay as they are). */
+    bool byDefault = true;
+};
+
 /**
  * Builds the hierarchy of every quasi-identifier a spec or a table names, in the order of
- * `quasiIdentifiers` (none for the others). `tables` maps a field name to the text of its ARX table
- * (value;level1;level2;...); a table without a spec is "field: table". `values[i]` gives the value of
- * every category code of quasi-identifier i. Throws Error(Generalization) for a field that is no
- * quasi-identifier (listing them), a table spec without its table, a value missing from a table, levels
- * that do not nest, a kind that does not fit the values (a text for an interval) or bad arguments.
+ * `quasiIdentifiers`, and with `automatic.byDefault` the automatic one of every numeric quasi-identifier
+ * named by neither (none for the others and for "field: none"). `tables` maps a field name to the text of
+ * its ARX table (value;level1;level2;...); a table without a spec is "field: table". `values[i]` gives the
+ * value of every category code of quasi-identifier i. A spec without "max" may use every level below the
+ * one that removes the quasi-identifier (Hierarchy::removalLevel()). Throws Error(Generalization) for a
+ * field that is no quasi-identifier (listing them), a table spec without its table, a value missing from
+ * a table, levels that do not nest, a kind that does not fit the values (a text for an interval) or bad
+ * arguments.
  */
 Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
                              const std::map<std::string, std::string>& tables,
                              const std::vector<std::string>& quasiIdentifiers,
-                             const std::vector<std::vector<CategoryValue>>& values);
+                             const std::vector<std::vector<CategoryValue>>& values,
+                             const AutomaticBanding& automatic);
+
+/**
+ * The GENERALIZATION text that builds `hierarchies` again on other records with the same levels: one
+ * spec per hierarchy (QuasiIdentifierHierarchy::spec), joined by "; "; empty without any.
+ */
+std::string generalizationText(const Hierarchies& hierarchies);
 
 } // namespace vbas

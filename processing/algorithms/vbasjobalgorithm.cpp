@@ -1,6 +1,7 @@
 #include "vbasjobalgorithm.h"
 
 #include "RiskThreshold.h"
+#include "generalization/HierarchyKinds.h"
 #include "vbaschoiceparameter.h"
 #include "vbasqgiscompat.h"
 
@@ -16,6 +17,7 @@
 #include <QMutex>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -308,21 +310,35 @@ void VbasJobAlgorithm::addDataParameters(QuasiIdentifiers quasiIdentifiers)
 
 void VbasJobAlgorithm::addGeneralizationParameters()
 {
+    // One line per registered kind. QGIS shows the help as HTML in the tooltip: no '<' in it, which would
+    // start a tag and hide the rest.
+    QStringList kinds;
+    for (const vbas::HierarchyKind& kind : vbas::hierarchyKinds())
+        kinds << QString::fromUtf8(kind.help) + QLatin1Char('.');
     auto* generalization = new QgsProcessingParameterString(
         kGeneralization, QObject::tr("Generalize quasi-identifiers (hierarchies)"), QVariant(), true, true);
     addParameter(withHelp(
         generalization,
         QObject::tr(
-            "Coarser values for quasi-identifiers, searched together with the geography: the release uses "
-            "the "
-            "levels that give the most regions within the suppression budget (SUPPRESSION_BUDGET), and of "
-            "those the least attribute loss. One line (or ';'-separated part) per quasi-identifier: "
-            "'age: interval 5 10 20' (bands of 5, 10, 20 years, then '*'; add 'bottom 18' or 'top 90' to "
-            "code the ends as '<18' and '90+'), 'onset: date week month' (also quarter, year), "
-            "'icd: prefix 3 1' (the first 3, then 1 characters), 'education: table' (a file of "
-            "HIERARCHY_TABLES). End a line with 'max 10' (a level's name) to keep at least that detail. "
-            "Quasi-identifiers not named stay as they are. The released records carry the generalized "
-            "labels ('30-34', '2004-W21', 'J45'); the report lists every combination tried.")));
+            "Coarser values for the quasi-identifiers, searched together with the geography: the release "
+            "uses the levels that give the most regions within the suppression budget (SUPPRESSION_BUDGET), "
+            "and of those the least attribute loss.\n"
+            "Left empty, numeric quasi-identifiers (integer or real fields, or text holding only numbers) "
+            "are banded automatically ('auto' below; the log shows the bands chosen), and the others stay "
+            "as they are. No quasi-identifier is removed (all its values '*') unless its line allows it.\n"
+            "One line (or ';'-separated part) per quasi-identifier, 'field: kind arguments', optionally "
+            "ending in 'max LEVEL':\n%1\n"
+            "none: the values as they are ('age: none' keeps exact ages).\n"
+            "'max LEVEL' keeps at least that detail ('age: interval 5 10 20 max 10': bands of 5 or 10 "
+            "years); levels are named as written (5, month, 3) or numbered (0: as they are). 'max *' allows "
+            "removing the quasi-identifier where that gives more regions ('age: auto max *'). Without 'max', "
+            "every level below removal may be used; when the budget cannot be met without removing one, the "
+            "log says which one, why, and what else to do.\n"
+            "Examples: 'age: auto max 10'; 'age: interval 5 10 20 bottom 20 top 85'; 'onset: date week "
+            "month'; 'icd: prefix 3 1'; 'education: table' (education.csv in HIERARCHY_TABLES); 'age: none'. "
+            "The released records carry the labels ('30-34', '85+', '2004-W21', 'J45'); the report lists "
+            "every combination tried.")
+            .arg(kinds.join(QLatin1Char('\n')))));
     addParameter(VbasCompat::advanced(withHelp(
         new QgsProcessingParameterMultipleLayers(kHierarchyTables,
                                                  QObject::tr("Hierarchy tables (ARX CSV, one per field)"),
@@ -522,6 +538,7 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
         job.recordFields.recordId = parameterAsFieldIndex(parameters, kRecordIdField, fields, context);
     // The configuration already said in the log which k a MAX_RISK gives.
     job.recordFields.k = parameterAsRequiredK(parameters, context);
+    job.recordFields.emptyTextIsNull = vbasIsCsvFile(recordsLayer(parameters, context));
     checkRoles(job, parameters, context, feedback);
     // Hierarchies are read before the records, so that a typo fails at once.
     const GeneralizationDefinition generalization = generalizationDefinition(parameters, context);
@@ -571,16 +588,33 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
                                                            *job.frame, engineFeedback);
                                 });
     }
-    if (!specs.empty() || !tables.empty())
-        job.hierarchies =
+    if (!specs.empty() || !tables.empty() || generalization.bandNumbers)
+    {
+        vbas::Hierarchies hierarchies =
             runEngine(feedback,
                       [&](vbas::Feedback&)
                       {
                           std::vector<std::string> names;
                           for (const int field : job.recordFields.quasiIdentifiers)
                               names.push_back(fields.at(field).name().toStdString());
-                          return vbas::buildHierarchies(specs, tables, names, job.data.quasiIdentifierValues);
+                          return vbas::buildHierarchies(specs, tables, names, job.data.quasiIdentifierValues,
+                                                        {vbas::categoryRecords(*job.data.dataset),
+                                                         job.recordFields.k, generalization.bandNumbers});
                       });
+        if (std::any_of(hierarchies.begin(), hierarchies.end(), [](const auto& h) { return h.has_value(); }))
+            job.hierarchies = std::move(hierarchies);
+        for (const auto& qi : job.hierarchies)
+            if (qi && qi->automatic && feedback)
+            {
+                const QString field = QString::fromStdString(qi->spec.field);
+                feedback->pushInfo(
+                    QObject::tr("%1: numbers, banded automatically as '%2' (the bands for its range, the "
+                                "sparse ends coded until each holds k records; never removed unless "
+                                "allowed). In %3, '%1: none' keeps the values as they are, '%1: auto max *' "
+                                "allows removing %1")
+                        .arg(field, QString::fromStdString(qi->spec.text()), kGeneralization));
+            }
+    }
     return job;
 }
 
@@ -590,7 +624,22 @@ VbasJobAlgorithm::generalizationDefinition(const QVariantMap& parameters, QgsPro
     if (parameterDefinition(kGeneralization) == nullptr)
         return {};
     return {parameterAsString(parameters, kGeneralization, context).toStdString(),
-            parameterAsHierarchyTables(parameters, context)};
+            parameterAsHierarchyTables(parameters, context), true};
+}
+
+const QgsVectorLayer* VbasJobAlgorithm::recordsLayer(const QVariantMap& parameters,
+                                                     QgsProcessingContext& context) const
+{
+    const QVariant given = parameters.value(kRecords);
+    if (given.userType() == qMetaTypeId<QgsProcessingFeatureSourceDefinition>())
+    {
+        // QGIS 3.22 finds no layer behind a source definition (selected features, a feature limit): its
+        // source names it.
+        const auto definition = given.value<QgsProcessingFeatureSourceDefinition>();
+        return qobject_cast<const QgsVectorLayer*>(QgsProcessingUtils::mapLayerFromString(
+            definition.source.valueAsString(context.expressionContext()), context));
+    }
+    return parameterAsVectorLayer(parameters, kRecords, context);
 }
 
 const QgsVectorLayer* VbasJobAlgorithm::wholeRecordsLayer(const QVariantMap& parameters,
@@ -603,7 +652,7 @@ const QgsVectorLayer* VbasJobAlgorithm::wholeRecordsLayer(const QVariantMap& par
         if (definition.selectedFeaturesOnly || definition.featureLimit >= 0)
             return nullptr;
     }
-    return parameterAsVectorLayer(parameters, kRecords, context);
+    return recordsLayer(parameters, context);
 }
 
 std::map<std::string, std::string>

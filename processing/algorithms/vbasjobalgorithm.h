@@ -82,6 +82,8 @@ protected:
     void addDataParameters(QuasiIdentifiers quasiIdentifiers = QuasiIdentifiers::Required);
     /** Adds GENERALIZATION and HIERARCHY_TABLES (both optional: without them nothing is generalized). */
     void addGeneralizationParameters();
+    /** The layer behind RECORDS, given whole or as a source definition (selected features, feature limit). */
+    const QgsVectorLayer* recordsLayer(const QVariantMap& parameters, QgsProcessingContext& context) const;
     /**
      * The layer behind RECORDS when QGIS reads it whole (no selected features only, no feature limit), for
      * reading it through GDAL's Arrow stream; nullptr otherwise.
@@ -96,10 +98,13 @@ protected:
     {
         std::string text;
         std::map<std::string, std::string> tables;
+        /** Numeric quasi-identifiers the text does not name get the automatic bands (GENERALIZATION's
+         * default); a release at an earlier release's levels takes that one's text as it is. */
+        bool bandNumbers = false;
         bool empty() const { return text.empty() && tables.empty(); }
     };
     /** The generalization loadJob() builds the hierarchies of: by default GENERALIZATION and
-     * HIERARCHY_TABLES. */
+     * HIERARCHY_TABLES, numeric quasi-identifiers banded automatically unless named. */
     virtual GeneralizationDefinition generalizationDefinition(const QVariantMap& parameters,
                                                               QgsProcessingContext& context) const;
     /**

@@ -316,14 +316,16 @@ vbas::LedgerEntry VbasReleaseAlgorithm::ledgerEntry(const Job& job, const VbasRe
         const auto& hierarchy = job.hierarchies.empty() ? std::nullopt : job.hierarchies[std::size_t(j)];
         entry.levels.push_back(hierarchy ? hierarchy->hierarchy.levelName(levels[std::size_t(j)]) : "0");
     }
-    const GeneralizationDefinition generalization = generalizationDefinition(parameters, context);
+    // The hierarchies as built, automatic bands resolved: a later release on these levels gets the same
+    // bands.
+    const std::string generalizationText = vbas::generalizationText(job.hierarchies);
     QJsonObject tables;
-    for (const auto& [field, table] : generalization.tables)
+    for (const auto& [field, table] : generalizationDefinition(parameters, context).tables)
         tables.insert(QString::fromStdString(field), QString::fromStdString(table));
     entry.generalization =
-        generalization.empty()
+        generalizationText.empty()
             ? std::string()
-            : QJsonDocument(QJsonObject{{QStringLiteral("text"), QString::fromStdString(generalization.text)},
+            : QJsonDocument(QJsonObject{{QStringLiteral("text"), QString::fromStdString(generalizationText)},
                                         {QStringLiteral("tables"), tables}})
                   .toJson(QJsonDocument::Compact)
                   .toStdString();

@@ -17,6 +17,8 @@
 #include <qgsprocessingutils.h>
 #include <qgsrectangle.h>
 #include <qgsunittypes.h>
+#include <qgsvectordataprovider.h>
+#include <qgsvectorlayer.h>
 #include <qgswkbtypes.h>
 
 #include <QElapsedTimer>
@@ -803,6 +805,14 @@ private:
     std::vector<std::vector<std::uint32_t>> mCodes;
 };
 
+/** Reads every empty text of a row as NULL (VbasRecordFields::emptyTextIsNull). */
+void readEmptyTextAsNull(QVector<QVariant>& values)
+{
+    for (QVariant& value : values)
+        if (value.userType() == QMetaType::QString && value.toString().isEmpty())
+            value = VbasCompat::nullOf(VbasCompat::FieldTypeString);
+}
+
 vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* layer,
                               const VbasRecordFields& fields, const vbas::DatasetOptions& options,
                               VbasJobData& data, vbas::Feedback& feedback)
@@ -856,6 +866,8 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     while (rows.next(id, values))
     {
         loop.next();
+        if (fields.emptyTextIsNull)
+            readEmptyTextAsNull(values);
         const qint64 identicalRows = rows.groupSize();
         const std::optional<qint64> read =
             rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr, countField, rows.grouped());
@@ -1235,6 +1247,15 @@ QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>
     for (std::size_t row = 0; row < features.size(); ++row)
         rows.insert(features[row], row);
     return rows;
+}
+
+bool vbasIsCsvFile(const QgsVectorLayer* layer)
+{
+    if (layer == nullptr || layer->dataProvider() == nullptr)
+        return false;
+    return layer->providerType() == QLatin1String("delimitedtext") ||
+           (layer->providerType() == QLatin1String("ogr") &&
+            layer->dataProvider()->storageType() == QLatin1String("CSV"));
 }
 
 QString vbasKeyText(const QVariant& value)

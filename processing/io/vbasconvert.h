@@ -167,6 +167,8 @@ struct VbasRecordFields
 
     /** Where the records are counted (GROUP_RECORDS), a COUNT_FIELD table's rows too. */
     VbasGrouping grouping = VbasGrouping::Automatic;
+    /** Empty text reads as NULL in every field read: the records are a CSV file (vbasIsCsvFile()). */
+    bool emptyTextIsNull = false;
 
     /** The parameter that reads NULL counts as 0; named in the error that refuses them. */
     static inline const QString kNullCountAsZero = QStringLiteral("NULL_COUNT_AS_ZERO");
@@ -181,6 +183,14 @@ struct VbasRecordFields
      */
     QList<int> readFields() const { return quasiIdentifiers + publishedValues() + QList<int>{region}; }
 };
+
+/**
+ * Whether `layer` is a CSV file, in which an empty value is a missing one: QGIS's delimited-text reader reads
+ * it as NULL, and VBAS reads a CSV so whatever reads it (OGR, GDAL's Arrow stream, with or without a .csvt),
+ * in every field. Other sources keep empty text as it is: a GeoPackage's or PostgreSQL's '' is no NULL, in
+ * QGIS either.
+ */
+bool vbasIsCsvFile(const QgsVectorLayer* layer);
 
 /** The inputs of a job as the engine takes them, with the way back to the features they came from. */
 struct VbasJobData

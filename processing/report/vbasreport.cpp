@@ -447,6 +447,40 @@ QString refinements(const VbasRelease& release)
     return html;
 }
 
+/**
+ * How the quasi-identifiers were coarsened, in words: the automatic bands, a removal the user allowed, and
+ * when the budget could not be met at the levels allowed, which removal would meet it and the alternatives.
+ */
+QString attributeNotes(const vbas::GeneralizationReport& report, const vbas::Hierarchies& hierarchies)
+{
+    QString html;
+    for (const auto& qi : hierarchies)
+        if (qi && qi->automatic)
+            html +=
+                QStringLiteral("<p>%1</p>\n")
+                    .arg(QObject::tr("%1: numbers, banded automatically ('%2': bands of these widths, the "
+                                     "sparse ends coded as below and above a bound until each holds k "
+                                     "records); never removed unless allowed.")
+                             .arg(QString::fromStdString(qi->hierarchy.quasiIdentifier()),
+                                  QString::fromStdString(qi->spec.text()))
+                             .toHtmlEscaped());
+    for (const std::string& name : report.removed)
+        html +=
+            QStringLiteral("<p class=\"warning\">%1</p>\n")
+                .arg(QObject::tr("%1 is removed from the release (all its values are one, '*'), as its "
+                                 "highest level allows: that gives the most regions within the suppression "
+                                 "budget. To keep it, set a lower 'max' in the generalization.")
+                         .arg(QString::fromStdString(name))
+                         .toHtmlEscaped());
+    if (!report.budgetWarning.empty())
+    {
+        QString warning = QString::fromStdString(report.budgetWarning);
+        warning[0] = warning[0].toUpper();
+        html += QStringLiteral("<p class=\"warning\">%1</p>\n").arg(warning.toHtmlEscaped());
+    }
+    return html;
+}
+
 /** The level combinations the generalization search evaluated, the chosen one and their frontier. */
 QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayout& layout)
 {
@@ -502,6 +536,7 @@ QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayo
                  escaped(
                      QObject::tr("Only the chosen combination is released: two releases of the same records "
                                  "at other levels or regions could be overlaid to single people out.")));
+    html += attributeNotes(report, *hierarchies);
     QVector<VbasCharts::Point> points;
     for (std::size_t e = 0; e < report.evaluated.size(); ++e)
         points.push_back({report.evaluated[e].loss, double(report.evaluated[e].aggregates), int(e),

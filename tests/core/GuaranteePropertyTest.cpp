@@ -188,7 +188,9 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverGeneralizedValues)
                     tableHierarchy("q" + std::to_string(j),
                                    randomNestedLevels(generator, schema.categories(j), 2),
                                    schema.categories(j)),
-                    0};
+                    0,
+                    {},
+                    false};
                 hierarchies[j]->maxLevel = pick(hierarchies[j]->hierarchy.levels());
             }
         PipelineConfig config;

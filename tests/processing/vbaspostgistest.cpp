@@ -102,7 +102,10 @@ protected:
     }
 };
 
-/** The Olinda release of `records` (regions from the cluster too), every output into `folder`. */
+/**
+ * The Olinda release of `records` (regions from the cluster too), every output into `folder`; exact ages, so
+ * that the released values are the values read.
+ */
 QVariantMap releaseParameters(QgsVectorLayer* areas, QgsVectorLayer* records, const OutputFolder& folder)
 {
     return folder.release({{"REGIONS", asParameter(areas)},
@@ -110,6 +113,7 @@ QVariantMap releaseParameters(QgsVectorLayer* areas, QgsVectorLayer* records, co
                            {"RECORDS", asParameter(records)},
                            {"RECORD_REGION_FIELD", "tract"},
                            {"QUASI_IDENTIFIERS", QStringList{"age", "sex", "education"}},
+                           {"GENERALIZATION", "age: none"},
                            {"K", 5}});
 }
 } // namespace

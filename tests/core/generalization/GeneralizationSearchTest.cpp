@@ -55,7 +55,7 @@ protected:
         tens.labels = {"20-29", "30-39"};
         tens.loss = {9.0 / 13.0, 4.0 / 13.0};
         hierarchies.push_back(
-            QuasiIdentifierHierarchy{Hierarchy("age", numbers({21, 23, 27, 34}), {tens}), 2});
+            QuasiIdentifierHierarchy{Hierarchy("age", numbers({21, 23, 27, 34}), {tens}), 2, {}, false});
         hierarchies.emplace_back();
         config.k = 2;
         config.siteCounter = "sitecount.fixed";
@@ -129,6 +129,54 @@ TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
     // Over the budget with the only node allowed: released anyway, as the one that withholds fewest.
     EXPECT_FALSE(release.generalization->evaluated[0].withinBudget);
     EXPECT_EQ(release.result.release.suppressed(), 3u);
+}
+
+TEST_F(HandLattice, WhenOnlyARemovalMeetsTheBudgetTheReportSaysWhichAndRemovesNothing)
+{
+    // Exact ages only (age's highest level 0): 3 withheld, over the budget of 1. Removing age (its "*", sex
+    // as is) withholds 1 in 2 regions (the table above); removing sex (ages exact) withholds 3: 23 is alone
+    // in the table, A's 21 and B's 34 alone in their regions. So only age's removal would meet the budget.
+    hierarchies[0]->maxLevel = 0;
+    hierarchies[0]->spec = {"age", "interval", {"10"}, "0"};
+    Job job(*dataset);
+    job.hierarchies = &hierarchies;
+    test::RecordingFeedback feedback;
+    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    ASSERT_TRUE(release.generalization);
+    const GeneralizationReport& report = *release.generalization;
+    EXPECT_EQ(report.levels[0], 0u) << "never removed unless allowed";
+    EXPECT_TRUE(report.removed.empty());
+    ASSERT_EQ(report.removalOptions.size(), 1u);
+    EXPECT_EQ(report.removalOptions[0].name, "age");
+    EXPECT_EQ(report.removalOptions[0].quasiIdentifier, 0u);
+    EXPECT_EQ(report.removalOptions[0].node.levels, (std::vector<std::size_t>{2, 0}));
+    EXPECT_EQ(report.removalOptions[0].node.withheld, 1u);
+    EXPECT_EQ(report.removalOptions[0].node.aggregates, 2u);
+    // The warning: the budget, what the release withholds (3 of 9: 33.3 %), which removal meets it and how to
+    // allow it, the other ways.
+    for (const char* part : {"15 %", "3 records (33.3 %)", "Without age", "1 records (11.1 %) withheld",
+                             "'age: interval 10 max *'", "33.3 %", "fewer quasi-identifiers"})
+        EXPECT_NE(report.budgetWarning.find(part), std::string::npos) << part << ": " << report.budgetWarning;
+    EXPECT_EQ(report.budgetWarning.find("Without sex"), std::string::npos) << report.budgetWarning;
+    EXPECT_NE(std::find(feedback.warnings.begin(), feedback.warnings.end(), report.budgetWarning),
+              feedback.warnings.end());
+    EXPECT_EQ(release.result.release.suppressed(), 3u);
+}
+
+TEST_F(HandLattice, AnAllowedRemovalIsSaid)
+{
+    // Age's only level is "*", allowed: as is misses the budget (3 withheld), "*" meets it (1).
+    hierarchies[0] = QuasiIdentifierHierarchy{Hierarchy("age", numbers({21, 23, 27, 34}), {}), 1, {}, false};
+    Job job(*dataset);
+    job.hierarchies = &hierarchies;
+    test::RecordingFeedback feedback;
+    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    ASSERT_TRUE(release.generalization);
+    EXPECT_EQ(release.generalization->levels[0], 1u);
+    EXPECT_EQ(release.generalization->removed, (std::vector<std::string>{"age"}));
+    EXPECT_TRUE(release.generalization->budgetWarning.empty());
+    EXPECT_TRUE(std::any_of(feedback.warnings.begin(), feedback.warnings.end(),
+                            [](const std::string& w) { return w.rfind("age is removed", 0) == 0; }));
 }
 
 TEST_F(HandLattice, TheComparisonSweepsTheLevelsTheReleaseChooses)
@@ -268,7 +316,10 @@ struct RandomLattice
             const std::vector<std::vector<std::uint32_t>> levels =
                 test::randomNestedLevels(random, dataset->schema().categories(j), 2);
             hierarchies.push_back(QuasiIdentifierHierarchy{
-                test::tableHierarchy("q" + std::to_string(j), levels, dataset->schema().categories(j)), 0});
+                test::tableHierarchy("q" + std::to_string(j), levels, dataset->schema().categories(j)),
+                0,
+                {},
+                false});
             hierarchies.back()->maxLevel = hierarchies.back()->hierarchy.levels() - 1;
         }
     }

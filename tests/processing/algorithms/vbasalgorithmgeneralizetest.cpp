@@ -1,17 +1,27 @@
 // vbas:aggregateregions with GENERALIZATION and HIERARCHY_TABLES (SPEC section 12) on the Olinda demo data
 // (exact ages 18..62, data/README.md): the released labels recounted from the output alone and by the
-// independent verifier, the labels checked against the hierarchy by hand, and the errors a user meets.
+// independent verifier, the labels checked against the hierarchy by hand, and the errors a user meets. And
+// a case list as a user exports it (data/tests/nc_cases.csv: exact ages, some empty, no .csvt) released with
+// the defaults alone: ages in bands, the empty ones NULL, whichever reader reads the file.
 
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "releasecheck.h"
+#include "vbasqgiscompat.h"
 
+#include <qgsapplication.h>
 #include <qgsprocessing.h>
+#include <qgsprocessingregistry.h>
+#include <qgsprocessingutils.h>
 
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QTextDocument>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace
 {
@@ -97,7 +107,18 @@ TEST(Generalize, ReleasedAgesAreBandsOfOneLevelAndEveryGroupHoldsK)
     const QString released =
         width == 0 ? QStringLiteral("not released (all '*')") : QStringLiteral("in bands of %1").arg(width);
     EXPECT_TRUE(chosen[0].contains(QStringLiteral("<td>%1</td>").arg(released))) << chosen[0].toStdString();
-    EXPECT_TRUE(html.contains(QStringLiteral("<li><strong>age</strong> %1</li>").arg(released)));
+    // The summary names the bands with the first few of the published labels, lowest first (from the
+    // records output, recounted above).
+    QStringList labels = ages.keys();
+    std::sort(labels.begin(), labels.end(),
+              [](const QString& a, const QString& b)
+              { return a.section('-', 0, 0).toInt() < b.section('-', 0, 0).toInt(); });
+    const QString examples =
+        width == 0 ? QString()
+                   : QStringLiteral(": %1%2").arg(labels.mid(0, 3).join(QStringLiteral(", ")),
+                                                  labels.size() > 3 ? QStringLiteral("...") : QString());
+    EXPECT_TRUE(html.contains(QStringLiteral("<li><strong>age</strong> %1%2</li>").arg(released, examples)))
+        << html.section("<h3>How each field is released</h3>", 1).section("</ul>", 0, 0).toStdString();
 
     // A quiet log (issue 31): the search in one line each, not a line per combination or site count tried.
     const QStringList lines = run.log.split('\n', Qt::SkipEmptyParts);
@@ -118,6 +139,7 @@ TEST(Generalize, GeneralizingGivesAtLeastTheRegionsOfExactValues)
     const OlindaInput olinda;
     QVariantMap exact = olinda.parameters(kQuasiIdentifiers);
     exact.remove("SITE_COUNT_METHOD");
+    exact.insert("GENERALIZATION", "age: none");
     const AlgorithmRun plain = runAlgorithm(kAggregate, exact);
     ASSERT_TRUE(plain.ok) << plain.errors.toStdString();
     const AlgorithmRun general = runAlgorithm(kAggregate, generalizing(olinda, "age: interval 5 10 20"));
@@ -263,4 +285,274 @@ TEST(Generalize, TheComparisonSweepsEachApproachAtTheLevelsItsReleaseChooses)
         }
         EXPECT_EQ(widths, levelsOfApproach.value(locator)) << locator;
     }
+}
+
+TEST(Generalize, TheTooltipShowsTheWholeHelp)
+{
+    // QGIS shows a parameter's help as HTML: a '<' in it ("'<18'") starts a tag that hides the rest.
+    const QgsProcessingAlgorithm* algorithm = QgsApplication::processingRegistry()->algorithmById(kAggregate);
+    ASSERT_TRUE(algorithm);
+    const QgsProcessingParameterDefinition* generalization = algorithm->parameterDefinition("GENERALIZATION");
+    ASSERT_TRUE(generalization);
+    QTextDocument shown;
+    shown.setHtml(generalization->toolTip());
+    const QString text = shown.toPlainText();
+    for (const char* part : {"interval W1 W2", "date week month", "prefix L1 L2", "table:", "auto:",
+                             "age: none", "max *", "Examples:", "every combination tried."})
+        EXPECT_TRUE(text.contains(part)) << part << "\n" << text.toStdString();
+}
+
+namespace
+{
+const QString kCaseList = QStringLiteral("tests/nc_cases.csv");
+
+/** What the test reads of the case list itself, as text, with no reader of QGIS or GDAL. */
+struct CaseListText
+{
+    qint64 cases = 0;
+    qint64 emptyAges = 0;
+    QMap<QString, qint64> emptyAgesBySex;
+};
+
+CaseListText readCaseList()
+{
+    QFile file(QStringLiteral(VBAS_SOURCE_DIR "/data/") + kCaseList);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    EXPECT_EQ(lines.value(0), "case_id,county,age,sex");
+    CaseListText text;
+    for (int i = 1; i < lines.size(); ++i)
+    {
+        const QStringList cells = lines[i].split(',');
+        EXPECT_EQ(cells.size(), 4) << lines[i].toStdString();
+        ++text.cases;
+        if (cells.value(2).isEmpty())
+        {
+            ++text.emptyAges;
+            ++text.emptyAgesBySex[cells.value(3)];
+        }
+    }
+    return text;
+}
+
+/** Only the data parameters: no GENERALIZATION, every default. */
+QVariantMap caseListParameters(QgsVectorLayer* counties, const QVariant& cases, int k)
+{
+    const QString temporary = QgsProcessing::TEMPORARY_OUTPUT;
+    return {{"REGIONS", asParameter(counties)},
+            {"REGION_ID_FIELD", "FIPS"},
+            {"RECORDS", cases},
+            {"RECORD_REGION_FIELD", "county"},
+            {"QUASI_IDENTIFIERS", QStringList{"age", "sex"}},
+            {"K", k},
+            {"OUTPUT", temporary},
+            {"OUTPUT_MAPPING", temporary},
+            {"OUTPUT_RECORDS", temporary}};
+}
+
+/**
+ * Expects every released age to be a band, none an exact age nor "*": "lo-hi" of one width (5, 10 or 20,
+ * starting on a multiple of it), "<B" or "T+" (B and T multiples of 5), or NULL. Returns the released
+ * NULL ages.
+ */
+qint64 expectAgesInBands(QgsVectorLayer& records)
+{
+    const QRegularExpression band(QStringLiteral("^(\\d+)-(\\d+)$"));
+    const QRegularExpression end(QStringLiteral("^<(\\d+)$|^(\\d+)\\+$"));
+    QSet<int> widths;
+    qint64 nulls = 0;
+    const QMap<QString, qint64> ages = countByValue(records, "age");
+    EXPECT_FALSE(ages.isEmpty());
+    for (auto it = ages.constBegin(); it != ages.constEnd(); ++it)
+    {
+        if (it.key() == "NULL")
+        {
+            nulls = it.value();
+            continue;
+        }
+        const QRegularExpressionMatch inBand = band.match(it.key());
+        const QRegularExpressionMatch atEnd = end.match(it.key());
+        EXPECT_TRUE(inBand.hasMatch() || atEnd.hasMatch())
+            << "not a band: '" << it.key().toStdString() << "'";
+        if (inBand.hasMatch())
+        {
+            const int lo = inBand.captured(1).toInt();
+            const int width = inBand.captured(2).toInt() - lo + 1;
+            EXPECT_TRUE(width == 5 || width == 10 || width == 20) << it.key().toStdString();
+            EXPECT_EQ(lo % width, 0) << it.key().toStdString();
+            widths.insert(width);
+        }
+        if (atEnd.hasMatch())
+        {
+            EXPECT_EQ((atEnd.captured(1) + atEnd.captured(2)).toInt() % 5, 0) << it.key().toStdString();
+        }
+    }
+    EXPECT_LE(widths.size(), 1) << "one level for every record";
+    return nulls;
+}
+
+/**
+ * The case list's age bands at each level, by hand from its counts per 5-year band (data/README.md: 65-69
+ * 171, 70-74 212, 75-79 129, 80-84 43, 85-89 26, 90-94 4, 95-99 4, 100+ 1; ages 66..102). A range of 36 in at
+ * most 20 bands: widths 5 (1 or 5 times a power of ten), 10 and 20 (50 is no multiple of 20, 100 spans the
+ * range). The lowest band holds at least k = 5 cases, coded "<" its upper bound; the highest end is widened
+ * until it holds k: of 5, from 100 on 1, from 95 on 5: "95+"; of 10, from 100 on 1, from 90 on 9: "90+"; of
+ * 20, the bands 60-79 (512 cases) and 80-99 (77) with 100+ (1): "<80", "80+".
+ */
+const QList<QSet<QString>> kCaseListBands{
+    {"<70", "70-74", "75-79", "80-84", "85-89", "90-94", "95+"},
+    {"<70", "70-79", "80-89", "90+"},
+    {"<80", "80+"},
+};
+
+/** Expects the released ages (NULL aside) to be the bands of one level of kCaseListBands. */
+void expectCaseListBands(QgsVectorLayer& records)
+{
+    QStringList released = countByValue(records, "age").keys();
+    released.removeAll("NULL");
+    const QSet<QString> ages(released.begin(), released.end());
+    EXPECT_TRUE(std::any_of(kCaseListBands.begin(), kCaseListBands.end(),
+                            [&](const QSet<QString>& level) { return level.contains(ages); }))
+        << released.join(", ").toStdString();
+}
+} // namespace
+
+TEST(CaseList, TheDefaultsReleaseAgesInBandsNoneExactNoneRemoved)
+{
+    const CaseListText input = readCaseList();
+    ASSERT_EQ(input.cases, 608);
+    ASSERT_GT(input.emptyAges, 0);
+    const auto counties = openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties"));
+    // As a user opens the file: OGR, no .csvt, every column text (read whole: GDAL's Arrow stream).
+    const auto cases = openData(kCaseList);
+    QTemporaryDir reportDir;
+    QVariantMap parameters = caseListParameters(counties.get(), asParameter(cases.get()), 5);
+    parameters.insert("OUTPUT_HTML_FILE", reportDir.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    // The empty ages are NULL: counted, a category of their own.
+    EXPECT_TRUE(run.log.contains(QStringLiteral("'age' is NULL in %1 record(s)").arg(input.emptyAges)))
+        << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains("age: numbers, banded automatically as 'age: interval"))
+        << run.log.toStdString();
+
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    ASSERT_TRUE(records);
+    const qint64 releasedNull = expectAgesInBands(*records);
+    expectCaseListBands(*records);
+    QFile report(reportDir.filePath("report.html"));
+    ASSERT_TRUE(report.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(QString::fromUtf8(report.readAll()).contains("age: numbers, banded automatically"));
+    EXPECT_LE(releasedNull, input.emptyAges);
+    EXPECT_FALSE(countByValue(*records, "age").contains(QString())) << "an empty age is NULL, not ''";
+    // k recounted from the released table alone, and by the verifier; every case accounted for.
+    const Recount recount = recountGroups(*records, {"aggregate_id", "age", "sex"});
+    EXPECT_GE(recount.smallestGroup, 5);
+    EXPECT_EQ(checkAnonymity(records, "aggregate_id", {"age", "sex"}, 5), "PASS");
+    EXPECT_EQ(recount.records, number(run, "RECORDS_RELEASED"));
+    EXPECT_EQ(number(run, "RECORDS_RELEASED") + number(run, "SUPPRESSED") + number(run, "RECORDS_DROPPED"),
+              input.cases);
+    EXPECT_EQ(number(run, "RECORDS_DROPPED"), 0);
+    EXPECT_LE(number(run, "SUPPRESSED"), input.cases / 100) << "within the default budget of 1 %";
+    EXPECT_GT(number(run, "AGGREGATES"), 1);
+
+    // The same release whoever reads the file: QGIS's own iteration (a feature limit keeps GDAL's stream
+    // out), OGR with a .csvt typing age as a whole number, QGIS's delimited-text reader.
+    const QString path = QStringLiteral(VBAS_SOURCE_DIR "/data/") + kCaseList;
+    const AlgorithmRun iterated = runAlgorithm(
+        kAggregate, caseListParameters(
+                        counties.get(),
+                        QVariant::fromValue(QgsProcessingFeatureSourceDefinition(path, false, 100000)), 5));
+    ASSERT_TRUE(iterated.ok) << iterated.errors.toStdString();
+    EXPECT_TRUE(iterated.log.contains("read through QGIS's feature iterator")) << iterated.log.toStdString();
+    expectSameRelease(run, iterated, {"aggregate_id", "age", "sex"});
+
+    QTemporaryDir dir;
+    QFile::copy(path, dir.filePath("cases.csv"));
+    writeFile(dir, "cases.csvt", "\"Integer\",\"String\",\"Integer\",\"String\"\n");
+    QgsVectorLayer typed(dir.filePath("cases.csv"), "typed", "ogr");
+    ASSERT_TRUE(typed.isValid());
+    ASSERT_EQ(typed.fields().field("age").type(), VbasCompat::FieldTypeInt);
+    const AlgorithmRun typedRun =
+        runAlgorithm(kAggregate, caseListParameters(counties.get(), asParameter(&typed), 5));
+    ASSERT_TRUE(typedRun.ok) << typedRun.errors.toStdString();
+    expectSameRelease(run, typedRun, {"aggregate_id", "age", "sex"});
+
+    QgsVectorLayer delimited(QStringLiteral("file://%1?type=csv&geomType=none").arg(path), "delimited",
+                             "delimitedtext");
+    ASSERT_TRUE(delimited.isValid());
+    const AlgorithmRun delimitedRun =
+        runAlgorithm(kAggregate, caseListParameters(counties.get(), asParameter(&delimited), 5));
+    ASSERT_TRUE(delimitedRun.ok) << delimitedRun.errors.toStdString();
+    expectSameRelease(run, delimitedRun, {"aggregate_id", "age", "sex"});
+}
+
+TEST(CaseList, WhenOnlyRemovingAQuasiIdentifierMeetsTheBudgetTheLogSaysWhichAndAgeStays)
+{
+    // k = 10: the cases whose age is empty are NULL at every level short of removing age, and each sex holds
+    // fewer than 10 of them, so they are withheld (3 % of the cases) against a budget of 1 %. Removing age
+    // ("*") merges them with the others; the release keeps the age bands and says so.
+    const CaseListText input = readCaseList();
+    qint64 unreleasable = 0;
+    for (const qint64 nulls : input.emptyAgesBySex)
+        unreleasable += nulls < 10 ? nulls : 0;
+    ASSERT_GT(unreleasable, input.cases / 100);
+    const auto counties = openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties"));
+    const auto cases = openData(kCaseList);
+    QTemporaryDir reportDir;
+    QVariantMap parameters = caseListParameters(counties.get(), asParameter(cases.get()), 10);
+    parameters.insert("OUTPUT_HTML_FILE", reportDir.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    QFile report(reportDir.filePath("report.html"));
+    ASSERT_TRUE(report.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(report.readAll());
+    for (const char* part : {"cannot be met at the levels allowed", "Without age it would be met",
+                             "allow its removal with 'age: auto max *'", "Or raise the suppression budget to",
+                             "fewer quasi-identifiers"})
+    {
+        EXPECT_TRUE(run.log.contains(part)) << part << "\n" << run.log.toStdString();
+        EXPECT_TRUE(html.contains(QString(part).toHtmlEscaped())) << part;
+    }
+    QgsVectorLayer* records = outputLayer(run, "OUTPUT_RECORDS");
+    ASSERT_TRUE(records);
+    expectAgesInBands(*records);
+    EXPECT_GE(number(run, "SUPPRESSED"), unreleasable);
+    EXPECT_EQ(checkAnonymity(records, "aggregate_id", {"age", "sex"}, 10), "PASS");
+}
+
+TEST(CaseList, TheNextQuarterIsReleasedInTheSameAutomaticBands)
+{
+    // The ledger records the automatic bands written out: the next quarter's cases, younger (40..64, which
+    // would be banded otherwise on their own), are released in the first release's bands at its level.
+    const auto counties = openData(QStringLiteral("tests/nc_counties.gpkg"), QStringLiteral("counties"));
+    const auto cases = openData(kCaseList);
+    QTemporaryDir dir;
+    const QString ledger = dir.filePath("ledger.sqlite");
+    QVariantMap parameters = caseListParameters(counties.get(), asParameter(cases.get()), 5);
+    parameters.insert("RECORD_ID_FIELD", "case_id");
+    parameters.insert("RELEASE_LEDGER", ledger);
+    const AlgorithmRun first = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(first.ok) << first.errors.toStdString();
+    const QStringList released = countByValue(*outputLayer(first, "OUTPUT_RECORDS"), "age").keys();
+    const QSet<QString> firstAges(released.begin(), released.end());
+
+    const QStringList counted{"37051", "37183", "37063"};
+    QList<QVariantList> rows;
+    for (int i = 0; i < 150; ++i)
+        rows << QVariantList{100000 + i, counted.at(i % 3), 40 + i % 25, i % 2 == 0 ? "female" : "male"};
+    const auto next = makeTable({"case_id:integer", "county:string", "age:integer", "sex:string"}, rows);
+    QVariantMap onFirst = caseListParameters(counties.get(), asParameter(next.get()), 5);
+    onFirst.remove("OUTPUT_MAPPING");
+    onFirst.insert("RECORD_ID_FIELD", "case_id");
+    onFirst.insert("RELEASE_LEDGER", ledger);
+    onFirst.insert("LEDGER_ENTRY", 1);
+    const AlgorithmRun second = runAlgorithm("vbas:releaseonaggregation", onFirst);
+    ASSERT_TRUE(second.ok) << second.errors.toStdString();
+    const QStringList ages = countByValue(*outputLayer(second, "OUTPUT_RECORDS"), "age").keys();
+    ASSERT_FALSE(ages.isEmpty());
+    for (const QString& age : ages)
+        EXPECT_TRUE(firstAges.contains(age))
+            << age.toStdString() << " is not among the first release's bands";
+    EXPECT_FALSE(second.log.contains("banded automatically")) << second.log.toStdString();
 }
