@@ -37,7 +37,7 @@ ledger="$out/ledger.sqlite"
 start=$(date +%s%N)
 "$runner" run vbas:aggregateregions -- \
     "REGIONS=data/demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
-    RECORDS=data/demo/olinda_patients.csv RECORD_REGION_FIELD=aggregate_id \
+    RECORDS=data/demo/olinda_patients.csv RECORD_REGION_FIELD=tract \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 \
     SUPPRESSION_BUDGET=1 "GENERALIZATION=age: interval 5 10 20 max 10" \
@@ -63,7 +63,7 @@ echo "The next quarter on the same regions and age bands (release 1 of the ledge
 mkdir -p "$out/publish/q2"
 "$runner" run vbas:releaseonaggregation -- \
     "REGIONS=data/demo/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCODI \
-    RECORDS=data/demo/olinda_patients_q2.csv RECORD_REGION_FIELD=aggregate_id \
+    RECORDS=data/demo/olinda_patients_q2.csv RECORD_REGION_FIELD=tract \
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id LEDGER_ENTRY=1 \
     "OUTPUT=$out/publish/q2/regions.gpkg" "OUTPUT_RECORDS=$out/publish/q2/released-patients.csv" \
