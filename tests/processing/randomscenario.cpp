@@ -240,7 +240,8 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
     while (features.nextFeature(feature))
     {
         const QVariant area = feature.attribute("area");
-        const qint64 count = input.countField.isEmpty() ? 1 : feature.attribute(input.countField).toLongLong();
+        const qint64 count =
+            input.countField.isEmpty() ? 1 : feature.attribute(input.countField).toLongLong();
         if (area.isNull() || !mRegionIds.contains(area.toString()))
         {
             nullRows += area.isNull();
@@ -254,8 +255,8 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
     const bool tooManyDropped = double(stray) > maxDroppedPercent / 100.0 * double(known + stray);
     if (combination.algorithm == QLatin1String("vbas:partitionregions") && input.quasiIdentifiers.isEmpty())
         expectedError = QStringLiteral("QUASI_IDENTIFIERS");
-    else if (nullRows == records->featureCount() || (strayRows > 0 && !drop) || known == 0 ||
-             known < stray || (drop && tooManyDropped))
+    else if (nullRows == records->featureCount() || (strayRows > 0 && !drop) || known == 0 || known < stray ||
+             (drop && tooManyDropped))
         expectedError = QStringLiteral("RECORD_REGION_FIELD");
     else if (input.k > known)
         expectedError = QStringLiteral("K");

@@ -42,11 +42,12 @@ public:
     std::unique_ptr<QgsVectorLayer> sites;
     QVariantMap parameters;
     ReleaseInput input;
-    /** The algorithm run: the combination's, or vbas:populationfloor for its main job without quasi-identifiers. */
+    /** The algorithm run: the combination's, or vbas:populationfloor for its main job without
+     * quasi-identifiers. */
     QString algorithm;
     /**
-     * The parameter the run's error must name ("QUASI_IDENTIFIERS", "RECORD_REGION_FIELD", "K"), worked out from the drawn input
-     * without VBAS; empty when the run must succeed.
+     * The parameter the run's error must name ("QUASI_IDENTIFIERS", "RECORD_REGION_FIELD", "K"), worked out
+     * from the drawn input without VBAS; empty when the run must succeed.
      */
     QString expectedError;
 

@@ -67,7 +67,8 @@ struct HandRelease
                        {"RECORDS_RELEASED", claimedReleased},
                        {"RECORDS_DROPPED", 0},
                        {"SUPPRESSED", 4 - claimedReleased}};
-        run.layers["OUTPUT_RECORDS"] = makeTable({"rid:integer", "aggregate_id:integer", "sex:string"}, released);
+        run.layers["OUTPUT_RECORDS"] =
+            makeTable({"rid:integer", "aggregate_id:integer", "sex:string"}, released);
         run.layers["OUTPUT_MAPPING"] = makeTable({"id:string", "aggregate_id:integer"}, {{"A", 1}, {"B", 2}});
         return run;
     }
