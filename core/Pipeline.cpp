@@ -1,4 +1,5 @@
 #include "Pipeline.h"
+#include "PipelineProbe.h"
 
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
@@ -14,7 +15,6 @@
 #include <map>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 namespace vbas
 {
@@ -210,118 +210,6 @@ const Partitioner& Pipeline::partitioner(const PreparedData& data,
     constrained = std::make_unique<ParentConstrainedPartitioner>(*mPartitioner, data.regionParent);
     return *constrained;
 }
-
-namespace
-{
-/** Sites after the refinement, with what it did. */
-struct RefinedSites
-{
-    Sites sites;
-    std::optional<RefinementReport> report;
-};
-
-/**
- * The release of this pipeline at a chosen site count (ReleaseProbe), for counters that search it. It keeps
- * the refined sites of every count it tried, so that the release at the chosen count is the one the search
- * measured, not a second refinement (which a time limit could end elsewhere).
- */
-class PipelineProbe : public ReleaseProbe
-{
-public:
-    PipelineProbe(const Pipeline& pipeline, const PreparedData& data)
-        : mPipeline(pipeline)
-        , mData(data)
-    {
-    }
-    Count records() const override { return mData.regions.totalRecords() + mData.globallySuppressed; }
-    Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) override
-    {
-        return withheldOfEach({sites}, refined, feedback).front();
-    }
-
-    /** Two counts side by side on a machine with two cores: the releases share only read-only data. */
-    std::vector<Count> withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
-                                      Feedback& feedback) override
-    {
-        std::vector<Count> values(counts.size());
-        std::vector<std::optional<RefinedSites>> chosen(counts.size());
-        const auto release = [&](std::size_t i)
-        {
-            values[i] = releaseAt(counts[i], refined, feedback, chosen[i]);
-        };
-        if (counts.size() == 2 && mPipeline.config().releasesSideBySide &&
-            std::thread::hardware_concurrency() >= 2)
-        {
-            std::exception_ptr failure;
-            std::thread second(
-                [&]
-                {
-                    try
-                    {
-                        release(1);
-                    }
-                    catch (...)
-                    {
-                        failure = std::current_exception();
-                    }
-                });
-            try
-            {
-                release(0);
-            }
-            catch (...)
-            {
-                second.join();
-                throw;
-            }
-            second.join();
-            if (failure)
-                std::rethrow_exception(failure);
-        }
-        else
-            for (std::size_t i = 0; i < counts.size(); ++i)
-                release(i);
-        for (std::size_t i = 0; i < counts.size(); ++i)
-        {
-            mTrials.push_back({counts[i], refined, values[i]});
-            if (chosen[i])
-                mRefined.insert_or_assign(counts[i], std::move(*chosen[i]));
-        }
-        return values;
-    }
-
-    /** Every release tried so far, in the order asked for. */
-    const std::vector<SiteCountTrial>& trials() const { return mTrials; }
-
-    /** The refined sites of `count` when it was tried refined. */
-    std::optional<RefinedSites> refined(std::uint64_t count) const
-    {
-        const auto found = mRefined.find(count);
-        return found == mRefined.end() ? std::nullopt : std::optional<RefinedSites>(found->second);
-    }
-
-private:
-    /** The release with `sites` sites; `chosen`: its refined sites when `refined`. Touches no member. */
-    Count releaseAt(std::uint64_t sites, bool refined, const Feedback& feedback,
-                    std::optional<RefinedSites>& chosen) const
-    {
-        QuietFeedback quiet(feedback);
-        std::vector<Point> located = mPipeline.locateSites(mData, sites, quiet);
-        if (!refined)
-            return mPipeline.withheld(mData, Sites(std::move(located)), quiet, false);
-        std::optional<RefinementReport> report;
-        Sites sitesChosen = mPipeline.refineSites(mData, std::move(located), report, quiet);
-        const Count value = mPipeline.withheld(mData, sitesChosen, quiet);
-        chosen = RefinedSites{std::move(sitesChosen), std::move(report)};
-        return value;
-    }
-
-    const Pipeline& mPipeline;
-    const PreparedData& mData;
-    std::map<std::uint64_t, RefinedSites> mRefined;
-    std::vector<SiteCountTrial> mTrials;
-};
-} // namespace
 
 std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, Feedback& feedback,
                                           std::uint64_t* raw) const

@@ -269,7 +269,7 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
     if (!withheld || *withheld <= budget) // else the search has warned
         feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
                       std::to_string(probe.records()) + " records (" + percentText(mPercent) +
-                      " %) withheld; " + std::to_string(sites) + " sites are the most within it (" +
+                      " %) withheld; " + std::to_string(sites) + " regions are the most within it (" +
                       (withheld ? std::to_string(*withheld) + " withheld; " : std::string()) +
                       std::to_string(trials.count()) + " releases tried)");
     return sites;

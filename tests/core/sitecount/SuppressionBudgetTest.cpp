@@ -328,7 +328,7 @@ TEST(SuppressionBudget, SaysItsSearchInOneLineAndKeepsEveryCountTried)
     std::copy_if(log.infos.begin(), log.infos.end(), std::back_inserter(searchLines),
                  [](const std::string& line) { return line.rfind("suppression budget:", 0) == 0; });
     ASSERT_EQ(searchLines.size(), 1u);
-    const std::string said = std::to_string(result.requestedSites) + " sites are the most within it (" +
+    const std::string said = std::to_string(result.requestedSites) + " regions are the most within it (" +
                              std::to_string(result.release.suppressed()) + " withheld; " +
                              std::to_string(trials.size()) + " releases tried)";
     EXPECT_NE(searchLines[0].find(said), std::string::npos) << searchLines[0] << "\nexpected: " << said;

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "Pipeline.h"
+#include "sitecount/SiteCounter.h"
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace vbas
+{
+
+/** Sites after the refinement, with what it did. */
+struct RefinedSites
+{
+    Sites sites;
+    std::optional<RefinementReport> report;
+};
+
+/**
+ * The release of a pipeline at a chosen site count (ReleaseProbe), for counters that search it. It keeps
+ * the refined sites of every count it tried, so that the release at the chosen count is the one the search
+ * measured, not a second refinement (which a time limit could end elsewhere).
+ */
+class PipelineProbe : public ReleaseProbe
+{
+public:
+    PipelineProbe(const Pipeline& pipeline, const PreparedData& data)
+        : mPipeline(pipeline)
+        , mData(data)
+    {
+    }
+    Count records() const override { return mData.regions.totalRecords() + mData.globallySuppressed; }
+    Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) override
+    {
+        return withheldOfEach({sites}, refined, feedback).front();
+    }
+
+    /** Two counts side by side on a machine with two cores: the releases share only read-only data. */
+    std::vector<Count> withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
+                                      Feedback& feedback) override;
+
+    /** Every release tried so far, in the order asked for. */
+    const std::vector<SiteCountTrial>& trials() const { return mTrials; }
+
+    /** The refined sites of `count` when it was tried refined. */
+    std::optional<RefinedSites> refined(std::uint64_t count) const
+    {
+        const auto found = mRefined.find(count);
+        return found == mRefined.end() ? std::nullopt : std::optional<RefinedSites>(found->second);
+    }
+
+private:
+    /** The release with `sites` sites; `chosen`: its refined sites when `refined`. Touches no member. */
+    Count releaseAt(std::uint64_t sites, bool refined, const Feedback& feedback,
+                    std::optional<RefinedSites>& chosen) const;
+
+    const Pipeline& mPipeline;
+    const PreparedData& mData;
+    std::map<std::uint64_t, RefinedSites> mRefined;
+    std::vector<SiteCountTrial> mTrials;
+};
+
+} // namespace vbas
