@@ -37,12 +37,12 @@ QVariantMap VbasAlgorithmBase::processAlgorithm(const QVariantMap& parameters, Q
     QVariantMap results;
     try
     {
-        results = processGuarded(outputs.parameters(), context, feedback);
+        results = processGuarded(outputs.parameters(), context, feedback, outputs);
     }
     catch (const QgsProcessingException& error)
     {
         // The message names the file the user chose, not its staged copy.
-        throw QgsProcessingException(VbasOutputGuard::finalDestination(error.what()));
+        throw QgsProcessingException(outputs.finalDestination(error.what()));
     }
     // The run is done: a cancel that came after the algorithm's last check (while the report was written,
     // say) still takes every output back, so a canceled run never leaves files.
@@ -249,11 +249,11 @@ QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
     switch (subject)
     {
     case vbas::Subject::Regions:
-        return QStringLiteral("REGIONS");
+        return kRegions;
     case vbas::Subject::Records:
-        return QStringLiteral("RECORDS");
+        return kRecords;
     case vbas::Subject::RecordRegion:
-        return QStringLiteral("RECORD_REGION_FIELD");
+        return kRecordRegionField;
     case vbas::Subject::RecordCount:
         return kParameterCountField;
     case vbas::Subject::QuasiIdentifier:
@@ -261,17 +261,17 @@ QString VbasAlgorithmBase::parameterForSubject(vbas::Subject subject) const
     case vbas::Subject::K:
         return kParameterK;
     case vbas::Subject::SiteCount:
-        return QStringLiteral("SITE_COUNT");
+        return kSiteCount;
     case vbas::Subject::SiteLocation:
-        return QStringLiteral("SITE_LOCATION");
+        return kSiteLocation;
     case vbas::Subject::Partition:
-        return QStringLiteral("PARTITION");
+        return kPartition;
     case vbas::Subject::Sensitive:
         return kParameterSensitiveFields;
     case vbas::Subject::Generalization:
-        return QStringLiteral("GENERALIZATION");
+        return kGeneralization;
     case vbas::Subject::Ledger:
-        return QStringLiteral("RELEASE_LEDGER");
+        return kReleaseLedger;
     case vbas::Subject::General:
     case vbas::Subject::Strategy:
     case vbas::Subject::Option: // named by the error itself, see engineError()

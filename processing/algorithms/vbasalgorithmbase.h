@@ -14,6 +14,7 @@
 class QgsFeature;
 class QgsFields;
 class QgsProcessingParameterField;
+class VbasOutputGuard;
 
 /**
  * Base of every VBAS Processing algorithm: the parameters they share, the readers that validate
@@ -50,10 +51,11 @@ protected:
                                  QgsProcessingFeedback* feedback) final;
     /**
      * The work of the algorithm, what processAlgorithm() is for other QGIS algorithms. `parameters` name
-     * staged files: write features through VbasSink, which tells the guard how many to expect.
+     * staged files: write features through VbasSink with `guard.writtenCounts()`, so that the guard
+     * knows how many to expect.
      */
     virtual QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                                       QgsProcessingFeedback* feedback) = 0;
+                                       QgsProcessingFeedback* feedback, VbasOutputGuard& guard) = 0;
     /**
      * Runs once the outputs of processGuarded() read back whole, before they move into place: what must
      * hold for them to be published (the release ledger records a release there). Throws to publish nothing.

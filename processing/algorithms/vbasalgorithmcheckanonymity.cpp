@@ -8,20 +8,6 @@
 
 #include <memory>
 
-namespace
-{
-const QString kInput = QStringLiteral("INPUT");
-const QString kRegionField = QStringLiteral("REGION_FIELD");
-const QString kOutput = QStringLiteral("OUTPUT");
-const QString kGroups = QStringLiteral("GROUPS");
-const QString kRecords = QStringLiteral("RECORDS");
-const QString kViolatingGroups = QStringLiteral("VIOLATING_GROUPS");
-const QString kViolatingRecords = QStringLiteral("VIOLATING_RECORDS");
-const QString kMinGroupSize = QStringLiteral("MIN_GROUP_SIZE");
-const QString kVerdict = QStringLiteral("VERDICT");
-
-} // namespace
-
 void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
 {
     addParameter(new QgsProcessingParameterFeatureSource(kInput, QObject::tr("Released records"),
@@ -112,7 +98,8 @@ VbasAlgorithmCheckAnonymity* VbasAlgorithmCheckAnonymity::createInstance() const
 
 QVariantMap VbasAlgorithmCheckAnonymity::processGuarded(const QVariantMap& parameters,
                                                         QgsProcessingContext& context,
-                                                        QgsProcessingFeedback* feedback)
+                                                        QgsProcessingFeedback* feedback,
+                                                        VbasOutputGuard& guard)
 {
     const std::unique_ptr<QgsProcessingFeatureSource> source(parameterAsSource(parameters, kInput, context));
     if (!source)
@@ -165,7 +152,7 @@ QVariantMap VbasAlgorithmCheckAnonymity::processGuarded(const QVariantMap& param
                 throw QgsProcessingException(writeFeatureError(sink.get(), parameters, kOutput));
         }
         // The output guard reads the file back and expects as many rows.
-        VbasOutputGuard::countWritten(kOutput, qint64(violating.size()));
+        guard.writtenCounts().add(kOutput, qint64(violating.size()));
         outputs.insert(kOutput, destination);
     }
 

@@ -24,5 +24,5 @@ public:
 
 protected:
     QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) override;
+                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override;
 };

@@ -1,4 +1,5 @@
 #include "vbasalgorithmcompare.h"
+#include "vbasoutputguard.h"
 
 #include "Sweep.h"
 #include "vbascomparisonreport.h"
@@ -8,17 +9,6 @@
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
-
-namespace
-{
-const QString kOutput = QStringLiteral("OUTPUT");
-const QString kRows = QStringLiteral("ROWS");
-const QString kParetoRows = QStringLiteral("PARETO_ROWS");
-const QString kOutputHtml = QStringLiteral("OUTPUT_HTML_FILE");
-const QString kParetoChartX = QStringLiteral("PARETO_CHART_X");
-const QString kParetoChartY = QStringLiteral("PARETO_CHART_Y");
-
-} // namespace
 
 void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
 {
@@ -106,7 +96,7 @@ VbasAlgorithmCompare* VbasAlgorithmCompare::createInstance() const
 }
 
 QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                                                 QgsProcessingFeedback* feedback)
+                                                 QgsProcessingFeedback* feedback, VbasOutputGuard& guard)
 {
     const auto ids = [](const QStringList& list)
     {
@@ -140,7 +130,7 @@ QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, 
                         VbasCompat::WkbNoGeometry, QgsCoordinateReferenceSystem()));
     if (!sink)
         throw QgsProcessingException(invalidSinkError(parameters, kOutput));
-    VbasSink out(*sink, kOutput, steps);
+    VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
     VbasOutputs::writeComparison(out, table);
     QVariantMap outputs{{kOutput, destination},
                         {kRows, qlonglong(rows.rows.size())},

@@ -9,9 +9,6 @@
 class VbasAlgorithmCompare : public VbasJobAlgorithm
 {
 public:
-    static inline const QString kSweepSteps = QStringLiteral("SWEEP_STEPS");
-    static inline const QString kSweepFraction = QStringLiteral("SWEEP_FRACTION");
-
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
     QString name() const override;
     QString displayName() const override;
@@ -24,5 +21,5 @@ public:
 
 protected:
     QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) override;
+                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override;
 };

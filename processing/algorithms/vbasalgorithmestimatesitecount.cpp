@@ -3,15 +3,6 @@
 #include "vbassteps.h"
 #include <qgsprocessingoutputs.h>
 
-namespace
-{
-const QString kEstimatedSites = QStringLiteral("ESTIMATED_SITES");
-const QString kUnclampedEstimate = QStringLiteral("UNCLAMPED_ESTIMATE");
-const QString kReleasableRecords = QStringLiteral("RELEASABLE_RECORDS");
-const QString kRegionsWithRecords = QStringLiteral("REGIONS_WITH_RECORDS");
-const QString kMaxCombs = QStringLiteral("MAX_COMBS");
-} // namespace
-
 void VbasAlgorithmEstimateSiteCount::initAlgorithm(const QVariantMap&)
 {
     addDataParameters(QuasiIdentifiers::Optional);
@@ -77,7 +68,7 @@ VbasAlgorithmEstimateSiteCount* VbasAlgorithmEstimateSiteCount::createInstance()
 
 QVariantMap VbasAlgorithmEstimateSiteCount::processGuarded(const QVariantMap& parameters,
                                                            QgsProcessingContext& context,
-                                                           QgsProcessingFeedback* feedback)
+                                                           QgsProcessingFeedback* feedback, VbasOutputGuard&)
 {
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     VbasSteps steps(2, feedback);

@@ -10,9 +10,6 @@
 class VbasAlgorithmPartition : public VbasReleaseAlgorithm
 {
 public:
-    static inline const QString kSites = QStringLiteral("SITES");
-    static inline const QString kSiteWeightField = QStringLiteral("SITE_WEIGHT_FIELD");
-
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
     QString name() const override;
     QString displayName() const override;

@@ -13,8 +13,6 @@
 class VbasAlgorithmRate : public VbasReleaseAlgorithm
 {
 public:
-    static inline const QString kAggregateField = QStringLiteral("AGGREGATE_FIELD");
-
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
     QString name() const override;
     QString displayName() const override;

@@ -13,9 +13,6 @@
 class VbasAlgorithmReleaseOnAggregation : public VbasReleaseAlgorithm
 {
 public:
-    static inline const QString kLedgerEntry = QStringLiteral("LEDGER_ENTRY");
-    static inline const QString kAggregateField = QStringLiteral("AGGREGATE_FIELD");
-
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
     QString name() const override;
     QString displayName() const override;

@@ -1,4 +1,5 @@
 #include "vbasalgorithmselectsites.h"
+#include "vbasoutputguard.h"
 
 #include "vbasoutputs.h"
 #include "vbasqgiscompat.h"
@@ -6,12 +7,6 @@
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
-
-namespace
-{
-const QString kOutput = QStringLiteral("OUTPUT");
-const QString kSitesPlaced = QStringLiteral("SITES_PLACED");
-} // namespace
 
 void VbasAlgorithmSelectSites::initAlgorithm(const QVariantMap&)
 {
@@ -75,7 +70,7 @@ VbasAlgorithmSelectSites* VbasAlgorithmSelectSites::createInstance() const
 
 QVariantMap VbasAlgorithmSelectSites::processGuarded(const QVariantMap& parameters,
                                                      QgsProcessingContext& context,
-                                                     QgsProcessingFeedback* feedback)
+                                                     QgsProcessingFeedback* feedback, VbasOutputGuard& guard)
 {
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
     VbasSteps steps(3, feedback);
@@ -90,7 +85,7 @@ QVariantMap VbasAlgorithmSelectSites::processGuarded(const QVariantMap& paramete
                                                                VbasCompat::WkbPoint, job.frame->sourceCrs()));
     if (!sink)
         throw QgsProcessingException(invalidSinkError(parameters, kOutput));
-    VbasSink out(*sink, kOutput, steps);
+    VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
     VbasOutputs::writeSites(out, sites, *job.frame, nullptr);
     return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.points.size())}};
 }

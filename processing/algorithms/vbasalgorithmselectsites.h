@@ -22,5 +22,5 @@ public:
 
 protected:
     QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) override;
+                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override;
 };

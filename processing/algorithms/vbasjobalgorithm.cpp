@@ -277,13 +277,13 @@ void VbasJobAlgorithm::addDataParameters(QuasiIdentifiers quasiIdentifiers)
     // Optional, like every parameter added after the first release: a saved model without it stays valid
     // (QGIS 3.22 refuses a model whose step lacks a mandatory parameter, default or not).
     addParameter(VbasCompat::advanced(withHelp(
-        new QgsProcessingParameterBoolean(VbasRecordFields::kNullCountAsZero,
+        new QgsProcessingParameterBoolean(VbasParameters::kNullCountAsZero,
                                           QObject::tr("Read NULL counts as 0 (no records)"), false, true),
         QObject::tr("With COUNT_FIELD: a row whose count is NULL is refused (how many records it holds is "
                     "unknown); checked, it is read as 0 and holds no records, and the log says how many rows "
                     "were. Rows of count 0 always hold no records."))));
     addParameter(VbasCompat::advanced(wordChoice(
-        VbasRecordFields::kGroupRecords, QObject::tr("Where the records are counted"),
+        VbasParameters::kGroupRecords, QObject::tr("Where the records are counted"),
         {kGroupAutomatic, kGroupDatabase, kGroupRows}, kGroupAutomatic,
         QObject::tr(
             "auto: a PostgreSQL/PostGIS table streams the small area and the fields the release reads (COPY, "
@@ -298,7 +298,7 @@ void VbasJobAlgorithm::addDataParameters(QuasiIdentifiers quasiIdentifiers)
             "included, are grouped alike)."),
         true)));
     addParameter(VbasCompat::advanced(withHelp(
-        new QgsProcessingParameterCrs(VbasPlanarFrame::kComputationCrs,
+        new QgsProcessingParameterCrs(VbasParameters::kComputationCrs,
                                       QObject::tr("Computation CRS (projected, in metres)"), QVariant(),
                                       true),
         QObject::tr("the plane distances, nearest sites and areas are computed in. Empty: the CRS of REGIONS "
@@ -524,9 +524,9 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
             parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context);
     job.recordFields.count = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
     job.recordFields.nullCountAsZero =
-        parameterDefinition(VbasRecordFields::kNullCountAsZero) != nullptr &&
-        parameterAsBoolean(parameters, VbasRecordFields::kNullCountAsZero, context);
-    const QString grouping = parameterAsChoiceId(parameters, VbasRecordFields::kGroupRecords, context);
+        parameterDefinition(VbasParameters::kNullCountAsZero) != nullptr &&
+        parameterAsBoolean(parameters, VbasParameters::kNullCountAsZero, context);
+    const QString grouping = parameterAsChoiceId(parameters, VbasParameters::kGroupRecords, context);
     job.recordFields.grouping = grouping == kGroupRows       ? VbasGrouping::Rows
                                 : grouping == kGroupDatabase ? VbasGrouping::Database
                                                              : VbasGrouping::Automatic;
@@ -555,11 +555,11 @@ VbasJobAlgorithm::Job VbasJobAlgorithm::loadJob(const QVariantMap& parameters, Q
     options.maxDroppedShare = parameterAsDouble(parameters, kMaxDropped, context) / 100.0;
 
     const QgsCoordinateReferenceSystem computationCrs =
-        parameterAsCrs(parameters, VbasPlanarFrame::kComputationCrs, context);
-    const QVariant givenCrs = parameters.value(VbasPlanarFrame::kComputationCrs);
+        parameterAsCrs(parameters, VbasParameters::kComputationCrs, context);
+    const QVariant givenCrs = parameters.value(VbasParameters::kComputationCrs);
     if (!computationCrs.isValid() && givenCrs.isValid() && !givenCrs.isNull() &&
         !(givenCrs.canConvert<QString>() && givenCrs.toString().trimmed().isEmpty()))
-        throw parameterError(VbasPlanarFrame::kComputationCrs,
+        throw parameterError(VbasParameters::kComputationCrs,
                              QObject::tr("'%1' is no CRS QGIS knows; give a projected CRS in metres (an "
                                          "authority code such as EPSG:3338), or leave it empty to let VBAS "
                                          "choose")

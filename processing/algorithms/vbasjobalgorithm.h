@@ -20,20 +20,6 @@
 class VbasJobAlgorithm : public VbasAlgorithmBase
 {
 public:
-    // Parameter names (those the io layer names are in VbasParameters). Saved models and scripts store
-    // them: never rename.
-    static inline const QString kRecords = QStringLiteral("RECORDS");
-    static inline const QString kRepresentativePoint = QStringLiteral("REPRESENTATIVE_POINT");
-    static inline const QString kGlobalSuppression = QStringLiteral("GLOBAL_SUPPRESSION");
-    static inline const QString kSiteCountMethod = QStringLiteral("SITE_COUNT_METHOD");
-    static inline const QString kSiteLocation = QStringLiteral("SITE_LOCATION");
-    static inline const QString kPartition = QStringLiteral("PARTITION");
-    static inline const QString kParentField = QStringLiteral("PARENT_FIELD");
-    static inline const QString kContiguity = QStringLiteral("CONTIGUITY");
-    static inline const QString kAdjacencyTolerance = QStringLiteral("ADJACENCY_TOLERANCE");
-    static inline const QString kMaxRisk = QStringLiteral("MAX_RISK");
-    static inline const QString kGeneralization = QStringLiteral("GENERALIZATION");
-    static inline const QString kHierarchyTables = QStringLiteral("HIERARCHY_TABLES");
     // The strategies' options (SITE_COUNT, GAPS_MODEL, SEED...) and refinement switches (ADC) are named
     // by the engine's registry: optionParameterName().
 

@@ -1,4 +1,5 @@
 #include "vbasreleasealgorithm.h"
+#include "vbasoutputguard.h"
 
 #include "vbaslayerstyler.h"
 #include "vbasmapimage.h"
@@ -184,7 +185,7 @@ std::unique_ptr<VbasLedgerStore> VbasReleaseAlgorithm::openLedger(const QVariant
 }
 
 QVariantMap VbasReleaseAlgorithm::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                                                 QgsProcessingFeedback* feedback)
+                                                 QgsProcessingFeedback* feedback, VbasOutputGuard& guard)
 {
     mLedger.reset();
     const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
@@ -254,7 +255,7 @@ QVariantMap VbasReleaseAlgorithm::processGuarded(const QVariantMap& parameters, 
         mLedger->givenAggregation = given.has_value();
     }
     steps.next();
-    return writeRelease(parameters, context, &steps, job, release, ledgerLines);
+    return writeRelease(parameters, context, &steps, guard, job, release, ledgerLines);
 }
 
 void VbasReleaseAlgorithm::beforePublishing(QgsProcessingFeedback* feedback)
@@ -355,8 +356,8 @@ vbas::LedgerEntry VbasReleaseAlgorithm::ledgerEntry(const Job& job, const VbasRe
 }
 
 QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, QgsProcessingContext& context,
-                                               QgsProcessingFeedback* feedback, const Job& job,
-                                               const VbasRelease& release,
+                                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard,
+                                               const Job& job, const VbasRelease& release,
                                                const QStringList& ledgerLines) const
 {
     const VbasPlanarFrame& frame = *job.frame;
@@ -408,7 +409,8 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         {
             table = std::make_unique<VbasOgrTable>(std::move(sink), destination, fields, name);
         }
-        VbasSink out = table ? VbasSink(*table, name, share) : VbasSink(*sink, name, share);
+        VbasSink out = table ? VbasSink(*table, name, share, &guard.writtenCounts())
+                             : VbasSink(*sink, name, share, &guard.writtenCounts());
         writer(out);
         if (table)
             table->finish();
@@ -416,7 +418,8 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
                                        : QObject::tr("%1 (%2 features)").arg(name).arg(out.written()));
         outputs.insert(name, destination);
         if (role)
-            VbasLayerStyler::attach(context, destination, *role, shadeBy, outputs.value(kOutput).toString());
+            VbasLayerStyler::attach(guard, context, destination, *role, shadeBy,
+                                    outputs.value(kOutput).toString());
     };
     for (const auto& [name, audience] :
          {std::pair(kOutput, Audience::Publication), std::pair(kOutputReview, Audience::Review)})

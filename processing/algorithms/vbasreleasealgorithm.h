@@ -17,22 +17,6 @@
  */
 class VbasReleaseAlgorithm : public VbasJobAlgorithm
 {
-public:
-    // Parameter and output names. Saved models and scripts store them: never rename.
-    static inline const QString kKeepSuppressed = QStringLiteral("KEEP_SUPPRESSED");
-    static inline const QString kAddRowId = QStringLiteral("ADD_ROW_ID");
-    static inline const QString kOutputReview = QStringLiteral("OUTPUT_REVIEW");
-    static inline const QString kOutput = QStringLiteral("OUTPUT");
-    static inline const QString kOutputMapping = QStringLiteral("OUTPUT_MAPPING");
-    static inline const QString kOutputRecords = QStringLiteral("OUTPUT_RECORDS");
-    static inline const QString kOutputSites = QStringLiteral("OUTPUT_SITES");
-    static inline const QString kOutputCells = QStringLiteral("OUTPUT_CELLS");
-    static inline const QString kOutputHtml = QStringLiteral("OUTPUT_HTML_FILE");
-    static inline const QString kShadeBy = QStringLiteral("SHADE_BY");
-    static inline const QString kOutputMapImage = QStringLiteral("OUTPUT_MAP_IMAGE");
-    static inline const QString kMapImageWidth = QStringLiteral("MAP_IMAGE_WIDTH");
-    static inline const QString kMapImageHeight = QStringLiteral("MAP_IMAGE_HEIGHT");
-
 protected:
     /**
      * Adds RELEASE_FIELDS, RECORD_ID_FIELD, RELEASE_LEDGER, ADD_ROW_ID, KEEP_SUPPRESSED, SHADE_BY,
@@ -71,7 +55,7 @@ protected:
 
 private:
     QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) final;
+                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) final;
     /** Records the release in its ledger (checked once more against releases recorded meanwhile). */
     void beforePublishing(QgsProcessingFeedback* feedback) final;
     /** The ledger RELEASE_LEDGER names; in desktop QGIS the profile's when it is empty; else null. */
@@ -93,10 +77,10 @@ private:
     };
     std::unique_ptr<LedgerRecord> mLedger;
     /**
-     * Creates the sinks asked for, writes them, the map image and the report, has the layers QGIS loads
-     * styled for review, and returns every output.
+     * Creates the sinks asked for, writes them (counted for `guard`), the map image and the report, has the
+     * layers QGIS loads styled for review, and returns every output.
      */
     QVariantMap writeRelease(const QVariantMap& parameters, QgsProcessingContext& context,
-                             QgsProcessingFeedback* feedback, const Job& job, const VbasRelease& release,
-                             const QStringList& ledgerLines) const;
+                             QgsProcessingFeedback* feedback, VbasOutputGuard& guard, const Job& job,
+                             const VbasRelease& release, const QStringList& ledgerLines) const;
 };

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "Job.h"
-#include "vbasconvert.h"
+#include "vbasjobloader.h"
 #include "vbasspatial.h"
 
 #include <qgsprocessingutils.h>

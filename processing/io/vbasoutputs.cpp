@@ -1,7 +1,6 @@
 #include "vbasoutputs.h"
 
 #include "vbasogrtable.h"
-#include "vbasoutputguard.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -76,12 +75,15 @@ QVariant VbasRelease::siteAggregateId(std::size_t site) const
     return aggregate < 0 ? VbasCompat::nullOf(aggregateIdField.type()) : aggregateIds.at(aggregate);
 }
 
-VbasSink::VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback)
+VbasSink::VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback,
+                   VbasWrittenCounts* counts)
     : mSink(sink)
     , mOutputName(outputName)
     , mFeedback(feedback)
+    , mCounts(counts)
 {
-    VbasOutputGuard::countWritten(mOutputName, 0);
+    if (mCounts)
+        mCounts->add(mOutputName, 0);
 }
 
 void VbasSink::add(QgsFeature& feature)
@@ -104,7 +106,8 @@ QgsProcessingException VbasSink::refused() const
 
 void VbasSink::advance(qint64 features)
 {
-    VbasOutputGuard::countWritten(mOutputName, features);
+    if (mCounts)
+        mCounts->add(mOutputName, features);
     const qint64 before = mWritten;
     mWritten += features;
     // Every 4,096 features: the bar moves smoothly and costs nothing.
@@ -112,8 +115,9 @@ void VbasSink::advance(qint64 features)
         setProgress(mFrom + (1.0 - mFrom) * double(mWritten - mBase) / double(mExpected));
 }
 
-VbasSink::VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback)
-    : VbasSink(static_cast<QgsFeatureSink&>(table), outputName, feedback)
+VbasSink::VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback,
+                   VbasWrittenCounts* counts)
+    : VbasSink(static_cast<QgsFeatureSink&>(table), outputName, feedback, counts)
 {
     mTable = &table;
 }

@@ -4,7 +4,8 @@
 #include "Sweep.h"
 #include "geometry/Dissolve.h"
 #include "vbascodedrows.h"
-#include "vbasconvert.h"
+#include "vbasjobloader.h"
+#include "vbaswrittencounts.h"
 
 #include <qgsexception.h>
 #include <qgsfeature.h>
@@ -34,15 +35,18 @@ struct VbasRelease : vbas::ReleaseResult
 
 /**
  * Adds features to a sink, stopping promptly when the user cancels and failing with a message that
- * names the output when the sink refuses a feature. Counts what it wrote for the run's VbasOutputGuard
- * (by `outputName`, the output parameter), which reads the file back before it is released.
+ * names the output when the sink refuses a feature. Counts what it wrote into `counts` (by `outputName`,
+ * the output parameter), the run's output guard's, which reads the file back before it is released;
+ * nullptr for a sink no guard checks (a layer in memory).
  */
 class VbasSink
 {
 public:
-    VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback);
+    VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback,
+             VbasWrittenCounts* counts);
     /** A sink into a table filled through GDAL: addRows() converts each value once. */
-    VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback);
+    VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback,
+             VbasWrittenCounts* counts);
     void add(QgsFeature& feature);
     /** Adds every row of `rows` in their order, as features with `fields`; progress as expect() set it. */
     void addRows(const VbasCodedRows& rows, const QgsFields& fields);
@@ -67,6 +71,7 @@ private:
     VbasOgrTable* mTable = nullptr;
     QString mOutputName;
     QgsProcessingFeedback& mFeedback;
+    VbasWrittenCounts* mCounts = nullptr;
     qint64 mWritten = 0;
     qint64 mExpected = 0;
     qint64 mBase = 0; //!< features written when expect() was called

@@ -271,7 +271,7 @@ VbasPlanarFrame::VbasPlanarFrame(const QgsFeatureSource& regions,
     {
         const QString problem = computationCrsProblem(computationCrs, mSourceCrs);
         if (!problem.isEmpty())
-            throw VbasParameters::parameterError(kComputationCrs, problem);
+            throw VbasParameters::parameterError(VbasParameters::kComputationCrs, problem);
     }
     setUp(regions.sourceExtent(), sampleVertices(regions), computationCrs, false);
 }
@@ -282,7 +282,7 @@ QString VbasPlanarFrame::computationCrsProblem(const QgsCoordinateReferenceSyste
     const QString instead = QObject::tr("choose a projected CRS in metres made for the area of REGIONS (an "
                                         "equal-area or conformal projection of the country), or leave %1 "
                                         "empty to let VBAS choose")
-                                .arg(kComputationCrs);
+                                .arg(VbasParameters::kComputationCrs);
     if (!computationCrs.isValid())
         return QObject::tr("the CRS is not valid; %1").arg(instead);
     if (computationCrs.isGeographic())
@@ -295,7 +295,7 @@ QString VbasPlanarFrame::computationCrsProblem(const QgsCoordinateReferenceSyste
     if (!sourceCrs.isValid())
         return QObject::tr("REGIONS have no CRS, so they cannot be brought into %1; set the CRS of REGIONS "
                            "(Layer Properties > Source), or leave %2 empty")
-            .arg(computationCrs.userFriendlyIdentifier(), kComputationCrs);
+            .arg(computationCrs.userFriendlyIdentifier(), VbasParameters::kComputationCrs);
     return QString();
 }
 
@@ -314,7 +314,7 @@ void VbasPlanarFrame::setUp(const QgsRectangle& sourceExtent, const std::vector<
     {
         const QString problem = computationCrsProblem(computationCrs, sourceCrs);
         if (!problem.isEmpty())
-            throw VbasParameters::parameterError(kComputationCrs, problem);
+            throw VbasParameters::parameterError(VbasParameters::kComputationCrs, problem);
         mPlanarCrs = computationCrs;
         mGivenCrs = true;
     }
@@ -402,7 +402,8 @@ QString VbasPlanarFrame::description() const
     if (mGivenCrs)
         return QObject::tr("REGIONS are in %1; computing in %2, the %3 (distances in metres, areas in "
                            "square metres), results written back in %1")
-            .arg(mSourceCrs.userFriendlyIdentifier(), mPlanarCrs.userFriendlyIdentifier(), kComputationCrs);
+            .arg(mSourceCrs.userFriendlyIdentifier(), mPlanarCrs.userFriendlyIdentifier(),
+                 VbasParameters::kComputationCrs);
     // A CRS of its own, with no name a user would know: said in words.
     return QObject::tr("REGIONS are in %1; distances (metres) and areas (square metres) are measured on a "
                        "map projection centred on them (azimuthal equidistant), results written back in %1")
@@ -415,7 +416,8 @@ QString VbasPlanarFrame::distortionWarning() const
         return QString();
     QString where;
     if (mGivenCrs)
-        where = QObject::tr("on %1, the %2,").arg(mPlanarCrs.userFriendlyIdentifier(), kComputationCrs);
+        where = QObject::tr("on %1, the %2,")
+                    .arg(mPlanarCrs.userFriendlyIdentifier(), VbasParameters::kComputationCrs);
     else if (mCentre)
         where =
             QObject::tr("REGIONS reach %1 km from the centre (lon %2, lat %3) of the azimuthal projection "
@@ -433,7 +435,8 @@ QString VbasPlanarFrame::distortionWarning() const
                        "For data this wide, choose a projected CRS in metres made for the area (an "
                        "equal-area or conformal projection of the country or continent) as %5, or reproject "
                        "REGIONS to one")
-        .arg(where, percent(mAreaDistortion), percent(mDistanceDistortion), measured, kComputationCrs);
+        .arg(where, percent(mAreaDistortion), percent(mDistanceDistortion), measured,
+             VbasParameters::kComputationCrs);
 }
 
 double VbasPlanarFrame::area(const std::vector<unsigned char>& planarWkb, double planarArea) const

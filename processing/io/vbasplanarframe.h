@@ -35,8 +35,6 @@ public:
     /** Relative error of areas or distances over the data above which the frame warns and area() measures on
      * the ellipsoid. */
     static constexpr double kDistortionLimit = 0.01;
-    /** The parameter that gives a computation CRS (named here for the frame's errors; never rename). */
-    static inline const QString kComputationCrs = QStringLiteral("COMPUTATION_CRS");
 
     /**
      * The frame of regions in `sourceCrs` spanning `sourceExtent`: computing in `computationCrs` when it

@@ -2,7 +2,7 @@
 
 #include "Feedback.h"
 #include "geometry/Obstacles.h"
-#include "vbasconvert.h"
+#include "vbasjobloader.h"
 
 #include <QList>
 

@@ -56,14 +56,15 @@ VbasLayerStyler::VbasLayerStyler(VbasStyling::Role role, const QString& shadeBy,
 {
 }
 
-void VbasLayerStyler::attach(QgsProcessingContext& context, const QString& destination,
-                             VbasStyling::Role role, const QString& shadeBy, const QString& run)
+void VbasLayerStyler::attach(VbasOutputGuard& guard, QgsProcessingContext& context,
+                             const QString& destination, VbasStyling::Role role, const QString& shadeBy,
+                             const QString& run)
 {
     // Under the final path: QGIS loads the layer from there once the guard has moved it into place.
-    const QString layer = VbasOutputGuard::publish(context, destination);
+    const QString layer = guard.publish(destination);
     if (context.willLoadLayerOnCompletion(layer))
         context.layerToLoadOnCompletionDetails(layer).setPostProcessor(
-            new VbasLayerStyler(role, shadeBy, VbasOutputGuard::finalDestination(run)));
+            new VbasLayerStyler(role, shadeBy, guard.finalDestination(run)));
 }
 
 void VbasLayerStyler::postProcessLayer(QgsMapLayer* layer, QgsProcessingContext& context,

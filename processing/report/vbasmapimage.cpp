@@ -29,7 +29,7 @@ std::unique_ptr<QgsVectorLayer> memoryLayer(const QString& name, const QgsFields
                                             const std::function<void(VbasSink&)>& writer)
 {
     std::unique_ptr<QgsVectorLayer> layer(QgsMemoryProviderUtils::createMemoryLayer(name, fields, type, crs));
-    VbasSink sink(*layer->dataProvider(), name, feedback);
+    VbasSink sink(*layer->dataProvider(), name, feedback, nullptr); // in memory: no file to check
     writer(sink);
     layer->updateExtents();
     return layer;

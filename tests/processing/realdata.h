@@ -3,7 +3,7 @@
 // The repository's real data (data/README.md) and checks of a release that use none of VBAS's code:
 // group recounts, and areas measured with QGIS's own QgsDistanceArea on the original polygons.
 
-#include "vbasconvert.h"
+#include "vbasjobloader.h"
 
 #include <qgsvectorlayer.h>
 

@@ -8,7 +8,7 @@
 #include "processingtestutils.h"
 #include "realdata.h"
 #include "releasecheck.h"
-#include "vbasconvert.h"
+#include "vbasjobloader.h"
 #include "vbasledgerstore.h"
 #include "vbaspostgresrecords.h"
 

@@ -35,7 +35,8 @@ protected:
         return subject == vbas::Subject::RecordRegion ? QStringLiteral("REGION_FIELD")
                                                       : VbasAlgorithmBase::parameterForSubject(subject);
     }
-    QVariantMap processGuarded(const QVariantMap&, QgsProcessingContext&, QgsProcessingFeedback*) override
+    QVariantMap processGuarded(const QVariantMap&, QgsProcessingContext&, QgsProcessingFeedback*,
+                               VbasOutputGuard&) override
     {
         return {};
     }

@@ -197,7 +197,7 @@ TEST(RealFiles, NullCountAsZeroIsAnAdvancedSwitchOffByDefault)
         QgsApplication::processingRegistry()->createAlgorithmById(kAggregate));
     ASSERT_TRUE(algorithm);
     const QgsProcessingParameterDefinition* definition =
-        algorithm->parameterDefinition(VbasRecordFields::kNullCountAsZero);
+        algorithm->parameterDefinition(VbasParameters::kNullCountAsZero);
     ASSERT_NE(definition, nullptr);
     EXPECT_EQ(definition->type(), QStringLiteral("boolean"));
     // Optional: saved models and scripts written before it (without it) stay valid.

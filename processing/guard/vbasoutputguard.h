@@ -1,5 +1,7 @@
 #pragma once
 
+#include "vbaswrittencounts.h"
+
 #include <QHash>
 #include <QString>
 #include <QStringList>
@@ -67,19 +69,16 @@ public:
      */
     QVariantMap commit(const QVariantMap& results, const std::function<void()>& beforeMoving = {});
 
-    /**
-     * Counts `count` features written into the output parameter `output` of the run on this thread (0:
-     * the output's sink was created). Outputs that are not file destinations of that run are ignored.
+    /** What the run's sinks wrote, per output: give it to each VbasSink of a guarded output. */
+    VbasWrittenCounts& writtenCounts() { return mWritten; }
+    /** Returns `destination` (a path or layer source, or a message naming one) with a staged path made final.
      */
-    static void countWritten(const QString& output, qint64 count);
-    /** Returns `destination` (a path or layer source) with a staged path of the run on this thread made
-     * final. */
-    static QString finalDestination(const QString& destination);
+    QString finalDestination(const QString& destination) const;
     /**
      * Moves the entry of `destination` among the context's layers to load on completion to its final path
      * and returns that path, so that a post-processor can be attached under the name QGIS will load.
      */
-    static QString publish(QgsProcessingContext& context, const QString& destination);
+    QString publish(const QString& destination);
 
 private:
     /** A file an output parameter writes, with the layer inside it (empty: the whole file). */
@@ -106,12 +105,11 @@ private:
     std::vector<Destination> mDestinations;
     /** Per destination folder, its staging folder. */
     std::vector<std::unique_ptr<Staging>> mStagings;
-    /** Features written per output parameter, as the algorithm reported them. */
-    QHash<QString, qint64> mWritten;
+    /** Features written per output parameter, as the algorithm's sinks counted them. */
+    VbasWrittenCounts mWritten;
     /** Per staging folder, the prefix of its staged paths and the final one. */
     std::vector<std::pair<QString, QString>> mPrefixes;
     /** Layers to load that publish() moved to their final path before the commit. */
     QStringList mPublished;
-    VbasOutputGuard* mOuter = nullptr;
     bool mCommitted = false;
 };

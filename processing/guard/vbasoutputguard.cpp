@@ -53,9 +53,6 @@ const QStringList kSqliteSidecars{"-wal", "-shm", "-journal"};
 /** Parameter types whose values are layers read by the algorithm. */
 const QStringList kLayerParameterTypes{"source", "vector", "raster", "layer", "multilayer"};
 
-/** The guard of the run on this thread: algorithms run on a worker thread in QGIS desktop. */
-thread_local VbasOutputGuard* tCurrentGuard = nullptr;
-
 /** A file, and the layer inside it (empty: the whole file). */
 struct LayerFile
 {
@@ -425,13 +422,10 @@ VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const 
         mStagings.clear();
         throw;
     }
-    mOuter = tCurrentGuard;
-    tCurrentGuard = this;
 }
 
 VbasOutputGuard::~VbasOutputGuard()
 {
-    tCurrentGuard = mOuter;
     if (!mCommitted)
         removeLayersToLoad();
     mStagings.clear(); // deletes the staging folders, and with them whatever a failed run wrote
@@ -614,7 +608,8 @@ void VbasOutputGuard::verify(const Destination& destination) const
 {
     const QString staged = stagedPath(destination);
     const QString path = QDir::toNativeSeparators(destination.path);
-    const auto written = mWritten.constFind(destination.parameter);
+    const bool counted = mWritten.contains(destination.parameter);
+    const qint64 written = mWritten.of(destination.parameter);
     const auto fail = [&](const QString& what)
     {
         throw VbasParameters::parameterError(
@@ -626,7 +621,7 @@ void VbasOutputGuard::verify(const Destination& destination) const
     const QFileInfo file(staged);
     if (!file.exists())
     {
-        if (written != mWritten.constEnd())
+        if (counted)
             fail(QObject::tr("the file written for %1 has gone").arg(path));
         return; // the algorithm did not write this output
     }
@@ -636,7 +631,7 @@ void VbasOutputGuard::verify(const Destination& destination) const
             fail(QObject::tr("the file written for %1 is empty").arg(path));
         return;
     }
-    if (written == mWritten.constEnd())
+    if (!counted)
         return; // written past VbasSink, or not at all: the file is not ours to judge
 
     if (file.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
@@ -647,11 +642,11 @@ void VbasOutputGuard::verify(const Destination& destination) const
         // A row cut short still counts as a row.
         if (!rows->complete)
             fail(QObject::tr("the file written for %1 ends in the middle of a row").arg(path));
-        if (rows->rows != written.value())
+        if (rows->rows != written)
             fail(QObject::tr("the file written for %1 holds %2 of the %3 features written")
                      .arg(path)
                      .arg(rows->rows)
-                     .arg(written.value()));
+                     .arg(written));
         return;
     }
     const VbasQuietGdal quiet;
@@ -677,11 +672,11 @@ void VbasOutputGuard::verify(const Destination& destination) const
     bool readError = false;
     const qint64 features = readEveryFeature(layer, readError);
     readError = readError || CPLGetLastErrorType() >= CE_Failure;
-    if (features != written.value() || readError)
+    if (features != written || readError)
         fail(QObject::tr("the file written for %1 holds %2 of the %3 features written%4")
                  .arg(path)
                  .arg(features)
-                 .arg(written.value())
+                 .arg(written)
                  .arg(readError ? QStringLiteral(" (%1)").arg(QString::fromUtf8(CPLGetLastErrorMsg()))
                                 : QString()));
 }
@@ -793,30 +788,21 @@ QString VbasOutputGuard::rewritten(QString text) const
     return text;
 }
 
-void VbasOutputGuard::countWritten(const QString& output, qint64 count)
+QString VbasOutputGuard::finalDestination(const QString& destination) const
 {
-    VbasOutputGuard* guard = tCurrentGuard;
-    if (!guard ||
-        std::none_of(guard->mDestinations.begin(), guard->mDestinations.end(),
-                     [&](const Destination& destination) { return destination.parameter == output; }))
-        return;
-    guard->mWritten[output] += count;
+    return rewritten(destination);
 }
 
-QString VbasOutputGuard::finalDestination(const QString& destination)
+QString VbasOutputGuard::publish(const QString& destination)
 {
-    return tCurrentGuard ? tCurrentGuard->rewritten(destination) : destination;
-}
-
-QString VbasOutputGuard::publish(QgsProcessingContext& context, const QString& destination)
-{
+    QgsProcessingContext& context = mContext;
     const QString final = finalDestination(destination);
     if (final == destination || !context.willLoadLayerOnCompletion(destination))
         return final;
     QMap<QString, QgsProcessingContext::LayerDetails> layers = context.layersToLoadOnCompletion();
     layers.insert(final, moved(layers.take(destination)));
     context.setLayersToLoadOnCompletion(layers);
-    tCurrentGuard->mPublished << final;
+    mPublished << final;
     return final;
 }
 

@@ -302,7 +302,7 @@ public:
 
 protected:
     QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback) override
+                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override
     {
         const int count = parameterAsInt(parameters, "COUNT", context);
         QgsFields fields;
@@ -314,7 +314,7 @@ protected:
         {
             const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(
                 parameters, "OUTPUT", context, destination, fields, VbasCompat::WkbNoGeometry));
-            VbasSink out(*sink, "OUTPUT", *feedback);
+            VbasSink out(*sink, "OUTPUT", *feedback, &guard.writtenCounts());
             for (int i = 0; i < count; ++i)
             {
                 QgsFeature feature(fields);
@@ -342,7 +342,7 @@ protected:
         if (mode == 1)
             throw QgsProcessingException("stopped after writing");
         if (mode == 2)
-            VbasOutputGuard::countWritten("OUTPUT", 1);
+            guard.writtenCounts().add("OUTPUT", 1);
         return results;
     }
 };
