@@ -138,14 +138,16 @@ HierarchySpec automaticIntervals(const HierarchySpec& spec, const std::vector<Ca
         return resolved;
     resolved.kind = "interval";
     resolved.arguments = widths;
-    for (auto [word, bounds] : {std::pair{"bottom", &bottoms}, std::pair{"top", &tops}})
+    for (const auto& [word, bounds] : {std::pair{"bottom", &bottoms}, std::pair{"top", &tops}})
     {
+        // One bound for every level when they agree (C++17 lambdas cannot capture a structured binding).
+        const std::vector<std::string>& levels = *bounds;
         resolved.arguments.emplace_back(word);
-        if (std::all_of(bounds->begin(), bounds->end(),
-                        [&](const std::string& b) { return b == bounds->front(); }))
-            resolved.arguments.push_back(bounds->front());
+        if (std::all_of(levels.begin(), levels.end(),
+                        [&](const std::string& b) { return b == levels.front(); }))
+            resolved.arguments.push_back(levels.front());
         else
-            resolved.arguments.insert(resolved.arguments.end(), bounds->begin(), bounds->end());
+            resolved.arguments.insert(resolved.arguments.end(), levels.begin(), levels.end());
     }
     return resolved;
 }

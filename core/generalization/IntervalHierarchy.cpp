@@ -122,7 +122,8 @@ Hierarchy intervalHierarchy(const std::string& field, const std::vector<Category
     std::vector<Hierarchy::Level> levels;
     for (std::size_t l = 0; l < widths.size(); ++l)
     {
-        const auto& [width, name] = widths[l];
+        const double width = widths[l].first; // a plain variable: C++17 lambdas cannot capture a binding
+        const std::string& name = widths[l].second;
         const std::optional<double> bottom = bottoms.at(l), top = tops.at(l);
         // Bands start at the bottom. A value a rounding error below a bound (0.6 / 0.2 = 2.999...) lies on
         // it.

@@ -290,7 +290,7 @@ TEST(OgrTable, WritesTheCsvQgisWritesByteForByte)
             << (numbered ? "numbered" : "");
         // And the file holds the rows (QGIS's side checked too, so a writer that lost both would show).
         EXPECT_TRUE(expected.contains("\"say \"\"hi\"\"\"")) << expected.toStdString();
-        EXPECT_TRUE(expected.contains("\"5000000001\"")) << expected.toStdString();
+        EXPECT_TRUE(expected.contains("5000000001")) << expected.toStdString(); // quoted by GDAL 3.6 only
     }
 }
 
