@@ -1,6 +1,6 @@
 // The planar frame a job computes in: distances in metres whatever the CRS of the small areas.
 
-#include "vbasconvert.h"
+#include "vbasjobloader.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsdistancearea.h>

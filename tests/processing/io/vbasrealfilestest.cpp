@@ -8,6 +8,7 @@
 #include "realdata.h"
 #include "releasecheck.h"
 #include "vbasconvert.h"
+#include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsapplication.h>
