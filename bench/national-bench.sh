@@ -4,7 +4,7 @@
 # real microdata and pre-aggregated), in three configurations:
 #   default   the required parameters only (the budget search, the refinement and the region moves);
 #   thesis    the thesis's pipeline at a fixed site count, AREAS / 20, no refinement, no moves;
-#   gen-age   the default with GENERALIZATION=age: interval 5 10 20.
+#   exact-age the default with ages kept exact (GENERALIZATION=age: none; the default bands numbers itself).
 # Prints per run the wall and CPU time, the peak memory, the regions released and records withheld, and the
 # engine's own figures from its log (rows read and in how long, the release's compute time, the budget
 # search's probes); and per size what GDAL needs merely to read and to copy the records. "io" runs the
@@ -52,15 +52,14 @@ release() {
         "RECORDS=$records" RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender \
         QUASI_IDENTIFIERS=education K=5 "OUTPUT=ogr:dbname='out-$name/release.gpkg' table=\"aggregates\" (geom)" \
         "$@" > "$name.log" 2>&1 || status=$?
-    local wall cpu rss regions withheld input reading engine probes refined note
+    local wall cpu rss regions withheld input reading engine probes note
     read -r wall cpu rss < <(tail -1 "$name.time" | awk '{ printf "%.1f %.1f %.2f\n", $1, $2 + $3, $4 / 1048576 }')
     regions=$(result "$name.log" AGGREGATES)
     withheld=$(result "$name.log" SUPPRESSED)
     input=$(result "$name.log" INPUT_RECORDS)
-    reading=$(sed -n 's/^RECORDS: read [0-9]* rows in \([0-9.]*\) s$/\1/p' "$name.log")
+    reading=$(sed -n 's/^Read .* rows (RECORDS) in \([0-9.]*\) s$/\1/p' "$name.log")
     engine=$(sed -n 's/^release computed in \([0-9.]*\) s$/\1/p' "$name.log")
-    probes=$(grep -c '^suppression budget: site count' "$name.log" || true)
-    refined=$(grep -c '^suppression budget: site count .*, refined$' "$name.log" || true)
+    probes=$(sed -n 's/^suppression budget: .* \([0-9]*\) releases tried)$/\1/p' "$name.log")
     case $status in
         0) note=ok ;;
         124 | 137) note="stopped after ${timeout_s} s" ;;
@@ -68,7 +67,7 @@ release() {
     esac
     [ -z "$withheld" ] || withheld="$withheld ($(awk -v w="$withheld" -v n="$input" 'BEGIN { printf "%.2f %%", 100 * w / n }'))"
     printf '%-8s %-8s %8s %7s %6s GB %8s %-18s %7s %8s %7s %6s  %s\n' "$set" "$name" "$wall" "$cpu" "$rss" \
-        "${regions:--}" "${withheld:--}" "${reading:--}" "${engine:--}" "$probes/$refined" "$load" "$note" |
+        "${regions:--}" "${withheld:--}" "${reading:--}" "${engine:--}" "${probes:--}" "$load" "$note" |
         tee -a "$rows_file"
 }
 
@@ -98,7 +97,7 @@ for batch in layer.GetArrowStreamAsNumPy(["INCLUDE_FID=NO"]):
     release "$areas" default "records.gpkg|layername=records" COUNT_FIELD=records
     release "$areas" thesis "records.gpkg|layername=records" COUNT_FIELD=records "SITE_COUNT_METHOD=Fixed number" \
         SITE_COUNT=$((areas / 20)) REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false
-    release "$areas" gen-age "records.gpkg|layername=records" COUNT_FIELD=records "GENERALIZATION=age: interval 5 10 20"
+    release "$areas" exact-age "records.gpkg|layername=records" COUNT_FIELD=records "GENERALIZATION=age: none"
 }
 
 io_set() { # the default on bench/io-bench.sh's data: a row per record and pre-aggregated
@@ -119,4 +118,4 @@ echo
 printf '%-8s %-8s %8s %7s %9s %8s %-18s %7s %8s %7s %6s  %s\n' set config "wall s" "CPU s" "peak RSS" regions \
     withheld "read s" "engine s" probes load status
 cat "$rows_file"
-echo "(read s: VBAS reading the records; engine s: the release computed; probes: budget-search releases/refined)"
+echo "(read s: VBAS reading the records; engine s: the release computed; probes: budget-search releases tried)"
