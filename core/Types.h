@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 /**
@@ -36,6 +37,16 @@ inline bool operator!=(const Point& a, const Point& b)
 {
     return !(a == b);
 }
+
+/** Hash of a Point, equal for equal points (0 and -0 alike). */
+struct PointHash
+{
+    std::size_t operator()(const Point& p) const
+    {
+        const std::size_t x = std::hash<double>()(p.x + 0.0), y = std::hash<double>()(p.y + 0.0);
+        return x ^ (y + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2));
+    }
+};
 
 /** Squared planar distance; exact ties are compared on this value. */
 inline double squaredDistance(const Point& a, const Point& b)

@@ -15,6 +15,8 @@ PowerIncremental::PowerIncremental(const std::vector<Point>& regionPoints, std::
     , mSites(std::move(sites))
     , mWeights(std::move(weights))
     , mTriangulation(mSites, mWeights)
+    , mGrid(regionPoints)
+    , mSiteLocations(mSites.begin(), mSites.end())
 {
     mRegionSite = mTriangulation.nearestSites(mPoints, feedback);
     buildMembers(mRegionSite, mSites.size(), mMembers, mPositionInMembers);
@@ -56,23 +58,36 @@ void PowerIncremental::follow(SiteIndex s, std::vector<Change>& changes)
             changes.push_back({r, s, best});
     }
     refreshOwnerPowers(s);
-    // Every other region against the cached power distance to its owner: the one full scan per change.
+    // Regions of other sites can only come to s inside its new power cell: those in a box around the cell,
+    // else (no box known: s on the hull or hidden) every region, each against its cached owner distance.
     const Point site = mSites[s];
     const double weight = mWeights[s], errorScale = 8.0 * std::numeric_limits<double>::epsilon();
-    for (RegionIndex r = 0; r < mPoints.size(); ++r)
+    const auto consider = [&](RegionIndex r)
     {
         const double dx = mPoints[r].x - site.x, dy = mPoints[r].y - site.y;
         const double squared = dx * dx + dy * dy;
         const Power& toOwner = mOwnerPower[r];
         if (squared - weight - errorScale * (squared + std::abs(weight)) > toOwner.value + toOwner.error)
-            continue; // certainly stays
+            return; // certainly stays
         const SiteIndex owner = mRegionSite[r];
         if (owner == s)
-            continue;
+            return;
         const int order = comparePower(mPoints[r], mSites[s], mWeights[s], mSites[owner], mWeights[owner]);
         if (order < 0 || (order == 0 && s < owner))
             changes.push_back({r, owner, s});
+    };
+    Point low, high;
+    if (mTriangulation.cellBox(s, low, high))
+    {
+        const std::size_t gainedFrom = changes.size();
+        mGrid.forEachIn(low, high, consider);
+        // In region order, as the scan of every region gives them.
+        std::sort(changes.begin() + std::ptrdiff_t(gainedFrom), changes.end(),
+                  [](const Change& a, const Change& b) { return a.region < b.region; });
     }
+    else
+        for (RegionIndex r = 0; r < mPoints.size(); ++r)
+            consider(r);
     for (std::size_t i = first; i < changes.size(); ++i)
         reassign(changes[i].region, changes[i].to);
 }
@@ -85,8 +100,10 @@ void PowerIncremental::revert(const std::vector<Change>& changes)
 
 bool PowerIncremental::move(SiteIndex s, const Point& p, std::vector<Change>& changes)
 {
-    if (std::find(mSites.begin(), mSites.end(), p) != mSites.end())
+    if (mSiteLocations.count(p) > 0)
         return false;
+    mSiteLocations.erase(mSites[s]);
+    mSiteLocations.insert(p);
     mSites[s] = p;
     mTriangulation.update(s, p, mWeights[s]);
     follow(s, changes);
@@ -95,6 +112,8 @@ bool PowerIncremental::move(SiteIndex s, const Point& p, std::vector<Change>& ch
 
 void PowerIncremental::undo(SiteIndex s, const Point& previous, const std::vector<Change>& changes)
 {
+    mSiteLocations.erase(mSites[s]);
+    mSiteLocations.insert(previous);
     mSites[s] = previous;
     mTriangulation.update(s, previous, mWeights[s]);
     revert(changes);

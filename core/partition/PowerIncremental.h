@@ -1,7 +1,10 @@
 #pragma once
 
 #include "IncrementalPartition.h"
+#include "PointGrid.h"
 #include "PowerTriangulation.h"
+
+#include <unordered_set>
 
 #include <vector>
 
@@ -13,11 +16,12 @@ class Feedback;
 /**
  * The power partition (SPEC section 11) under single changes of a site's location or weight.
  * Only the power distance to the changed site s changes, so a region of another site either
- * stays or goes to s (one comparison per region, against its cached distance to its site, which
- * also covers sites that a heavier s hides entirely), and a region of s goes to the nearest of all
- * sites (a walk in the updated regular triangulation, which also finds sites a lighter s
- * uncovers). Comparisons run in doubles with a bound on their rounding; only near ties go to the
- * exact predicate.
+ * stays or goes to s, which it can only do inside the new power cell of s: the regions in a box around
+ * that cell are compared against their cached distance to their site (every region when s lies on the
+ * hull or is hidden; the regions of sites that a heavier s hides lie in its cell too), and a region of s goes
+ * to the nearest of all sites (a walk in the updated regular triangulation, which also finds sites a lighter
+ * s uncovers). Comparisons run in doubles with a bound on their rounding; only near ties go to the exact
+ * predicate.
  */
 class PowerIncremental : public IncrementalPartition
 {
@@ -57,6 +61,10 @@ private:
     std::vector<Point> mSites;
     std::vector<double> mWeights;
     PowerTriangulation mTriangulation;
+    /** The region points by place: those that may come to a changed site are the ones near its cell. */
+    PointGrid mGrid;
+    /** Where the sites are, to refuse a move onto another site. */
+    std::unordered_set<Point, PointHash> mSiteLocations;
     std::vector<SiteIndex> mRegionSite;
     std::vector<std::vector<RegionIndex>> mMembers;
     std::vector<std::uint32_t> mPositionInMembers;

@@ -7,6 +7,8 @@
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace vbas
@@ -204,6 +206,37 @@ void PowerTriangulation::neighbours(SiteIndex s, std::vector<SiteIndex>& out) co
         if (!triangulation.is_infinite(circulator))
             out.push_back(circulator->info());
     while (++circulator != first);
+}
+
+bool PowerTriangulation::cellBox(SiteIndex s, Point& low, Point& high) const
+{
+    const Regular& triangulation = mImpl->triangulation;
+    const VertexHandle v = mImpl->siteVertex[s];
+    if (v->is_hidden() || triangulation.dimension() < 2 || v->info() != s)
+        return false;
+    const double inf = std::numeric_limits<double>::infinity();
+    low = {inf, inf};
+    high = {-inf, -inf};
+    double magnitude = 0.0;
+    auto face = triangulation.incident_faces(v);
+    const auto first = face;
+    do
+    {
+        if (triangulation.is_infinite(face))
+            return false;
+        const CgalPoint corner = triangulation.weighted_circumcenter(face);
+        if (!std::isfinite(corner.x()) || !std::isfinite(corner.y()))
+            return false;
+        low = {std::min(low.x, corner.x()), std::min(low.y, corner.y())};
+        high = {std::max(high.x, corner.x()), std::max(high.y, corner.y())};
+        magnitude = std::max({magnitude, std::abs(corner.x()), std::abs(corner.y())});
+    } while (++face != first);
+    // The corners are constructed in doubles: a margin far above their rounding, relative to the cell's
+    // size (a nearly flat triangle's far corner) and to the coordinates.
+    const double margin = 1e-6 * std::max(high.x - low.x, high.y - low.y) + 1e-9 * magnitude + 1e-9;
+    low = {low.x - margin, low.y - margin};
+    high = {high.x + margin, high.y + margin};
+    return true;
 }
 
 bool PowerTriangulation::inStar(SiteIndex s, const Point& p) const

@@ -41,6 +41,12 @@ public:
     void update(SiteIndex s, const Point& p, double w);
     /** The power neighbours of site s, appended to `out` (none when s is hidden). */
     void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const;
+    /**
+     * A box holding the power cell of site s, from its corners (the power centres of the triangles at s)
+     * widened for their rounding; false when no box is known: the cell is unbounded (s on the hull), s is
+     * hidden or shares its vertex, or the sites are collinear.
+     */
+    bool cellBox(SiteIndex s, Point& low, Point& high) const;
     /** Whether p lies in a triangle at s (its star), boundary included; false when s is hidden. */
     bool inStar(SiteIndex s, const Point& p) const;
 

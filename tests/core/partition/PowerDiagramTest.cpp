@@ -143,3 +143,77 @@ TEST(PowerDiagram, CellsAreThePowerCells)
     EXPECT_TRUE(hidden[1].empty());
     EXPECT_FALSE(hidden[0].empty());
 }
+
+TEST(PowerDiagram, IncrementalChangesEqualBruteForceWithTiesOnIntegerGrids)
+{
+    // 120 sites over a 40 x 40 grid of regions, most of them inside the hull, where a change looks only at
+    // the regions near the site's new cell: every move and weight change, kept or undone, against brute
+    // force.
+    std::mt19937_64 generator(23);
+    std::vector<Point> points;
+    for (int x = 0; x < 40; ++x)
+        for (int y = 0; y < 40; ++y)
+            points.push_back({double(x), double(y)});
+    std::vector<Point> sites;
+    std::vector<double> weights;
+    const auto randomWeight = [&]
+    {
+        return double(int(generator() % 61) - 30);
+    };
+    while (sites.size() < 120)
+    {
+        const Point p{double(generator() % 40), double(generator() % 40)};
+        if (std::find(sites.begin(), sites.end(), p) == sites.end())
+            sites.push_back(p), weights.push_back(randomWeight());
+    }
+    const std::vector<Count> recordCounts(points.size(), 1);
+    const PartitionInput input{points, recordCounts, {}};
+    Feedback feedback;
+    const std::unique_ptr<IncrementalPartition> partition =
+        VoronoiPartitioner().incremental(input, Sites(sites, weights), feedback);
+    std::vector<IncrementalPartition::Change> changes;
+    std::size_t moved = 0, tiesAfterChanges = 0;
+    for (int step = 0; step < 3000; ++step)
+    {
+        const SiteIndex s = SiteIndex(generator() % sites.size());
+        changes.clear();
+        const bool reweigh = generator() % 3 == 0;
+        const Point previous = partition->sites()[s];
+        const double previousWeight = partition->weights()[s];
+        if (reweigh)
+            partition->reweigh(s, randomWeight(), changes);
+        else
+        {
+            // Near the old place mostly, so that the site stays inside; sometimes anywhere.
+            const bool far = generator() % 5 == 0;
+            const Point target =
+                far ? Point{double(generator() % 40), double(generator() % 40)}
+                    : Point{std::clamp(previous.x + double(int(generator() % 7) - 3), 0.0, 39.0),
+                            std::clamp(previous.y + double(int(generator() % 7) - 3), 0.0, 39.0)};
+            if (!partition->move(s, target, changes))
+                continue;
+        }
+        moved += !changes.empty();
+        const bool undo = generator() % 2 == 0;
+        if (undo)
+        {
+            if (reweigh)
+                partition->undoReweigh(s, previousWeight, changes);
+            else
+                partition->undo(s, previous, changes);
+        }
+        for (RegionIndex r = 0; r < points.size(); ++r)
+        {
+            const SiteIndex expected = bruteForce(points[r], partition->sites(), partition->weights());
+            ASSERT_EQ(partition->regionSite()[r], expected)
+                << "step " << step << (undo ? " (undone)" : "") << " region (" << points[r].x << ", "
+                << points[r].y << ")";
+            tiesAfterChanges +=
+                comparePower(points[r], partition->sites()[expected], partition->weights()[expected],
+                             partition->sites()[s], partition->weights()[s]) == 0 &&
+                expected != s;
+        }
+    }
+    EXPECT_GT(moved, 1000u) << "the changes should move regions";
+    EXPECT_GT(tiesAfterChanges, 100u) << "the changes should make ties with the changed site";
+}
