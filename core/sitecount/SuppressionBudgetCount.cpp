@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -15,6 +16,15 @@ namespace
 {
 /** Counts above the boundary confirmed with a refined release, as withholding is not strictly monotone. */
 constexpr std::uint64_t kConfirmations = 2;
+/**
+ * Counts per count of tolerance: the search stops narrowing once the counts within and over the budget are
+ * at most a 400th of the count apart (exact below 800 counts). Near the boundary the refined releases
+ * withhold up and down by about that much from one count to the next, so narrowing further costs rounds of
+ * refined releases and finds noise.
+ */
+constexpr std::uint64_t kCountsPerTolerance = 400;
+/** The first two guesses at the share (kGuessedShare) when the search has a tolerance. */
+constexpr double kLowGuessedShare = 1.45, kHighGuessedShare = 1.6;
 /**
  * A first guess at how many times what the refined release withholds the located one withholds near the
  * boundary (1.53 on the Eastern benchmark with the region moves), for a speculative first bracket.
@@ -34,6 +44,12 @@ const OptionSpec& budgetOption()
 std::string percentText(double value)
 {
     return numberText(value, 3);
+}
+
+/** How far apart the counts within and over the budget may end, at count `lo`: 1 is exact. */
+std::uint64_t tolerance(std::uint64_t lo)
+{
+    return std::max<std::uint64_t>(1, lo / kCountsPerTolerance);
 }
 
 /** The withheld records of every count tried, each released once. */
@@ -87,6 +103,15 @@ public:
     /** Releases made so far, refined or not. */
     std::size_t count() const { return mRefined.size() + mLocated.size(); }
 
+    /** The least count above `from` tried refined that withholds more than `budget`, if any. */
+    std::optional<std::uint64_t> leastOver(std::uint64_t from, Count budget) const
+    {
+        for (auto tried = mRefined.upper_bound(from); tried != mRefined.end(); ++tried)
+            if (tried->second > budget)
+                return tried->first;
+        return std::nullopt;
+    }
+
     /** What a refined release at `sites` withholds, when it was tried. */
     std::optional<Count> refinedWithheld(std::uint64_t sites) const
     {
@@ -108,19 +133,44 @@ private:
  * second count with the one it aims at, which the probe may release alongside: a third of the way from
  * it to hi, at least the next count (interpolation lands at or below the boundary), when that lies inside
  * the bracket, else (refined releases) the first untried count above hi, which confirming a boundary just
- * below hi needs.
+ * below hi needs. Refined releases of large data stop at their tolerance(): each step releases two counts
+ * a tolerance apart around the aim, which end the search when they straddle the boundary.
  */
 std::uint64_t boundary(std::uint64_t lo, Count atLo, std::uint64_t hi, Count atHi, Count budget,
                        std::uint64_t most, Trials& trials, bool refined)
 {
     int sameEnd = 0;
     bool lastLow = false;
-    while (hi - lo > 1)
+    while (hi - lo > (refined ? tolerance(lo) : 1))
     {
         const double share = double(budget - atLo) / double(atHi - atLo);
         std::uint64_t mid = lo + std::uint64_t(share * double(hi - lo));
-        if (mid <= lo || mid >= hi || sameEnd >= 2)
+        const std::uint64_t width = refined ? tolerance(lo) : 1;
+        if (mid <= lo || mid >= hi || sameEnd >= (width > 1 ? 3 : 2))
             mid = lo + (hi - lo) / 2;
+        if (width > 1)
+        {
+            // Two counts a tolerance apart at the aim, which end the search when they straddle the boundary:
+            // centred on it, or above it after the low end moved (convexity keeps interpolation low), below
+            // it after the high end moved.
+            const std::uint64_t offset = sameEnd == 0 ? width / 2 : lastLow ? 0 : width;
+            const std::uint64_t first = std::max(lo + 1, mid - std::min(mid, offset));
+            const std::uint64_t second = std::min(hi - 1, first + width);
+            std::vector<std::uint64_t> counts{first};
+            if (second > first)
+                counts.push_back(second);
+            const std::vector<Count> values = trials.withheldOfEach(counts, refined);
+            const std::uint64_t oldLo = lo, oldHi = hi;
+            for (std::size_t i = 0; i < counts.size(); ++i)
+                if (hi == oldHi && values[i] <= budget)
+                    lo = counts[i], atLo = values[i];
+                else if (hi == oldHi)
+                    hi = counts[i], atHi = values[i];
+            const bool movedLo = lo != oldLo, movedHi = hi != oldHi;
+            sameEnd = movedLo == movedHi ? 0 : movedLo == lastLow ? sameEnd + 1 : 1;
+            lastLow = movedLo;
+            continue;
+        }
         std::vector<std::uint64_t> counts{mid};
         if (const std::uint64_t further = mid + std::max<std::uint64_t>(1, (hi - mid) / 3); further < hi)
             counts.push_back(further);
@@ -197,14 +247,35 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     // guess at the bracketing below (kGuessedShare for the share), released alongside: a guess within the
     // budget is a better start, one over it may bracket below where the bracketing would aim.
     std::uint64_t lo = located(1) <= budget ? locatedBoundary(1, budget) : 1;
-    const std::uint64_t guess =
-        std::min(most, std::max(lo + 1, locatedBoundary(lo, Count(double(budget) * kGuessedShare)) + 1));
-    const std::vector<Count> first = trials.withheldOfEach({lo, guess}, true);
-    Count atLo = first[0];
-    if (atLo > budget)
-        lo = 1, atLo = refined(1); // the refinement raised withholding; the built-in one never does
-    else if (first[1] <= budget)
-        lo = guess, atLo = first[1];
+    const auto guessAt = [&](double share)
+    {
+        return std::min(most, std::max(lo + 1, locatedBoundary(lo, Count(double(budget) * share)) + 1));
+    };
+    Count atLo = 0;
+    if (tolerance(lo) > 1)
+    {
+        // Large data: two guesses around the usual share bracket the boundary more often than not; the
+        // boundary without refinement is refined only when both are over.
+        const std::uint64_t low = guessAt(kLowGuessedShare),
+                            high = std::max(low + 1, guessAt(kHighGuessedShare));
+        const std::vector<Count> first = trials.withheldOfEach({low, std::min(most, high)}, true);
+        if (first[1] <= budget)
+            lo = std::min(most, high), atLo = first[1];
+        else if (first[0] <= budget)
+            lo = low, atLo = first[0];
+        else if ((atLo = refined(lo)) > budget)
+            lo = 1, atLo = refined(1);
+    }
+    else
+    {
+        const std::uint64_t guess = guessAt(kGuessedShare);
+        const std::vector<Count> first = trials.withheldOfEach({lo, guess}, true);
+        atLo = first[0];
+        if (atLo > budget)
+            lo = 1, atLo = refined(1); // the refinement raised withholding; the built-in one never does
+        else if (first[1] <= budget)
+            lo = guess, atLo = first[1];
+    }
     while (true)
     {
         // Bracket upward. Near the boundary the refinement withholds about the same share of what the
@@ -215,14 +286,33 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
         while (atHi <= budget && hi < most)
         {
             lo = hi, atLo = atHi;
+            const std::optional<std::uint64_t> over = trials.leastOver(lo, budget);
+            if (tolerance(lo) > 1 && over) // bracketed already: interpolation aims better than the share
+            {
+                hi = *over, atHi = *trials.refinedWithheld(hi);
+                break;
+            }
             const double share = atLo > 0 ? std::min(4.0, double(located(lo)) / double(atLo)) : 4.0;
             hi = std::min(most, std::max(lo + 1, locatedBoundary(lo, Count(double(budget) * share)) + 1));
             hi = trials.firstOver(lo, hi, budget); // a count tried on the way that brackets already
-            atHi = refined(hi);
+            if (const std::uint64_t below = hi - std::min(hi, tolerance(lo)); tolerance(lo) > 1 && below > lo)
+            {
+                // With the count a tolerance below it, released alongside: when hi is over and that one
+                // within, the search ends here.
+                const std::vector<Count> values = trials.withheldOfEach({below, hi}, true);
+                if (values[0] > budget)
+                    hi = below, atHi = values[0];
+                else if ((atHi = values[1]) > budget)
+                    lo = below, atLo = values[0];
+            }
+            else
+                atHi = refined(hi);
         }
         if (atHi <= budget)
             return hi;
         lo = boundary(lo, atLo, hi, atHi, budget, most, trials, true);
+        if (tolerance(lo) > 1)
+            return lo;
         std::vector<std::uint64_t> above;
         for (std::uint64_t s = lo + 2; s <= lo + 1 + kConfirmations && s <= most; ++s)
             above.push_back(s);
@@ -266,11 +356,18 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
     Trials trials(probe, feedback);
     const std::uint64_t sites = mostSitesWithin(regions, budget, mPercent, trials, feedback);
     const std::optional<Count> withheld = trials.refinedWithheld(sites);
+    const std::uint64_t over = trials.firstOver(sites, std::numeric_limits<std::uint64_t>::max(), budget);
+    // The search stops within a tolerance of a count over the budget: say how far it may be from the most.
+    const std::string margin = over - sites > 1 && over != std::numeric_limits<std::uint64_t>::max()
+                                   ? " to within " + std::to_string(over - sites - 1) + " regions (" +
+                                         std::to_string(over) + " withhold more; the search narrows to a " +
+                                         std::to_string(kCountsPerTolerance) + "th of the count)"
+                                   : std::string();
     if (!withheld || *withheld <= budget) // else the search has warned
         feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
                       std::to_string(probe.records()) + " records (" + percentText(mPercent) +
-                      " %) withheld; " + std::to_string(sites) + " regions are the most within it (" +
-                      (withheld ? std::to_string(*withheld) + " withheld; " : std::string()) +
+                      " %) withheld; " + std::to_string(sites) + " regions are the most within it" + margin +
+                      " (" + (withheld ? std::to_string(*withheld) + " withheld; " : std::string()) +
                       std::to_string(trials.count()) + " releases tried)");
     return sites;
 }

@@ -115,6 +115,88 @@ TEST(SuppressionBudget, AllRegionsOrOneAtTheEnds)
 
 namespace
 {
+/** The search over 100,000 regions holding 10 M records, its log line in `line`. */
+std::uint64_t searchLarge(FunctionProbe& probe, std::string& line)
+{
+    const Dataset dataset = regionsOnly(100000);
+    const RegionSet set(dataset, dataset.regionHistograms());
+    test::RecordingFeedback log;
+    const std::uint64_t chosen = SuppressionBudgetCount(1.0).estimate(set, 5, probe, log);
+    for (const std::string& info : log.infos)
+        if (info.rfind("suppression budget:", 0) == 0)
+            line = info;
+    return chosen;
+}
+
+/** The largest count in [1, most] whose refined release withholds at most `budget`, by trying every one. */
+std::uint64_t exhaustive(const std::function<Count(std::uint64_t, bool)>& withheld, Count budget,
+                         std::uint64_t most)
+{
+    std::uint64_t best = 1;
+    for (std::uint64_t s = 1; s <= most; ++s)
+        if (withheld(s, true) <= budget)
+            best = s;
+    return best;
+}
+} // namespace
+
+// Beyond 800 regions the search stops narrowing at a 400th of the count (SuppressionBudgetCount.cpp): the
+// count it chooses is within the budget, a count at most that far above it withholds more (both in the log),
+// and a few refined releases find it. Budget: 100,000 of 10 M records.
+TEST(SuppressionBudget, LargeDataStopsWithinATolerancePerFourHundredCounts)
+{
+    const Count budget = 100000;
+    // Convex withholding, the refinement saving a share that falls with the count (as measured: 1.56 to
+    // 1.48 around the boundary), and the same with noise of up to 0.5 % of the budget from count to count.
+    const auto smooth = [](std::uint64_t s, bool refined)
+    {
+        const double located = double(s) * double(s) / 2000.0;
+        return Count(refined ? located / (1.75 - double(s) / 80000.0) : located);
+    };
+    const auto noisy = [&](std::uint64_t s, bool refined)
+    {
+        const std::int64_t noise = std::int64_t((s * 2654435761u) % 1001) - 500;
+        return refined ? Count(std::max<std::int64_t>(0, std::int64_t(smooth(s, true)) + noise))
+                       : smooth(s, false);
+    };
+    for (const bool withNoise : {false, true})
+    {
+        const std::function<Count(std::uint64_t, bool)> withheld =
+            withNoise ? std::function<Count(std::uint64_t, bool)>(noisy) : smooth;
+        FunctionProbe probe(10000000, withheld);
+        std::string line;
+        const std::uint64_t chosen = searchLarge(probe, line);
+        const std::uint64_t tolerance = chosen / 400;
+        ASSERT_GT(tolerance, 1u) << "the data should be large enough for a tolerance: " << line;
+        EXPECT_LE(withheld(chosen, true), budget);
+        // A count tried above the chosen one, at most the tolerance and one further, withholds more.
+        std::uint64_t over = 0;
+        for (const SiteCountTrial& trial : probe.trials)
+            if (trial.refined && trial.sites > chosen && trial.withheld > budget &&
+                (over == 0 || trial.sites < over))
+                over = trial.sites;
+        ASSERT_GT(over, 0u);
+        EXPECT_LE(over - chosen, tolerance + 1) << (withNoise ? "with noise" : "smooth");
+        EXPECT_NE(line.find(std::to_string(chosen) + " regions are the most within it to within " +
+                            std::to_string(over - chosen - 1) + " regions (" + std::to_string(over) +
+                            " withhold more"),
+                  std::string::npos)
+            << line;
+        EXPECT_LE(probe.refinedAsked.size(), 8u) << "a few refined releases";
+        if (!withNoise) // monotone: the most within the budget lies below the count over it
+            EXPECT_LE(exhaustive(withheld, budget, 100000) - chosen, tolerance);
+        else // every count over the budget lies past where the curve less the noise reaches it
+        {
+            std::uint64_t surelyWithin = 1;
+            while (smooth(surelyWithin + 1, true) + 500 <= budget)
+                ++surelyWithin;
+            EXPECT_GE(chosen + tolerance + 1, surelyWithin + 1);
+        }
+    }
+}
+
+namespace
+{
 /** The three counts after `chosen`, each released from scratch (located, refined, partitioned), exceed
  * `budget`. */
 void expectNextCountsExceed(const Pipeline& pipeline, const PreparedData& data, std::uint64_t chosen,
