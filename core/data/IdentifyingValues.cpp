@@ -26,4 +26,32 @@ IdentifyingValues identifyingValues(const std::vector<Count>& recordsPerValue, C
     return found;
 }
 
+std::size_t mostCommonValue(const std::vector<Count>& recordsPerValue, const std::vector<std::uint32_t>& rank)
+{
+    std::size_t mostCommon = recordsPerValue.size();
+    for (std::size_t value = 0; value < recordsPerValue.size(); ++value)
+    {
+        const Count held = recordsPerValue[value];
+        if (held == 0)
+            continue;
+        if (mostCommon == recordsPerValue.size() || held > recordsPerValue[mostCommon] ||
+            (held == recordsPerValue[mostCommon] && rank[value] < rank[mostCommon]))
+            mostCommon = value;
+    }
+    return mostCommon;
+}
+
+std::optional<IdentifyingField> firstIdentifyingField(const std::vector<std::vector<Count>>& recordsPerValue,
+                                                      const std::vector<std::vector<std::uint32_t>>& ranks,
+                                                      Count k)
+{
+    for (std::size_t field = 0; field < recordsPerValue.size(); ++field)
+    {
+        const IdentifyingValues values = identifyingValues(recordsPerValue[field], k);
+        if (values.identifies())
+            return IdentifyingField{field, values, mostCommonValue(recordsPerValue[field], ranks[field])};
+    }
+    return std::nullopt;
+}
+
 } // namespace vbas

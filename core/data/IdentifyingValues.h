@@ -3,6 +3,8 @@
 #include "Types.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace vbas
@@ -44,5 +46,32 @@ struct IdentifyingValues
  * anonymity `k`.
  */
 IdentifyingValues identifyingValues(const std::vector<Count>& recordsPerValue, Count k);
+
+/**
+ * Returns the value the most records hold (an index into `recordsPerValue`), of values tied the first in text
+ * order (the lowest in `rank`, each value's rank: CategoryCoding::ranks()), so that the choice does not
+ * depend on the order of the rows; recordsPerValue.size() when no value is held by any record.
+ */
+std::size_t mostCommonValue(const std::vector<Count>& recordsPerValue,
+                            const std::vector<std::uint32_t>& rank);
+
+/** A published field that singles records out: which one, what its values single out, its most common value.
+ */
+struct IdentifyingField
+{
+    std::size_t field = 0;           //!< its index among the fields weighed
+    IdentifyingValues values;        //!< what its values single out
+    std::size_t mostCommonValue = 0; //!< mostCommonValue() of the field: the value a message names beside
+                                     //!< the others when values.mostCommon >= values.smallSet
+};
+
+/**
+ * Returns the first of the published fields whose values single records out (IdentifyingValues::identifies()
+ * for anonymity `k`), or nothing: the identifier guard, which refuses that field. `recordsPerValue` holds,
+ * per field, the records holding each value; `ranks`, per field, each value's rank in text order.
+ */
+std::optional<IdentifyingField> firstIdentifyingField(const std::vector<std::vector<Count>>& recordsPerValue,
+                                                      const std::vector<std::vector<std::uint32_t>>& ranks,
+                                                      Count k);
 
 } // namespace vbas

@@ -1,6 +1,6 @@
 #include "vbasarrowrecords.h"
 
-#include "vbasdistinctrows.h"
+#include "data/TextIds.h"
 
 #include "vbasqgiscompat.h"
 #include "vbasquietgdal.h"
@@ -210,7 +210,7 @@ struct VbasArrowRecords::Stream
      * Per asked field: its distinct values numbered by their bytes in the stream (a mark for NULL first),
      * each converted once; the numbers of the last row's values; the bytes of the value looked up.
      */
-    std::vector<VbasTextIds> valueNumbers;
+    std::vector<vbas::TextIds> valueNumbers;
     std::vector<std::vector<QVariant>> values;
     std::vector<std::uint32_t> ids;
     std::string valueBytes;

@@ -26,48 +26,39 @@ QString vbasKeyText(const QVariant& value)
 
 std::uint32_t VbasCategoryCodes::code(const QVariant& value)
 {
+    std::uint32_t code = 0;
     if (VbasCompat::isNull(value))
+        code = mCoding.nullCode();
+    else
     {
-        if (!mNull)
-        {
-            mFirstValue.resize(int(mSize) + 1);
-            mFirstValue[int(mSize)] = value;
-            mNull = mSize++;
-        }
-        ++mNullRows;
-        return *mNull;
-    }
-    const bool wholeNumber = value.userType() == QMetaType::Int || value.userType() == QMetaType::LongLong;
-    if (wholeNumber)
-    {
-        const auto found = mWholeNumber.constFind(value.toLongLong());
-        if (found != mWholeNumber.constEnd())
-            return found.value();
-    }
-    const QString text = vbasKeyText(value);
-    const auto found = mText.constFind(text);
-    if (found != mText.constEnd())
-    {
+        const bool wholeNumber =
+            value.userType() == QMetaType::Int || value.userType() == QMetaType::LongLong;
         if (wholeNumber)
-            mWholeNumber.insert(value.toLongLong(), found.value());
-        return found.value();
+        {
+            const auto found = mWholeNumber.constFind(value.toLongLong());
+            if (found != mWholeNumber.constEnd())
+                return found.value();
+        }
+        const QString text = vbasKeyText(value);
+        const QStringView view(text);
+        code = mCoding.code(std::u16string_view(view.utf16(), std::size_t(view.size())));
+        if (wholeNumber)
+            mWholeNumber.insert(value.toLongLong(), code);
     }
-    if (wholeNumber)
-        mWholeNumber.insert(value.toLongLong(), mSize);
-    mText.insert(text, mSize);
-    mFirstValue.resize(int(mSize) + 1);
-    mFirstValue[int(mSize)] = value;
-    return mSize++;
+    if (code == std::uint32_t(mFirstValue.size()))
+        mFirstValue.append(value);
+    return code;
 }
 
 std::vector<vbas::CategoryValue> VbasCategoryCodes::values() const
 {
     const std::vector<std::uint32_t> rank = ranks();
-    std::vector<vbas::CategoryValue> values(mSize);
-    for (std::uint32_t code = 0; code < mSize; ++code)
+    std::vector<vbas::CategoryValue> values(mCoding.size());
+    const std::optional<std::uint32_t> null = mCoding.nullCodeIfCoded();
+    for (std::uint32_t code = 0; code < mCoding.size(); ++code)
     {
         vbas::CategoryValue& value = values[rank[code]];
-        if (mNull && code == *mNull)
+        if (null && code == *null)
         {
             value.null = true;
             continue;
@@ -98,25 +89,10 @@ QVector<QVariant> VbasCategoryCodes::rankedValues() const
 {
     const std::vector<std::uint32_t> rank = ranks();
     QVector<QVariant> values;
-    values.resize(int(mSize));
-    for (std::uint32_t code = 0; code < mSize; ++code)
+    values.resize(int(mCoding.size()));
+    for (std::uint32_t code = 0; code < mCoding.size(); ++code)
         values[int(rank[code])] = mFirstValue.at(int(code));
     return values;
-}
-
-std::vector<std::uint32_t> VbasCategoryCodes::ranks() const
-{
-    std::vector<std::pair<QString, std::uint32_t>> sorted;
-    for (auto it = mText.constBegin(); it != mText.constEnd(); ++it)
-        sorted.emplace_back(it.key(), it.value());
-    std::sort(sorted.begin(), sorted.end());
-    std::vector<std::uint32_t> rank(mSize);
-    std::uint32_t next = 0;
-    if (mNull)
-        rank[*mNull] = next++;
-    for (const auto& entry : sorted)
-        rank[entry.second] = next++;
-    return rank;
 }
 
 QString vbasValueKey(const QVariant& value)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Feedback.h"
+#include "data/CategoryCoding.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
 
@@ -24,10 +25,9 @@
 QHash<QgsFeatureId, std::size_t> vbasFeatureRows(const std::vector<QgsFeatureId>& features);
 
 /**
- * Dense codes for the values of one field, the one rule by which a layer's values become categories
- * (quasi-identifiers, sensitive fields, parents, given aggregates): values are matched as text, NULL is a
- * category of its own (apart from empty text), codes come in order of first appearance and ranks() puts
- * them in text order, so that results do not depend on the order of the features.
+ * Dense codes for the values of one field as a layer holds them: vbas::CategoryCoding's rule (values matched
+ * as text, NULL a category of its own apart from empty text, codes in order of first appearance, ranks() in
+ * text order) over QVariants, with the first value read of each code.
  */
 class VbasCategoryCodes
 {
@@ -35,9 +35,9 @@ public:
     /** Returns the code of `value`, a new one for a value not seen before. */
     std::uint32_t code(const QVariant& value);
     /** Returns each code's rank in text order, NULL first. */
-    std::vector<std::uint32_t> ranks() const;
+    std::vector<std::uint32_t> ranks() const { return mCoding.ranks(); }
     /** Returns the number of codes (categories). */
-    std::uint32_t size() const { return mSize; }
+    std::uint32_t size() const { return mCoding.size(); }
     /**
      * Returns the value of every category in rank order (the engine's codes): its text, its number for a
      * numeric field and its day for a date, for generalization hierarchies.
@@ -46,16 +46,13 @@ public:
     /** Returns the value of every category in rank order, as first read (NULL as read too). */
     QVector<QVariant> rankedValues() const;
     /** Returns the number of NULL values coded. */
-    std::size_t nullRows() const { return mNullRows; }
+    std::size_t nullRows() const { return mCoding.nullCount(); }
 
 private:
-    QHash<QString, std::uint32_t> mText;
+    vbas::CategoryCoding mCoding;
     /** The codes of whole numbers already coded, found without writing them as text first. */
     QHash<qlonglong, std::uint32_t> mWholeNumber;
     QVector<QVariant> mFirstValue; //!< the first value coded, per code
-    std::optional<std::uint32_t> mNull;
-    std::uint32_t mSize = 0;
-    std::size_t mNullRows = 0;
 };
 
 /** Returns the text a field value is compared as: region ids and categories are matched as text. */

@@ -1,5 +1,6 @@
 #include "vbasgivenaggregation.h"
 
+#include "data/CategoryCoding.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -19,8 +20,7 @@ VbasGivenAggregation ranked(const VbasJob& job, std::vector<std::uint32_t> regio
 {
     VbasGivenAggregation given;
     const std::vector<std::uint32_t> rank = codes.ranks();
-    for (std::uint32_t& code : regionCode)
-        code = rank[code];
+    vbas::rankCodes(rank, regionCode);
     given.regionGroup = std::move(regionCode);
     given.groupIds.resize(valueOfCode.size());
     for (int code = 0; code < valueOfCode.size(); ++code)

@@ -1,5 +1,7 @@
 #include "vbasjobloader.h"
 
+#include "data/CategoryCoding.h"
+#include "data/CodesByValueId.h"
 #include "data/IdentifyingValues.h"
 #include "data/RecordCount.h"
 #include "vbasparameters.h"
@@ -406,59 +408,52 @@ void reportNullCategories(const QgsFeatureSource& source, const VbasRecordFields
 
 /**
  * Refuses a published field whose values single records out or link them in small sets (SPEC section 10,
- * vbas::identifyingValues()): an id, ids on part of the records beside a shared value, values shared by
- * pairs. `recordsPerValue` holds, per published field, the records holding each code of `categories`.
+ * vbas::firstIdentifyingField()): an id, ids on part of the records beside a shared value, values shared by
+ * pairs. `recordsPerValue` holds, per published field, the records holding each code of `categories`;
+ * `ranks`, each code's rank.
  */
 void refuseIdentifiers(const QgsFeatureSource& source, const VbasRecordFields& fields,
                        const std::vector<VbasCategoryCodes>& categories,
-                       const std::vector<std::vector<vbas::Count>>& recordsPerValue)
+                       const std::vector<std::vector<vbas::Count>>& recordsPerValue,
+                       const std::vector<std::vector<std::uint32_t>>& ranks)
 {
+    const std::optional<vbas::IdentifyingField> identifier =
+        vbas::firstIdentifyingField(recordsPerValue, ranks, fields.k);
+    if (!identifier)
+        return;
+    const vbas::IdentifyingValues& found = identifier->values;
+    const int j = int(identifier->field);
     const QList<int> published = fields.publishedValues();
-    for (int j = 0; j < published.size(); ++j)
+    const QString parameter =
+        j < fields.sensitive.size() ? VbasParameters::kSensitiveFields : VbasParameters::kReleaseFields;
+    QString larger = QObject::tr("and no value is held by %1 records or more").arg(found.smallSet);
+    if (found.mostCommon >= found.smallSet)
     {
-        const std::vector<vbas::Count>& held = recordsPerValue[std::size_t(j)];
-        const vbas::IdentifyingValues found = vbas::identifyingValues(held, fields.k);
-        if (!found.identifies())
-            continue;
-        const QString parameter =
-            j < fields.sensitive.size() ? VbasParameters::kSensitiveFields : VbasParameters::kReleaseFields;
-        QString larger = QObject::tr("and no value is held by %1 records or more").arg(found.smallSet);
-        if (found.mostCommon >= found.smallSet)
-        {
-            // Of values tied as the most common, the first in text order: the message does not depend on the
-            // order of the rows.
-            const std::vector<std::uint32_t> rank = categories[std::size_t(j)].ranks();
-            std::size_t mostCommon = held.size();
-            for (std::size_t code = 0; code < held.size(); ++code)
-                if (held[code] == found.mostCommon &&
-                    (mostCommon == held.size() || rank[code] < rank[mostCommon]))
-                    mostCommon = code;
-            const QVariant value = categories[std::size_t(j)].rankedValues().at(int(rank[mostCommon]));
-            larger =
-                QObject::tr("against %1 records in shared values other than its most common one ('%2', %3 "
-                            "records)")
-                    .arg(QString::number(found.inLargerGroups()),
-                         VbasCompat::isNull(value) ? QStringLiteral("NULL") : vbasKeyText(value),
-                         QString::number(found.mostCommon));
-        }
-        // Values that also group records in larger sets make a coded category with rare values (a diagnosis
-        // code), which stays publishable coarser; an id does not.
-        const QString coarser =
-            found.inLargerGroups() > 0
-                ? QObject::tr("; as a category with rare values, it can be published coarser instead, from a "
-                              "field of its own (a diagnosis code generalized to its chapter, say)")
-                : QString();
-        throw VbasParameters::parameterError(
-            parameter,
-            QObject::tr("'%1' singles records out: %2 of %3 records carry a value that fewer than %4 records "
-                        "share (%5 values, %6 of them held by one record), %7. An identifier is never "
-                        "published: remove it from %8, or declare it a quasi-identifier (QUASI_IDENTIFIERS) "
-                        "so that it is protected with the others%9")
-                .arg(source.fields().at(published.at(j)).name(), QString::number(found.inSmallSets),
-                     QString::number(found.records), QString::number(found.smallSet),
-                     QString::number(found.valuesInSmallSets), QString::number(found.valuesHeldByOne), larger,
-                     parameter, coarser));
+        const QVariant value = categories[std::size_t(j)].rankedValues().at(
+            int(ranks[std::size_t(j)][identifier->mostCommonValue]));
+        larger = QObject::tr("against %1 records in shared values other than its most common one ('%2', %3 "
+                             "records)")
+                     .arg(QString::number(found.inLargerGroups()),
+                          VbasCompat::isNull(value) ? QStringLiteral("NULL") : vbasKeyText(value),
+                          QString::number(found.mostCommon));
     }
+    // Values that also group records in larger sets make a coded category with rare values (a diagnosis
+    // code), which stays publishable coarser; an id does not.
+    const QString coarser =
+        found.inLargerGroups() > 0
+            ? QObject::tr("; as a category with rare values, it can be published coarser instead, from a "
+                          "field of its own (a diagnosis code generalized to its chapter, say)")
+            : QString();
+    throw VbasParameters::parameterError(
+        parameter,
+        QObject::tr("'%1' singles records out: %2 of %3 records carry a value that fewer than %4 records "
+                    "share (%5 values, %6 of them held by one record), %7. An identifier is never "
+                    "published: remove it from %8, or declare it a quasi-identifier (QUASI_IDENTIFIERS) "
+                    "so that it is protected with the others%9")
+            .arg(source.fields().at(published.at(j)).name(), QString::number(found.inSmallSets),
+                 QString::number(found.records), QString::number(found.smallSet),
+                 QString::number(found.valuesInSmallSets), QString::number(found.valuesHeldByOne), larger,
+                 parameter, coarser));
 }
 
 /**
@@ -536,38 +531,6 @@ void reportEmptyRows(const QgsFeatureSource& source, const VbasRecordFields& fie
                 .arg(field));
 }
 
-/**
- * The codes of the values a source numbered (VbasRecordRows::valueIds()), by column and number: each
- * distinct value is coded once, not once per row (35 M records: 14.5 M rows of 4 values, 56 k distinct).
- */
-class CodesByValueId
-{
-public:
-    explicit CodesByValueId(std::size_t columns)
-        : mCodes(columns)
-    {
-    }
-    /** The code of column `column`'s value: `compute()`'s, found by the value's number when `ids` has one. */
-    template <typename Compute>
-    std::uint32_t code(const std::uint32_t* ids, std::size_t column, Compute compute)
-    {
-        if (ids == nullptr)
-            return compute();
-        std::vector<std::uint32_t>& codes = mCodes[column];
-        const std::uint32_t valueId = ids[column];
-        if (valueId >= codes.size())
-            codes.resize(std::size_t(valueId) + 1, kUnknown);
-        if (codes[valueId] == kUnknown)
-            codes[valueId] = compute();
-        return codes[valueId];
-    }
-
-private:
-    /** No code yet: codes and region keys stay far below it (the NULL region's key is the largest number). */
-    static constexpr std::uint32_t kUnknown = std::numeric_limits<std::uint32_t>::max() - 1;
-    std::vector<std::vector<std::uint32_t>> mCodes;
-};
-
 /** Reads every empty text of a row as NULL (VbasRecordFields::emptyTextIsNull). */
 void readEmptyTextAsNull(QVector<QVariant>& values)
 {
@@ -608,7 +571,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     // Per published field, the records holding each code: what the identifier guard weighs.
     std::vector<std::vector<vbas::Count>> publishedValueRecords(publishedCategories.size());
     std::vector<std::uint32_t>& publishedCodes = data.recordValues.publishedCodes;
-    CodesByValueId byValueId(std::size_t(attributes.size()));
+    vbas::CodesByValueId byValueId(std::size_t(attributes.size()));
     const long expectedRows = rows.expectedRows();
     if (expectedRows > 0) // room made once, not by doubling and copying as the rows come
     {
@@ -703,28 +666,24 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     // Rows of count 0 hold no records and are left out.
     const std::size_t rowsWithRecords = table.regionKey.size();
     reportEmptyRows(source, fields, empty, rowsWithRecords, rows.grouped(), feedback);
-    refuseIdentifiers(source, fields, publishedCategories, publishedValueRecords);
+    std::vector<std::vector<std::uint32_t>> publishedRanks;
+    for (const VbasCategoryCodes& codes : publishedCategories)
+        publishedRanks.push_back(codes.ranks());
+    refuseIdentifiers(source, fields, publishedCategories, publishedValueRecords, publishedRanks);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowsWithRecords,
                       rows.grouped(), options, feedback);
     reportNullCategories(source, fields, nullCategoryRecords, feedback);
     // Codes become ranks in text order: the same codes whatever order the rows come in (grouped or not).
-    const auto rankCodes = [](const VbasCategoryCodes& codes, std::vector<std::uint32_t>& column,
-                              std::size_t first, std::size_t width)
-    {
-        const std::vector<std::uint32_t> rank = codes.ranks();
-        for (std::size_t i = first; i < column.size(); i += width)
-            column[i] = rank[column[i]];
-    };
     for (std::size_t j = 0; j < categories.size(); ++j)
     {
         data.quasiIdentifierValues.push_back(categories[j].values());
         data.recordValues.values.push_back(categories[j].rankedValues());
-        rankCodes(categories[j], table.codes, j, categories.size());
+        vbas::rankCodes(categories[j].ranks(), table.codes, j, categories.size());
     }
     for (std::size_t j = 0; j < publishedCategories.size(); ++j)
     {
         data.recordValues.values.push_back(publishedCategories[j].rankedValues());
-        rankCodes(publishedCategories[j], publishedCodes, j, publishedCategories.size());
+        vbas::rankCodes(publishedRanks[j], publishedCodes, j, publishedCategories.size());
     }
     const std::size_t width = publishedCategories.size();
     table.sensitiveCodes.reserve(rowsWithRecords * table.sensitiveCount);

@@ -1,7 +1,8 @@
 #include "vbaspostgresrecords.h"
 
 #include "Feedback.h"
-#include "vbasdistinctrows.h"
+#include "data/DistinctRows.h"
+#include "data/TextIds.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsdatasourceuri.h>
@@ -184,14 +185,14 @@ struct VbasPostgresRecords::Copy
     std::vector<Conversion> conversions;
     std::vector<VbasCompat::FieldType> types;
     /** Per field: its distinct texts in COPY (escaped) numbered, and their values by number. */
-    std::vector<VbasTextIds> texts;
+    std::vector<vbas::TextIds> texts;
     std::vector<std::vector<QVariant>> values;
     /** The ids of the values of the row COPY gave last, and of the row next() gave last. */
     std::vector<std::uint32_t> ids;
     const std::uint32_t* lastIds = nullptr;
     /** Counted here: the distinct rows, and where the next one to give is. */
-    std::unique_ptr<VbasDistinctRows> rows;
-    VbasDistinctRows::Position nextRow;
+    std::unique_ptr<vbas::DistinctRows> rows;
+    vbas::DistinctRows::Position nextRow;
     qint64 groupsRead = 0;
     qint64 groupSize = 1;
     /** Counted here: the rows streamed, how many were distinct, and in how long. */
@@ -392,8 +393,8 @@ std::unique_ptr<VbasPostgresRecords> VbasPostgresRecords::open(const QgsVectorLa
     {
         QElapsedTimer timer;
         timer.start();
-        VbasDistinctRows& rows = *(copy->rows = std::make_unique<VbasDistinctRows>(
-                                       copy->ids.size(), std::uint64_t(std::max(expectedRows, 0.0))));
+        vbas::DistinctRows& rows = *(copy->rows = std::make_unique<vbas::DistinctRows>(
+                                         copy->ids.size(), std::uint64_t(std::max(expectedRows, 0.0))));
         std::string_view line;
         while (copy->readRow(line))
         {

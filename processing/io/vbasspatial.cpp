@@ -1,5 +1,6 @@
 #include "vbasspatial.h"
 
+#include "data/CategoryCoding.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -62,9 +63,7 @@ std::vector<std::uint32_t> loadParents(QgsFeatureSource& regions, int parentFiel
         if (row != rowOf.end())
             parent[*row] = codes.code(feature.attribute(parentField));
     }
-    const std::vector<std::uint32_t> rank = codes.ranks();
-    for (std::uint32_t& code : parent)
-        code = rank[code];
+    vbas::rankCodes(codes.ranks(), parent);
     const std::size_t nulls = codes.nullRows();
     feedback.info(std::to_string(codes.size() - (nulls > 0 ? 1 : 0)) +
                   " parent values: no aggregate will mix two of them");

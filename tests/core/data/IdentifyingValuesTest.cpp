@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
+#include <vector>
 
 using namespace vbas;
 
@@ -161,4 +163,80 @@ TEST(IdentifyingValues, ValuesHeldByNoRecordAndAnEmptyFieldCountForNothing)
     EXPECT_EQ(found.valuesHeldByOne, 2u);
     EXPECT_EQ(found.valuesInSmallSets, 2u);
     EXPECT_FALSE(identifyingValues({}, 5).identifies());
+}
+
+TEST(IdentifyingValues, TheMostCommonValueIsTheFirstInTextOrderOfThoseTied)
+{
+    // Values 1 and 3 tie at 6 records; value 3 comes first in text order (rank 0), value 1 after (rank 2).
+    EXPECT_EQ(mostCommonValue({2, 6, 0, 6}, {1, 2, 3, 0}), 3u);
+    // Ranked the other way, value 1 wins.
+    EXPECT_EQ(mostCommonValue({2, 6, 0, 6}, {1, 0, 3, 2}), 1u);
+    // No tie: the value most records hold, whatever its rank.
+    EXPECT_EQ(mostCommonValue({9, 6, 0, 6}, {3, 0, 1, 2}), 0u);
+    // A value held by no record is never the most common, even ranked first.
+    EXPECT_EQ(mostCommonValue({0, 1}, {0, 1}), 1u);
+    EXPECT_EQ(mostCommonValue({0, 0}, {0, 1}), 2u) << "no value held: the size";
+    EXPECT_EQ(mostCommonValue({}, {}), 0u);
+}
+
+TEST(IdentifyingValues, TheMostCommonValueDoesNotDependOnTheOrderOfTheCodes)
+{
+    // The same values coded in every order of first appearance: the value chosen (by its text order) is the
+    // same. Text order here is the value's own number t; code c holds the value t = order[c].
+    const std::vector<Count> byText{3, 8, 1, 8, 8, 2}; // records per value in text order: 1, 3 and 4 tie
+    std::vector<std::size_t> order{0, 1, 2, 3, 4, 5};
+    do
+    {
+        std::vector<Count> held(order.size());
+        std::vector<std::uint32_t> rank(order.size());
+        for (std::size_t code = 0; code < order.size(); ++code)
+        {
+            held[code] = byText[order[code]];
+            rank[code] = std::uint32_t(order[code]);
+        }
+        EXPECT_EQ(order[mostCommonValue(held, rank)], 1u);
+    } while (std::next_permutation(order.begin(), order.end()));
+}
+
+TEST(IdentifyingValues, TheFirstFieldThatSinglesRecordsOutIsRefused)
+{
+    // Field 0: a yes/no field (passes). Field 1: an id on 10 of 16 records beside a value on 6 (identifies).
+    // Field 2: an id on every record (identifies too, but comes later).
+    const std::vector<Count> yesNo{10, 6};
+    const std::vector<Count> idBesideShared = joined({6}, repeated(10, 1));
+    const std::vector<Count> id = repeated(16, 1);
+    std::vector<std::uint32_t> idRanks(11);
+    for (std::uint32_t code = 0; code < 11; ++code)
+        idRanks[code] = 10 - code; // the shared value (code 0) last in text order
+    const std::optional<IdentifyingField> found = firstIdentifyingField(
+        {yesNo, idBesideShared, id}, {{0, 1}, idRanks, std::vector<std::uint32_t>(16)}, 5);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->field, 1u);
+    EXPECT_EQ(found->values.records, 16u);
+    EXPECT_EQ(found->values.inSmallSets, 10u);
+    EXPECT_EQ(found->values.mostCommon, 6u);
+    EXPECT_EQ(found->values.inLargerGroups(), 0u);
+    EXPECT_EQ(found->mostCommonValue, 0u) << "the shared value, whatever its rank";
+
+    // Every record alone: the most common value is a tie of all, the first in text order.
+    std::vector<std::uint32_t> reversed(16);
+    for (std::uint32_t code = 0; code < 16; ++code)
+        reversed[code] = 15 - code;
+    const std::optional<IdentifyingField> ids = firstIdentifyingField({yesNo, id}, {{0, 1}, reversed}, 5);
+    ASSERT_TRUE(ids.has_value());
+    EXPECT_EQ(ids->field, 1u);
+    EXPECT_EQ(ids->mostCommonValue, 15u);
+    EXPECT_LT(ids->values.mostCommon, ids->values.smallSet) << "a message names no most common value";
+}
+
+TEST(IdentifyingValues, NoFieldIsRefusedWhenNoneSinglesRecordsOut)
+{
+    EXPECT_FALSE(firstIdentifyingField({}, {}, 5).has_value());
+    EXPECT_FALSE(firstIdentifyingField({{10, 6}, {16}, {}}, {{0, 1}, {0}, {}}, 5).has_value());
+    // Pairs identify whatever k; at k = 2 too.
+    const std::optional<IdentifyingField> pairs =
+        firstIdentifyingField({{10, 6}, repeated(8, 2)}, {{0, 1}, {7, 6, 5, 4, 3, 2, 1, 0}}, 2);
+    ASSERT_TRUE(pairs.has_value());
+    EXPECT_EQ(pairs->field, 1u);
+    EXPECT_EQ(pairs->mostCommonValue, 7u);
 }

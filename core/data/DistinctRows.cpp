@@ -1,61 +1,13 @@
-#include "vbasdistinctrows.h"
+#include "data/DistinctRows.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 
-namespace
+namespace vbas
 {
-constexpr std::uint64_t kIdBits = 0xffffffffULL;
-}
 
-std::uint32_t VbasTextIds::idOf(std::string_view text)
-{
-    if (2 * (mPlaces.size() + 1) > mSlots.size())
-        grow();
-    const std::uint64_t hash = std::hash<std::string_view>{}(text);
-    const std::size_t mask = mSlots.size() - 1;
-    for (std::size_t slot = std::size_t(hash) & mask;; slot = (slot + 1) & mask)
-    {
-        const std::uint64_t entry = mSlots[slot];
-        if (entry == 0)
-        {
-            if (mPlaces.size() >= kIdBits)
-                throw std::length_error("more distinct values in a column than 32-bit ids number");
-            mPlaces.emplace_back(mTexts.size(), text.size());
-            mTexts.append(text);
-            mSlots[slot] = (hash & ~kIdBits) | mPlaces.size();
-            return std::uint32_t(mPlaces.size() - 1);
-        }
-        const auto id = std::uint32_t((entry & kIdBits) - 1);
-        if ((entry & ~kIdBits) == (hash & ~kIdBits) && this->text(id) == text)
-            return id;
-    }
-}
-
-std::string_view VbasTextIds::text(std::uint32_t id) const
-{
-    return std::string_view(mTexts).substr(mPlaces[id].first, mPlaces[id].second);
-}
-
-void VbasTextIds::grow()
-{
-    std::vector<std::uint64_t> slots(std::max<std::size_t>(mSlots.size() * 2, 64), 0);
-    const std::size_t mask = slots.size() - 1;
-    for (std::uint32_t id = 0; id < mPlaces.size(); ++id)
-    {
-        const std::uint64_t hash = std::hash<std::string_view>{}(text(id));
-        std::size_t slot = std::size_t(hash) & mask;
-        while (slots[slot] != 0)
-            slot = (slot + 1) & mask;
-        slots[slot] = (hash & ~kIdBits) | (std::uint64_t(id) + 1);
-    }
-    mSlots.swap(slots);
-}
-
-VbasDistinctRows::VbasDistinctRows(std::size_t width, std::uint64_t expectedRows)
+DistinctRows::DistinctRows(std::size_t width, std::uint64_t expectedRows)
     : mWidth(width)
     , mPartitions(std::size_t(1) << kPartitionBits)
 {
@@ -67,7 +19,7 @@ VbasDistinctRows::VbasDistinctRows(std::size_t width, std::uint64_t expectedRows
         partition.reserve(std::size_t(share) * width);
 }
 
-std::uint64_t VbasDistinctRows::hashOf(const std::uint32_t* ids) const
+std::uint64_t DistinctRows::hashOf(const std::uint32_t* ids) const
 {
     std::uint64_t hash = 0x9e3779b97f4a7c15ULL;
     for (std::size_t i = 0; i < mWidth; ++i)
@@ -80,14 +32,14 @@ std::uint64_t VbasDistinctRows::hashOf(const std::uint32_t* ids) const
     return hash ^ (hash >> 33);
 }
 
-void VbasDistinctRows::add(const std::uint32_t* ids)
+void DistinctRows::add(const std::uint32_t* ids)
 {
     ++mRowsAdded;
     std::vector<std::uint32_t>& partition = mPartitions[hashOf(ids) >> (64 - kPartitionBits)];
     partition.insert(partition.end(), ids, ids + mWidth);
 }
 
-void VbasDistinctRows::finish()
+void DistinctRows::finish()
 {
     const std::size_t stride = mWidth + 1;
     std::vector<std::uint32_t> slots;
@@ -131,7 +83,7 @@ void VbasDistinctRows::finish()
     }
 }
 
-bool VbasDistinctRows::nextRow(Position& position, const std::uint32_t*& ids, std::uint32_t& count) const
+bool DistinctRows::nextRow(Position& position, const std::uint32_t*& ids, std::uint32_t& count) const
 {
     const std::size_t stride = mWidth + 1;
     while (position.partition < mPartitions.size() &&
@@ -149,9 +101,11 @@ bool VbasDistinctRows::nextRow(Position& position, const std::uint32_t*& ids, st
     return true;
 }
 
-void VbasDistinctRows::clear()
+void DistinctRows::clear()
 {
     for (std::vector<std::uint32_t>& partition : mPartitions)
         std::vector<std::uint32_t>().swap(partition);
     mSize = 0;
 }
+
+} // namespace vbas
