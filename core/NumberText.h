@@ -15,4 +15,10 @@ inline std::string numberText(double value, int significant)
     return text.str();
 }
 
+/** A percentage as messages show it: "1", "0.25", "12.3". */
+inline std::string percentText(double value)
+{
+    return numberText(value, 3);
+}
+
 } // namespace vbas

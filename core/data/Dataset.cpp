@@ -130,8 +130,8 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
         if (double(unknownRecords) > options.maxDroppedShare * double(total))
             throw Error(
                 Subject::RecordRegion,
-                what + ", " + numberText(100.0 * double(unknownRecords) / double(total), 3) +
-                    " % of the records: more than the " + numberText(100.0 * options.maxDroppedShare, 3) +
+                what + ", " + percentText(100.0 * double(unknownRecords) / double(total)) +
+                    " % of the records: more than the " + percentText(100.0 * options.maxDroppedShare) +
                     " % that may be dropped (MAX_DROPPED). So many unknown ids mean the region fields "
                     "do not correspond; fix the ids or choose the right fields rather than drop them");
         feedback.warning(what + "; they are dropped and not released");

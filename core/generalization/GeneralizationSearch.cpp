@@ -119,11 +119,6 @@ std::string nodeText(const Hierarchies& hierarchies, const std::vector<std::size
     return text.str();
 }
 
-std::string percentText(double value)
-{
-    return numberText(value, 3);
-}
-
 } // namespace
 
 double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass)
@@ -340,7 +335,7 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     GeneralizationReport report;
     report.budgetPercent = suppressionBudgetPercent(pipeline.config().options);
     const Count total = dataset.totalRecords();
-    const Count budget = Count(report.budgetPercent / 100.0 * double(total) + 1e-9);
+    const Count budget = suppressionBudget(total, report.budgetPercent);
 
     std::vector<std::vector<std::size_t>> nodes = latticeNodes(hierarchies);
     report.latticeNodes = nodes.size();

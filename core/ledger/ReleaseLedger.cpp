@@ -21,7 +21,7 @@ std::string cellKey(const std::string& region, const std::string& cls)
 
 std::string percent(double share)
 {
-    return numberText(100.0 * share, 3) + " %";
+    return percentText(100.0 * share) + " %";
 }
 
 /** Why two releases' records count as overlapping, in a user's words. */

@@ -41,11 +41,6 @@ const OptionSpec& budgetOption()
     return spec;
 }
 
-std::string percentText(double value)
-{
-    return numberText(value, 3);
-}
-
 /** How far apart the counts within and over the budget may end, at count `lo`: 1 is exact. */
 std::uint64_t tolerance(std::uint64_t lo)
 {
