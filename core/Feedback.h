@@ -99,4 +99,24 @@ private:
     const Feedback& mOuter;
 };
 
+/**
+ * A feedback that passes on cancel requests and progress, not messages: a trial run shown as progress only.
+ * Only for work on the thread of the outer feedback.
+ */
+class ProgressOnlyFeedback : public Feedback
+{
+public:
+    explicit ProgressOnlyFeedback(Feedback& outer)
+        : mOuter(outer)
+    {
+    }
+    bool isCanceled() const override { return mOuter.isCanceled(); }
+
+protected:
+    void onProgress(double overallFraction) override { mOuter.setProgress(overallFraction); }
+
+private:
+    Feedback& mOuter;
+};
+
 } // namespace vbas

@@ -11,9 +11,10 @@ std::vector<Count> PipelineProbe::withheldOfEach(const std::vector<std::uint64_t
 {
     std::vector<Count> values(counts.size());
     std::vector<std::optional<RefinedSites>> chosen(counts.size());
+    // The first release runs on this thread and shows its progress; one beside it runs quietly.
     const auto release = [&](std::size_t i)
     {
-        values[i] = releaseAt(counts[i], refined, feedback, chosen[i]);
+        values[i] = releaseAt(counts[i], refined, feedback, i == 0, chosen[i]);
     };
     if (counts.size() == 2 && mPipeline.config().releasesSideBySide &&
         std::thread::hardware_concurrency() >= 2)
@@ -56,16 +57,30 @@ std::vector<Count> PipelineProbe::withheldOfEach(const std::vector<std::uint64_t
     return values;
 }
 
-Count PipelineProbe::releaseAt(std::uint64_t sites, bool refined, const Feedback& feedback,
+Count PipelineProbe::releaseAt(std::uint64_t sites, bool refined, Feedback& feedback, bool showProgress,
                                std::optional<RefinedSites>& chosen) const
 {
     QuietFeedback quiet(feedback);
-    std::vector<Point> located = mPipeline.locateSites(mData, sites, quiet);
+    ProgressOnlyFeedback progress(feedback);
+    Feedback& trial = showProgress ? static_cast<Feedback&>(progress) : quiet;
+    std::vector<Point> located;
+    {
+        Feedback::Stage stage(trial, 0.0, refined ? 0.1 : 0.5);
+        located = mPipeline.locateSites(mData, sites, trial);
+    }
     if (!refined)
-        return mPipeline.withheld(mData, Sites(std::move(located)), quiet, false);
+    {
+        Feedback::Stage stage(trial, 0.5, 1.0);
+        return mPipeline.withheld(mData, Sites(std::move(located)), trial, false);
+    }
     std::optional<RefinementReport> report;
-    Sites sitesChosen = mPipeline.refineSites(mData, std::move(located), report, quiet);
-    const Count value = mPipeline.withheld(mData, sitesChosen, quiet);
+    Sites sitesChosen;
+    {
+        Feedback::Stage stage(trial, 0.1, 0.9);
+        sitesChosen = mPipeline.refineSites(mData, std::move(located), report, trial);
+    }
+    Feedback::Stage stage(trial, 0.9, 1.0);
+    const Count value = mPipeline.withheld(mData, sitesChosen, trial);
     chosen = RefinedSites{std::move(sitesChosen), std::move(report)};
     return value;
 }

@@ -51,8 +51,11 @@ public:
     }
 
 private:
-    /** The release with `sites` sites; `chosen`: its refined sites when `refined`. Touches no member. */
-    Count releaseAt(std::uint64_t sites, bool refined, const Feedback& feedback,
+    /**
+     * The release with `sites` sites; `chosen`: its refined sites when `refined`. Touches no member. Reports
+     * its progress to `feedback` when `showProgress` (on the thread of `feedback` only).
+     */
+    Count releaseAt(std::uint64_t sites, bool refined, Feedback& feedback, bool showProgress,
                     std::optional<RefinedSites>& chosen) const;
 
     const Pipeline& mPipeline;

@@ -70,10 +70,18 @@ public:
         std::sort(untried.begin(), untried.end());
         if (!untried.empty())
         {
-            const std::vector<Count> values = mProbe.withheldOfEach(untried, refined, mFeedback);
+            // The releases of this call fill the progress from what the ones before reached, a refined
+            // release counting as eight without refinement: the total is not known, so each gives a share of
+            // what is left.
+            const double before = progress();
+            const double after = progress(refined ? untried.size() : 0, refined ? 0 : untried.size());
+            std::vector<Count> values;
+            {
+                Feedback::Stage stage(mFeedback, before, after);
+                values = mProbe.withheldOfEach(untried, refined, mFeedback);
+            }
             for (std::size_t i = 0; i < untried.size(); ++i)
                 memo.emplace(untried[i], values[i]);
-            mFeedback.setProgress(double(mRefined.size() + mLocated.size() / 4) / 16.0);
         }
         std::vector<Count> values;
         for (const std::uint64_t sites : counts)
@@ -115,6 +123,13 @@ public:
     }
 
 private:
+    /** Progress of the search after the releases made so far and `refined` and `located` more. */
+    double progress(std::size_t refined = 0, std::size_t located = 0) const
+    {
+        const double releases = double(mRefined.size() + refined) + double(mLocated.size() + located) / 8.0;
+        return 1.0 - std::exp(-releases / 6.0);
+    }
+
     ReleaseProbe& mProbe;
     Feedback& mFeedback;
     std::map<std::uint64_t, Count> mLocated;
