@@ -31,6 +31,10 @@ public:
     {
     }
     Count records() const override { return mData.regions.totalRecords() + mData.globallySuppressed; }
+    bool refines() const override
+    {
+        return !mPipeline.config().siteRefiner.empty() || !mPipeline.config().boundaryRefiner.empty();
+    }
     Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) override
     {
         return withheldOfEach({sites}, refined, feedback).front();

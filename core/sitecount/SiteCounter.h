@@ -27,6 +27,8 @@ public:
      * refinement never withholds more).
      */
     virtual Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) = 0;
+    /** Whether a refined release can differ from the located one (false: the pipeline refines nothing). */
+    virtual bool refines() const { return true; }
     /**
      * withheld() of each count, in their order. A search asks for two counts at once where it can use
      * both, so a probe may release them side by side (the pipeline's does on a machine with two cores);

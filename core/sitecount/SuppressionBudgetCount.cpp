@@ -115,6 +115,15 @@ public:
         return std::nullopt;
     }
 
+    /** What a release at `sites` withholds, refined when it was tried so, else located, when tried. */
+    std::optional<Count> withheldAt(std::uint64_t sites) const
+    {
+        if (const std::optional<Count> refined = refinedWithheld(sites))
+            return refined;
+        const auto found = mLocated.find(sites);
+        return found == mLocated.end() ? std::nullopt : std::optional<Count>(found->second);
+    }
+
     /** What a refined release at `sites` withholds, when it was tried. */
     std::optional<Count> refinedWithheld(std::uint64_t sites) const
     {
@@ -218,7 +227,7 @@ std::uint64_t boundary(std::uint64_t lo, Count atLo, std::uint64_t hi, Count atH
  * the fewest costly releases (SuppressionBudgetCount); 1 with a warning when even one region exceeds it.
  */
 std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double percent, Trials& trials,
-                              Feedback& feedback)
+                              const ReleaseProbe& probe, Feedback& feedback)
 {
     const std::uint64_t most = std::max<std::uint64_t>(1, regions.nonEmptyCount());
     const auto located = [&](std::uint64_t s)
@@ -230,7 +239,7 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
         return trials.withheld(s, true);
     };
 
-    if (refined(1) > budget)
+    if ((probe.refines() ? refined(1) : located(1)) > budget)
     {
         feedback.warning("even one region withholds more than the suppression budget of " +
                          percentText(percent) +
@@ -257,6 +266,8 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     // guess at the bracketing below (kGuessedShare for the share), released alongside: a guess within the
     // budget is a better start, one over it may bracket below where the bracketing would aim.
     std::uint64_t lo = located(1) <= budget ? locatedBoundary(1, budget) : 1;
+    if (!probe.refines() && tolerance(lo) > 1)
+        return lo; // refined releases are the located ones: their boundary is found
     const auto guessAt = [&](double share)
     {
         return std::min(most, std::max(lo + 1, locatedBoundary(lo, Count(double(budget) * share)) + 1));
@@ -364,8 +375,9 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
 {
     const Count budget = suppressionBudget(probe.records(), mPercent);
     Trials trials(probe, feedback);
-    const std::uint64_t sites = mostSitesWithin(regions, budget, mPercent, trials, feedback);
-    const std::optional<Count> withheld = trials.refinedWithheld(sites);
+    const std::uint64_t sites = mostSitesWithin(regions, budget, mPercent, trials, probe, feedback);
+    const std::optional<Count> withheld =
+        probe.refines() ? trials.refinedWithheld(sites) : trials.withheldAt(sites);
     const std::uint64_t over = trials.firstOver(sites, std::numeric_limits<std::uint64_t>::max(), budget);
     // The search stops within a tolerance of a count over the budget: say how far it may be from the most.
     const std::string margin = over - sites > 1 && over != std::numeric_limits<std::uint64_t>::max()

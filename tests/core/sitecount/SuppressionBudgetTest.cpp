@@ -195,6 +195,29 @@ TEST(SuppressionBudget, LargeDataStopsWithinATolerancePerFourHundredCounts)
     }
 }
 
+// A pipeline that refines nothing (the generalization search's trial releases) gets the boundary of the
+// located releases, exact, without releasing any count twice.
+TEST(SuppressionBudget, LargeDataWithoutRefinementTakesTheLocatedBoundary)
+{
+    class Unrefined : public FunctionProbe
+    {
+    public:
+        using FunctionProbe::FunctionProbe;
+        bool refines() const override { return false; }
+    };
+    const auto withheld = [](std::uint64_t s, bool)
+    {
+        return Count(double(s) * double(s) / 2000.0);
+    };
+    Unrefined probe(10000000, withheld);
+    std::string line;
+    const std::uint64_t chosen = searchLarge(probe, line);
+    // s^2 / 2000 <= 100,000 up to s = 14,142 (99,998); 14,143 withholds 100,012.
+    EXPECT_EQ(chosen, 14142u);
+    EXPECT_TRUE(probe.refinedAsked.empty());
+    EXPECT_NE(line.find("14142 regions are the most within it (99998 withheld;"), std::string::npos) << line;
+}
+
 namespace
 {
 /** The three counts after `chosen`, each released from scratch (located, refined, partitioned), exceed
