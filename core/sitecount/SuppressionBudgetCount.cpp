@@ -275,8 +275,7 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     Count atLo = 0;
     if (tolerance(lo) > 1)
     {
-        // Large data: two guesses around the usual share bracket the boundary more often than not; the
-        // boundary without refinement is refined only when both are over.
+        // Large data: two guesses around the usual share bracket the boundary more often than not.
         const std::uint64_t low = guessAt(kLowGuessedShare),
                             high = std::max(low + 1, guessAt(kHighGuessedShare));
         const std::vector<Count> first = trials.withheldOfEach({low, std::min(most, high)}, true);
@@ -284,8 +283,18 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
             lo = std::min(most, high), atLo = first[1];
         else if (first[0] <= budget)
             lo = low, atLo = first[0];
-        else if ((atLo = refined(lo)) > budget)
-            lo = 1, atLo = refined(1);
+        else
+        {
+            // Both over: the boundary lies between the located one, whose refined release withholds at most
+            // what it withholds without refinement, and the lower guess. Aim as if the refinement saved at
+            // the located boundary the share it saved at the guess.
+            const double share = double(located(low)) / double(std::max<Count>(1, first[0]));
+            const Count estimate = Count(double(located(lo)) / std::max(1.0, share));
+            const std::uint64_t found = boundary(lo, estimate, low, first[0], budget, most, trials, true);
+            if (found != lo || refined(lo) <= budget)
+                return found;
+            lo = 1, atLo = refined(1); // the refinement raised withholding; the built-in one never does
+        }
     }
     else
     {
