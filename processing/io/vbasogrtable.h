@@ -15,11 +15,11 @@
  * A sink that appends rows without geometry straight into a GeoPackage table or a CSV file that QGIS has
  * just created (empty) for an output, with no per-row detour through QGIS's writer (issue 14); a
  * GeoPackage's rows in one transaction, a CSV's appended as text, each distinct value escaped once by
- * GDAL's CSV writer (its staged file is the all-or-nothing unit; 2.84 M records 0.6 s, 7 s through
- * QGIS's writer).
+ * GDAL's CSV writer (its staged file is the all-or-nothing unit; far faster than QGIS's writer, see
+ * docs/performance.md).
  * Text and numbers go in through prepared SQLite INSERTs of 128 rows, binding each value as GDAL would, and
- * the feature count and trigger GDAL keeps for the table are kept (2.84 M released records as coded rows,
- * addRows(): 2.2 s; 4.5 s through OGR features, 12 s through QGIS's writer); tables with dates or times go
+ * the feature count and trigger GDAL keeps for the table are kept (coded rows through addRows() take about
+ * half the time of OGR features and a fifth of QGIS's writer); tables with dates or times go
  * through GDAL's features. QGIS keeps everything about the table's creation
  * (field types, overwrite, the layer it loads afterwards); this only fills it. Rows are committed by
  * finish(); a sink destroyed unfinished rolls its rows back.

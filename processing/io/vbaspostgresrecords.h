@@ -15,10 +15,10 @@ class Feedback;
  * The records of a table of QGIS's PostgreSQL provider read with COPY (libpq, text format), in one
  * statement and so from one snapshot: only the fields asked for, the layer's filter as the WHERE clause.
  * Either every row travels and identical rows are counted here as they come, or the database groups them
- * (GROUP BY with COUNT(*)) and only the counts travel. Measured on 35 M records over 56 k areas, on one
- * machine: the rows stream in 7-8 s, the database's GROUP BY alone takes 38-59 s (its hash aggregation
- * spills 14.5 M groups to disk, and sorts as slowly); counting the streamed rows here costs a few seconds.
- * Grouping in the database pays only when the network, not the server, is what limits.
+ * (GROUP BY with COUNT(*)) and only the counts travel. At national scale the database's GROUP BY takes
+ * several times as long as streaming the rows (its hash aggregation spills millions of groups to disk, and
+ * sorts as slowly), and counting the streamed rows here costs little (docs/performance.md has the figures):
+ * grouping in the database pays only when the network, not the server, is what limits.
  * Values are those QGIS's provider gives: int4 and int2 as int, int8 as qlonglong, float and numeric as
  * double, boolean as bool, date as QDate, text as QString, NULL as a null QVariant of the field's type.
  */
