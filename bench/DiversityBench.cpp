@@ -124,8 +124,8 @@ void manyValues(benchmark::State& state, DiversityRule::Measure measure)
                     "%llu of %llu moves, region moves %llu of %llu; partition digest %016llx; engine %.2f s, "
                     "peak %.0f MiB, longest silence %.2f s\n",
                     static_cast<unsigned long long>(result.requestedSites), result.aggregation.size(),
-                    static_cast<unsigned long long>(result.release.suppressed()),
-                    static_cast<unsigned long long>(result.release.diversitySuppressed),
+                    static_cast<unsigned long long>(result.suppression.suppressed()),
+                    static_cast<unsigned long long>(result.suppression.diversitySuppressed),
                     static_cast<unsigned long long>(result.refinement ? result.refinement->movesAccepted : 0),
                     static_cast<unsigned long long>(result.refinement ? result.refinement->movesTried : 0),
                     static_cast<unsigned long long>(result.boundary ? result.boundary->movesAccepted : 0),
@@ -133,7 +133,7 @@ void manyValues(benchmark::State& state, DiversityRule::Measure measure)
                     static_cast<unsigned long long>(digest(result.partition.regionSite)), seconds,
                     peakMemoryMiB(), watching.longestSilence());
         state.counters["engine_s"] = seconds;
-        state.counters["withheld"] = double(result.release.suppressed());
+        state.counters["withheld"] = double(result.suppression.suppressed());
         state.counters["silence_s"] = watching.longestSilence();
     }
     state.counters["peak_MiB"] = peakMemoryMiB();

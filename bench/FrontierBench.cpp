@@ -178,7 +178,7 @@ struct Row
 Row rowOf(const std::string& method, std::uint64_t sites, const PipelineResult& result, double seconds)
 {
     std::size_t released = 0;
-    for (Count count : result.release.aggregateReleased)
+    for (Count count : result.suppression.aggregateReleased)
         released += count > 0 ? 1 : 0;
     return {method,
             sites,
@@ -514,8 +514,9 @@ void budget(benchmark::State& state, const std::string& scenario, std::size_t de
         const double seconds = secondsSince(start);
         std::printf("chosen: %llu sites, %zu regions, %llu withheld (%.2f%%), engine %.2f s\n",
                     static_cast<unsigned long long>(result.requestedSites), result.aggregation.size(),
-                    static_cast<unsigned long long>(result.release.suppressed()),
-                    100.0 * double(result.release.suppressed()) / double(dataset.totalRecords()), seconds);
+                    static_cast<unsigned long long>(result.suppression.suppressed()),
+                    100.0 * double(result.suppression.suppressed()) / double(dataset.totalRecords()),
+                    seconds);
         state.counters["sites"] = double(result.requestedSites);
         state.counters["engine_s"] = seconds;
     }

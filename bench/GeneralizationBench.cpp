@@ -105,8 +105,8 @@ void Generalization_Eastern(benchmark::State& state)
         const PipelineResult plain = pipeline.run(plainJob, quiet);
         const double plainSeconds = secondsSince(start);
         std::printf("as they are: %zu regions, %llu withheld (%.2f%%), engine %.2f s\n",
-                    plain.aggregation.size(), static_cast<unsigned long long>(plain.release.suppressed()),
-                    100.0 * double(plain.release.suppressed()) / double(dataset.totalRecords()),
+                    plain.aggregation.size(), static_cast<unsigned long long>(plain.suppression.suppressed()),
+                    100.0 * double(plain.suppression.suppressed()) / double(dataset.totalRecords()),
                     plainSeconds);
 
         Job job = plainJob;
@@ -130,8 +130,8 @@ void Generalization_Eastern(benchmark::State& state)
         std::printf("generalized: %zu regions, %llu withheld (%.2f%%), attribute loss %.4f; whole release "
                     "(search and refined release) engine %.2f s\n",
                     release.result.aggregation.size(),
-                    static_cast<unsigned long long>(release.result.release.suppressed()),
-                    100.0 * double(release.result.release.suppressed()) / double(dataset.totalRecords()),
+                    static_cast<unsigned long long>(release.result.suppression.suppressed()),
+                    100.0 * double(release.result.suppression.suppressed()) / double(dataset.totalRecords()),
                     release.generalization->releasedLoss, releaseSeconds);
         std::printf("regions generalized / as they are: %.1fx\n",
                     double(release.result.aggregation.size()) /

@@ -64,8 +64,9 @@ void runPipeline(benchmark::State& state, const bench::Scale& scale)
         stage["5_voronoi"] += seconds(t);
         t = Clock::now();
         const Aggregation aggregation = Aggregation::build(data.regions, partition);
-        const Release released = Release::apply(data.regions, aggregation, SmallClassSuppression(), data.k,
-                                                DiversityRule{}, data.globallySuppressed, feedback);
+        const SuppressionOutcome released =
+            SuppressionOutcome::apply(data.regions, aggregation, SmallClassSuppression(), data.k,
+                                      DiversityRule{}, data.globallySuppressed, feedback);
         stage["6_local_suppression"] += seconds(t);
         t = Clock::now();
         const RatingInput input{data.regions, partition, aggregation, released, data.k};

@@ -319,8 +319,8 @@ PipelineResult Pipeline::finish(const PreparedData& data, Sites sites, Feedback&
 Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedback, bool refined) const
 {
     const Partitioned partitioned = partitionSites(data, std::move(sites), feedback, refined);
-    return Release::apply(data.regions, partitioned.aggregation, *mSuppressor, data.k, mConfig.diversity,
-                          data.globallySuppressed, feedback)
+    return SuppressionOutcome::apply(data.regions, partitioned.aggregation, *mSuppressor, data.k,
+                                     mConfig.diversity, data.globallySuppressed, feedback)
         .suppressed();
 }
 
@@ -353,13 +353,13 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     std::optional<std::vector<std::vector<Count>>> earlierCounts;
     if (data.history)
         earlierCounts.emplace(data.history->countsOfEntries(*data.dataset, aggregation));
-    result.release =
-        Release::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
-                       data.globallySuppressed, feedback, earlierCounts ? &*earlierCounts : nullptr);
+    result.suppression = SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k,
+                                                   mConfig.diversity, data.globallySuppressed, feedback,
+                                                   earlierCounts ? &*earlierCounts : nullptr);
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
-    const RatingInput input{data.regions, result.partition, result.aggregation, result.release, data.k};
+    const RatingInput input{data.regions, result.partition, result.aggregation, result.suppression, data.k};
     result.aggregates = aggregateFigures(input);
     for (const MetricEntry& entry : mRegistry.metrics)
         result.metrics.push_back({entry.id, entry.create(mConfig.options)->compute(input)});
@@ -561,11 +561,11 @@ std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult
         const ClassCount* entry = std::lower_bound(entries.begin(), entries.end(), cls,
                                                    [](const ClassCount& e, ClassId c) { return e.cls < c; });
         const std::size_t index = std::size_t(entry - histograms.allEntries().data());
-        if (result.release.aggregateEntryDiversityFailed[index])
+        if (result.suppression.aggregateEntryDiversityFailed[index])
             fates[row] = RecordFate::SuppressedDiversity;
-        else if (result.release.aggregateEntryTooCloseToEarlier[index])
+        else if (result.suppression.aggregateEntryTooCloseToEarlier[index])
             fates[row] = RecordFate::SuppressedDifference;
-        else if (result.release.aggregateEntrySuppressed[index])
+        else if (result.suppression.aggregateEntrySuppressed[index])
             fates[row] = RecordFate::SuppressedLocally;
         else
             fates[row] = RecordFate::Released;

@@ -13,7 +13,7 @@
 #include "partition/SpatialContext.h"
 #include "quality/AggregateFigures.h"
 #include "sitelocation/SiteRefiner.h"
-#include "suppression/Release.h"
+#include "suppression/SuppressionOutcome.h"
 
 #include <memory>
 #include <optional>
@@ -137,7 +137,7 @@ struct PipelineResult
     std::optional<RefinementReport> boundary;
     Partition partition;
     Aggregation aggregation;
-    Release release;
+    SuppressionOutcome suppression;
     std::vector<bool> classGloballySuppressed;
     std::vector<AggregateFigures> aggregates;
     /** Every registered metric, in registry order. */

@@ -127,7 +127,7 @@ double releasedLoss(const PipelineResult& result, const std::vector<double>& los
     double sum = 0.0;
     Count released = 0;
     for (std::size_t e = 0; e < entries.size(); ++e)
-        if (!result.release.aggregateEntrySuppressed[e])
+        if (!result.suppression.aggregateEntrySuppressed[e])
         {
             sum += double(entries[e].count) * lossOfClass[entries[e].cls];
             released += entries[e].count;
@@ -167,7 +167,7 @@ public:
         node.levels = levels;
         node.sites = sites;
         node.aggregates = result.aggregation.size();
-        node.withheld = result.release.suppressed();
+        node.withheld = result.suppression.suppressed();
         node.records = dataset.totalRecords();
         node.loss = releasedLoss(result, classLoss(dataset, hierarchies, levels));
         node.nue = result.metric("quality.non_uniform_entropy");

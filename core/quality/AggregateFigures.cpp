@@ -8,7 +8,7 @@ namespace vbas
 std::vector<AggregateFigures> aggregateFigures(const RatingInput& input)
 {
     const Aggregation& aggregation = input.aggregation;
-    const Release& release = input.release;
+    const SuppressionOutcome& suppression = input.suppression;
     std::vector<AggregateFigures> figures;
     figures.reserve(aggregation.size());
     for (std::size_t a = 0; a < aggregation.size(); ++a)
@@ -24,10 +24,10 @@ std::vector<AggregateFigures> aggregateFigures(const RatingInput& input)
             loaded += input.regions.dataset().regionHistograms().total(member);
         }
         const Count before = aggregation.histograms.total(a);
-        figures.push_back({site, sitePoint, aggregation.memberCount(a), before, release.aggregateReleased[a],
-                           release.aggregateSuppressed[a], loaded - before,
-                           release.aggregateReleasedClasses[a], aggregation.histograms.anonymity(a),
-                           release.aggregateAnonymityAfter[a],
+        figures.push_back({site, sitePoint, aggregation.memberCount(a), before,
+                           suppression.aggregateReleased[a], suppression.aggregateSuppressed[a],
+                           loaded - before, suppression.aggregateReleasedClasses[a],
+                           aggregation.histograms.anonymity(a), suppression.aggregateAnonymityAfter[a],
                            distance / double(aggregation.memberCount(a))});
     }
     return figures;

@@ -16,7 +16,7 @@ double GlobalAnonymityBefore::compute(const RatingInput& input) const
 double GlobalAnonymityAfter::compute(const RatingInput& input) const
 {
     Count alpha = 0;
-    for (Count anonymity : input.release.aggregateAnonymityAfter)
+    for (Count anonymity : input.suppression.aggregateAnonymityAfter)
         if (anonymity > 0 && (alpha == 0 || anonymity < alpha))
             alpha = anonymity;
     return double(alpha);
@@ -26,7 +26,7 @@ double AnonymityDeviation::compute(const RatingInput& input) const
 {
     double sum = 0.0;
     std::size_t counted = 0;
-    for (Count anonymity : input.release.aggregateAnonymityAfter)
+    for (Count anonymity : input.suppression.aggregateAnonymityAfter)
         if (anonymity > 0)
         {
             sum += double(anonymity) - double(input.k);

@@ -11,7 +11,7 @@ double discernibility(const RatingInput& input)
     const std::vector<ClassCount>& entries = input.aggregation.histograms.allEntries();
     double sum = 0.0;
     for (std::size_t e = 0; e < entries.size(); ++e)
-        if (!input.release.aggregateEntrySuppressed[e])
+        if (!input.suppression.aggregateEntrySuppressed[e])
             sum += double(entries[e].count) * double(entries[e].count);
     return sum;
 }
@@ -37,8 +37,8 @@ double Discernibility::compute(const RatingInput& input) const
 
 double DiscernibilityPenalized::compute(const RatingInput& input) const
 {
-    const Release& release = input.release;
-    return discernibility(input) + double(release.inputRecords) * double(release.suppressed());
+    const SuppressionOutcome& suppression = input.suppression;
+    return discernibility(input) + double(suppression.inputRecords) * double(suppression.suppressed());
 }
 
 double NonUniformEntropy::compute(const RatingInput& input) const
@@ -47,10 +47,10 @@ double NonUniformEntropy::compute(const RatingInput& input) const
     double sum = 0.0;
     for (RegionIndex r = 0; r < input.regions.size(); ++r)
     {
-        const Count inRegion = input.release.regionReleased[r];
+        const Count inRegion = input.suppression.regionReleased[r];
         if (inRegion == 0)
             continue;
-        const Count inAggregate = input.release.aggregateReleased[aggregation.regionAggregate[r]];
+        const Count inAggregate = input.suppression.aggregateReleased[aggregation.regionAggregate[r]];
         sum -= double(inRegion) * std::log2(double(inRegion) / double(inAggregate));
     }
     return sum;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "partition/Aggregation.h"
-#include "suppression/Release.h"
+#include "suppression/SuppressionOutcome.h"
 
 #include <cmath>
 
@@ -14,7 +14,7 @@ struct RatingInput
     const RegionSet& regions;
     const Partition& partition;
     const Aggregation& aggregation;
-    const Release& release;
+    const SuppressionOutcome& suppression;
     Count k;
 };
 

@@ -5,22 +5,22 @@ namespace vbas
 
 double SuppressedGlobal::compute(const RatingInput& input) const
 {
-    return double(input.release.globallySuppressed);
+    return double(input.suppression.globallySuppressed);
 }
 
 double SuppressedLocal::compute(const RatingInput& input) const
 {
-    return double(input.release.locallySuppressed);
+    return double(input.suppression.locallySuppressed);
 }
 
 double SuppressedTotal::compute(const RatingInput& input) const
 {
-    return double(input.release.suppressed());
+    return double(input.suppression.suppressed());
 }
 
 double SuppressedDiversity::compute(const RatingInput& input) const
 {
-    return double(input.release.diversitySuppressed);
+    return double(input.suppression.diversitySuppressed);
 }
 
 } // namespace vbas

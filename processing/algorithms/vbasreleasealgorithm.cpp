@@ -483,7 +483,7 @@ QVariantMap VbasReleaseAlgorithm::writeRelease(const QVariantMap& parameters, Qg
         outputs.insert(kOutputHtml, report);
     }
 
-    const vbas::Release& counts = release.result.release;
+    const vbas::SuppressionOutcome& counts = release.result.suppression;
     const qlonglong countValues[] = {qlonglong(dataset.totalRecords() + dataset.droppedRecords()),
                                      qlonglong(counts.released), qlonglong(dataset.droppedRecords()),
                                      qlonglong(release.result.aggregation.size()),

@@ -19,9 +19,9 @@ struct VbasJob
     int regionIdField = -1;
     VbasRecordFields recordFields;
     std::optional<VbasPlanarFrame> frame;
-    VbasJobData data;
+    VbasLoadedData data;
     /** Obstacles and parents, for the algorithms with partition parameters. */
-    VbasSpatialJob spatial;
+    VbasSpatialInputs spatial;
     /** ADJACENCY_TOLERANCE (0: the engine's default). */
     double adjacencyTolerance = 0.0;
     /** GENERALIZATION and HIERARCHY_TABLES: a hierarchy per quasi-identifier, or none (empty: not asked for).

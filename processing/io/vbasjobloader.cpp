@@ -99,7 +99,7 @@ QgsGeometry linearized(const QgsGeometry& geometry)
  */
 std::vector<vbas::RegionInput> loadRegions(QgsFeatureSource& source, int idField,
                                            const VbasPlanarFrame& frame, vbas::RepresentativePoint pointMode,
-                                           VbasJobData& data, QStringList& withoutGeometry,
+                                           VbasLoadedData& data, QStringList& withoutGeometry,
                                            vbas::Feedback& feedback)
 {
     const VbasPlanarReader reader(frame, source, VbasParameters::kRegions);
@@ -541,7 +541,7 @@ void readEmptyTextAsNull(QVector<QVariant>& values)
 
 vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* layer,
                               const VbasRecordFields& fields, const vbas::DatasetOptions& options,
-                              VbasJobData& data, vbas::Feedback& feedback)
+                              VbasLoadedData& data, vbas::Feedback& feedback)
 {
     const QList<int> published = fields.publishedValues();
     // Read in this order: the quasi-identifiers, the published values, the region, the count.
@@ -703,12 +703,12 @@ bool vbasIsCsvFile(const QgsVectorLayer* layer)
             layer->dataProvider()->storageType() == QLatin1String("CSV"));
 }
 
-VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
-                        vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
-                        const QgsVectorLayer* recordsLayer, const VbasRecordFields& recordFields,
-                        const vbas::DatasetOptions& options, vbas::Feedback& feedback)
+VbasLoadedData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
+                           vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
+                           const QgsVectorLayer* recordsLayer, const VbasRecordFields& recordFields,
+                           const vbas::DatasetOptions& options, vbas::Feedback& feedback)
 {
-    VbasJobData data;
+    VbasLoadedData data;
     std::vector<vbas::RegionInput> regionInputs;
     QStringList withoutGeometry;
     const auto seconds = [](const QElapsedTimer& timer)

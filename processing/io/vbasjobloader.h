@@ -58,7 +58,7 @@ struct VbasRecordFields
 bool vbasIsCsvFile(const QgsVectorLayer* layer);
 
 /** The inputs of a job as the engine takes them, with the way back to the features they came from. */
-struct VbasJobData
+struct VbasLoadedData
 {
     std::unique_ptr<vbas::RegionGeometries> geometries; //!< planar, in region order
     /** The REGIONS feature of each region; a feature without geometry (and records) is left out. */
@@ -103,10 +103,10 @@ struct VbasJobData
  * then read through GDAL's Arrow stream when OGR reads it (VbasArrowRecords), which gives the same dataset
  * far faster; nullptr reads them through `records`.
  */
-VbasJobData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
-                        vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
-                        const QgsVectorLayer* recordsLayer, const VbasRecordFields& recordFields,
-                        const vbas::DatasetOptions& options, vbas::Feedback& feedback);
+VbasLoadedData loadJobData(QgsFeatureSource& regions, int regionIdField, const VbasPlanarFrame& frame,
+                           vbas::RepresentativePoint pointMode, QgsFeatureSource& records,
+                           const QgsVectorLayer* recordsLayer, const VbasRecordFields& recordFields,
+                           const vbas::DatasetOptions& options, vbas::Feedback& feedback);
 
 /**
  * Returns the sites of `source` (every part of multipoints), the layer of `parameter`, in the planar

@@ -208,7 +208,7 @@ QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::
                           frame.area(polygon.wkb, polygon.area), int(polygon.parts), polygon.compactness});
     if (audience == Audience::Publication)
         return attributes;
-    const vbas::Release& counts = release.result.release;
+    const vbas::SuppressionOutcome& counts = release.result.suppression;
     // aggregateSuppressed counts every reason a group is withheld in its aggregate: below k, not l-diverse,
     // or too close to an earlier release's count.
     const vbas::Count diversity = counts.aggregateDiversitySuppressed[a];
@@ -243,7 +243,7 @@ QgsFields VbasOutputs::mappingFields(const QgsFields& regionFields, int regionId
 }
 
 void VbasOutputs::writeMapping(VbasSink& sink, QgsFeatureSource& regions, int regionIdField,
-                               const VbasJobData& data, const VbasRelease& release)
+                               const VbasLoadedData& data, const VbasRelease& release)
 {
     const QHash<QgsFeatureId, std::size_t> regionOf = vbasFeatureRows(data.regionFeatures);
     const QgsFields fields = mappingFields(regions.fields(), regionIdField, release);
@@ -315,10 +315,10 @@ QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout&
 }
 
 void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const RecordLayout& layout,
-                               const VbasJobData& data, const VbasRelease& release)
+                               const VbasLoadedData& data, const VbasRelease& release)
 {
     const vbas::Dataset& dataset = *data.dataset;
-    const VbasJobData::RecordValues& read = data.recordValues;
+    const VbasLoadedData::RecordValues& read = data.recordValues;
     const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
     const std::size_t p = std::size_t(layout.roles.publishedValues().size());
     const bool merged = layout.roles.count >= 0;

@@ -115,7 +115,7 @@ void writeAggregates(VbasSink& sink, const VbasRelease& release, const VbasPlana
  * none of the other fields of REGIONS, which may hold counts of the very records released.
  */
 QgsFields mappingFields(const QgsFields& regionFields, int regionIdField, const VbasRelease& release);
-void writeMapping(VbasSink& sink, QgsFeatureSource& regions, int regionIdField, const VbasJobData& data,
+void writeMapping(VbasSink& sink, QgsFeatureSource& regions, int regionIdField, const VbasLoadedData& data,
                   const VbasRelease& release);
 
 /** How the records output is laid out. */
@@ -132,7 +132,7 @@ struct RecordLayout
     std::size_t level(const VbasRelease& release, std::size_t j) const;
     /**
      * Returns the values quasi-identifier `j` is published as, one per group of its released level: at level
-     * 0 the values as the job read them (`read`, VbasJobData::RecordValues::values[j]), else the labels of
+     * 0 the values as the job read them (`read`, VbasLoadedData::RecordValues::values[j]), else the labels of
      * the groups; NULL a null QVariant. A category code's group is the hierarchy's group() at level().
      */
     QVector<QVariant> releasedValues(const VbasRelease& release, std::size_t j,
@@ -146,14 +146,14 @@ struct RecordLayout
  */
 QgsFields recordFields(const QgsFields& fields, const RecordLayout& layout, const VbasRelease& release);
 /**
- * Writes the released records from the values the job read (VbasJobData::recordValues; RECORDS is not read
+ * Writes the released records from the values the job read (VbasLoadedData::recordValues; RECORDS is not read
  * again) in a uniformly random order drawn from the operating system's randomness (never the user's seed),
  * so that the order of the input (sorted by small area, say) tells nothing. A pre-aggregated input is
  * published merged: one row per distinct published row with its summed count. `fields` are those of
  * RECORDS.
  */
 void writeRecords(VbasSink& sink, const QgsFields& fields, const RecordLayout& layout,
-                  const VbasJobData& data, const VbasRelease& release);
+                  const VbasLoadedData& data, const VbasRelease& release);
 
 /**
  * Sites as points: site_id, weight (the power weight in square metres of the computation plane, 0

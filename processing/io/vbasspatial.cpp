@@ -47,7 +47,7 @@ std::shared_ptr<const vbas::Obstacles> loadObstacles(const QList<QgsMapLayer*>& 
     return std::make_shared<const vbas::Obstacles>(std::move(segments));
 }
 
-std::vector<std::uint32_t> loadParents(QgsFeatureSource& regions, int parentField, const VbasJobData& data,
+std::vector<std::uint32_t> loadParents(QgsFeatureSource& regions, int parentField, const VbasLoadedData& data,
                                        vbas::Feedback& feedback)
 {
     const QHash<QgsFeatureId, std::size_t> rowOf = vbasFeatureRows(data.regionFeatures);
@@ -74,14 +74,14 @@ std::vector<std::uint32_t> loadParents(QgsFeatureSource& regions, int parentFiel
 }
 } // namespace
 
-VbasSpatialJob vbasLoadSpatial(const QList<QgsMapLayer*>& obstacleLayers, QgsFeatureSource& regions,
-                               int parentField, const VbasJobData& data, const VbasPlanarFrame& frame,
-                               vbas::Feedback& feedback)
+VbasSpatialInputs vbasLoadSpatial(const QList<QgsMapLayer*>& obstacleLayers, QgsFeatureSource& regions,
+                                  int parentField, const VbasLoadedData& data, const VbasPlanarFrame& frame,
+                                  vbas::Feedback& feedback)
 {
-    VbasSpatialJob job;
+    VbasSpatialInputs inputs;
     if (!obstacleLayers.isEmpty())
-        job.obstacles = loadObstacles(obstacleLayers, frame, feedback);
+        inputs.obstacles = loadObstacles(obstacleLayers, frame, feedback);
     if (parentField >= 0)
-        job.regionParent = loadParents(regions, parentField, data, feedback);
-    return job;
+        inputs.regionParent = loadParents(regions, parentField, data, feedback);
+    return inputs;
 }

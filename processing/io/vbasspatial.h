@@ -12,7 +12,7 @@
 class QgsMapLayer;
 
 /** What an obstacle-aware or constrained partition reads beyond the regions, in the engine's terms. */
-struct VbasSpatialJob
+struct VbasSpatialInputs
 {
     std::shared_ptr<const vbas::Obstacles> obstacles; //!< none without OBSTACLES
     /** Parent code of each region (empty: no PARENT_FIELD). */
@@ -24,6 +24,6 @@ struct VbasSpatialJob
  * PARENT_FIELD value of every region (NULL a parent of its own). Throws QgsProcessingException naming
  * OBSTACLES or PARENT_FIELD for what a user must fix.
  */
-VbasSpatialJob vbasLoadSpatial(const QList<QgsMapLayer*>& obstacleLayers, QgsFeatureSource& regions,
-                               int parentField, const VbasJobData& data, const VbasPlanarFrame& frame,
-                               vbas::Feedback& feedback);
+VbasSpatialInputs vbasLoadSpatial(const QList<QgsMapLayer*>& obstacleLayers, QgsFeatureSource& regions,
+                                  int parentField, const VbasLoadedData& data, const VbasPlanarFrame& frame,
+                                  vbas::Feedback& feedback);

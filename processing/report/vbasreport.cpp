@@ -148,7 +148,7 @@ QString valueTable(const VbasWithheld::QuasiIdentifier& quasiIdentifier, const Q
 QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout& layout,
                      const VbasWithheld& withheld)
 {
-    const vbas::Release& counts = release.result.release;
+    const vbas::SuppressionOutcome& counts = release.result.suppression;
     QString html = QStringLiteral("<h3>%1</h3>\n").arg(QObject::tr("Who was withheld"));
     if (withheld.withheld == 0)
         return html + QStringLiteral("<p>%1</p>\n").arg(QObject::tr("No record was withheld."));
@@ -203,7 +203,7 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
     const vbas::Dataset& dataset = *job.data.dataset;
     const vbas::PipelineResult& result = release.result;
     const qint64 input = qint64(dataset.totalRecords() + dataset.droppedRecords());
-    const auto released = qint64(result.release.released);
+    const auto released = qint64(result.suppression.released);
     QString html =
         QStringLiteral("<h2 id=\"summary\">%1</h2>\n<p>%2</p>\n")
             .arg(QObject::tr("Summary"),
@@ -312,7 +312,7 @@ QString ledgerSection(const QStringList& ledger)
 
 QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
 {
-    const vbas::Release& counts = release.result.release;
+    const vbas::SuppressionOutcome& counts = release.result.suppression;
     const vbas::Aggregation& aggregation = release.result.aggregation;
     std::size_t withoutRecords = 0;
     for (vbas::RegionIndex r = 0; r < dataset.regionCount(); ++r)
@@ -511,8 +511,8 @@ QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayo
                                  "follows; %2.")
                          .arg(listed(chosenLevels), lossMeaning)));
     const vbas::NodeEvaluation& chosen = report.evaluated[report.chosen];
-    const qint64 withheld = qint64(result.release.suppressed());
-    const qint64 records = qint64(result.release.inputRecords);
+    const qint64 withheld = qint64(result.suppression.suppressed());
+    const qint64 records = qint64(result.suppression.inputRecords);
     QString html =
         QStringLiteral(
             "<h2 id=\"generalization\">%1</h2>\n<p>%2</p>\n<p>%3</p>\n<p class=\"warning\">%4</p>\n")

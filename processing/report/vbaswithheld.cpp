@@ -38,7 +38,7 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
                                  const VbasOutputs::RecordLayout& layout)
 {
     const vbas::Dataset& dataset = *job.data.dataset;
-    const VbasJobData::RecordValues& read = job.data.recordValues;
+    const VbasLoadedData::RecordValues& read = job.data.recordValues;
     const QgsFields fields = job.records->fields();
     const std::size_t q = std::size_t(layout.roles.quasiIdentifiers.size());
 

@@ -248,7 +248,7 @@ TEST(Pipeline, ReleaseIsTheStagesWithPolygonsCellsAndFates)
     const ReleaseResult whole = pipeline.release(grid.job(), ReleaseRequest{true, {}}, feedback);
     const PipelineResult staged = pipeline.run(grid.job(), feedback);
     EXPECT_EQ(whole.result.aggregation.regionAggregate, staged.aggregation.regionAggregate);
-    EXPECT_EQ(whole.result.release.released, staged.release.released);
+    EXPECT_EQ(whole.result.suppression.released, staged.suppression.released);
     ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(grid.builder.table(), grid.dataset, whole.result, 4));
 
     // Polygons: the members' squares, 100 m2 each, dissolved.
@@ -279,7 +279,7 @@ TEST(Pipeline, ReleaseIsTheStagesWithPolygonsCellsAndFates)
             ++global[aggregation.regionAggregate[grid.dataset.rowRegion(row)]];
     }
     EXPECT_GT(globally, 0u) << "the scene should have rare classes";
-    EXPECT_EQ(released, whole.result.release.released);
+    EXPECT_EQ(released, whole.result.suppression.released);
     for (std::size_t a = 0; a < aggregation.size(); ++a)
         EXPECT_EQ(whole.result.aggregates[a].recordsGloballySuppressed, global[a]) << "aggregate " << a;
 }
@@ -352,7 +352,7 @@ TEST(Pipeline, SingleStagesAreThoseOfTheRelease)
     EXPECT_EQ(estimate.sites, whole.result.requestedSites);
     EXPECT_EQ(estimate.unclamped, whole.result.estimatedSites);
     EXPECT_EQ(estimate.releasableRecords,
-              grid.dataset.totalRecords() - whole.result.release.globallySuppressed);
+              grid.dataset.totalRecords() - whole.result.suppression.globallySuppressed);
     EXPECT_EQ(estimate.maxCombs, 6.0L); // 3 ages x 2 sexes
     std::size_t holding = 0;            // regions with a record that global suppression left
     for (RegionIndex r = 0; r < grid.dataset.regionCount(); ++r)

@@ -570,7 +570,8 @@ TEST(RegistryContract, MetricsAreFiniteAndMatchTheResult)
         Feedback feedback;
         const PreparedData data = pipeline.prepare(job, feedback);
         const PipelineResult result = pipeline.run(job, feedback);
-        const RatingInput input{data.regions, result.partition, result.aggregation, result.release, data.k};
+        const RatingInput input{data.regions, result.partition, result.aggregation, result.suppression,
+                                data.k};
         for (const MetricEntry& entry : registry().metrics)
         {
             SCOPED_TRACE(entry.id);

@@ -119,8 +119,8 @@ inline std::string checkRelease(const RecordTable& table, const Dataset& dataset
     if (released + suppressed + dropped != input)
         return "released + suppressed + dropped = " + std::to_string(released + suppressed + dropped) +
                " but the input holds " + std::to_string(input);
-    if (result.release.released != released || result.release.suppressed() != suppressed ||
-        result.release.diversitySuppressed != withheldForDiversity || dataset.droppedRecords() != dropped)
+    if (result.suppression.released != released || result.suppression.suppressed() != suppressed ||
+        result.suppression.diversitySuppressed != withheldForDiversity || dataset.droppedRecords() != dropped)
         return "the engine's counters disagree with the recount";
     return {};
 }

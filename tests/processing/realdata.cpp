@@ -36,8 +36,8 @@ OlindaInput::OlindaInput()
 {
 }
 
-VbasJobData loadOlindaJob(const OlindaInput& olinda, QgsVectorLayer& records, const VbasRecordFields& fields,
-                          bool wholeLayer, QStringList& log)
+VbasLoadedData loadOlindaJob(const OlindaInput& olinda, QgsVectorLayer& records,
+                             const VbasRecordFields& fields, bool wholeLayer, QStringList& log)
 {
     struct Lines : vbas::Feedback
     {
@@ -46,7 +46,7 @@ VbasJobData loadOlindaJob(const OlindaInput& olinda, QgsVectorLayer& records, co
     };
     const VbasPlanarFrame frame(*olinda.tracts, QgsCoordinateTransformContext());
     Lines lines;
-    VbasJobData data =
+    VbasLoadedData data =
         loadJobData(*olinda.tracts, olinda.tracts->fields().lookupField("CD_GEOCODI"), frame,
                     vbas::RepresentativePoint::Centroid, records, wholeLayer ? &records : nullptr, fields,
                     vbas::DatasetOptions{vbas::UnknownRegionPolicy::Drop}, lines);
@@ -68,7 +68,7 @@ VbasRecordFields recordRoles(const QgsFields& fields, const QString& region,
     return roles;
 }
 
-std::map<std::vector<std::uint32_t>, vbas::Count> recordsPerGroup(const VbasJobData& data)
+std::map<std::vector<std::uint32_t>, vbas::Count> recordsPerGroup(const VbasLoadedData& data)
 {
     const vbas::Dataset& dataset = *data.dataset;
     std::map<std::vector<std::uint32_t>, vbas::Count> groups;

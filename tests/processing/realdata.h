@@ -32,8 +32,8 @@ struct OlindaInput
  * may be read through GDAL (Arrow stream, or grouped by the database as `fields.grouping` says), else only
  * through QGIS. `log` receives the info lines.
  */
-VbasJobData loadOlindaJob(const OlindaInput& olinda, QgsVectorLayer& records, const VbasRecordFields& fields,
-                          bool wholeLayer, QStringList& log);
+VbasLoadedData loadOlindaJob(const OlindaInput& olinda, QgsVectorLayer& records,
+                             const VbasRecordFields& fields, bool wholeLayer, QStringList& log);
 /** The roles of the fields named so in `fields` (count empty: every row is one record). */
 VbasRecordFields recordRoles(const QgsFields& fields, const QString& region,
                              const QStringList& quasiIdentifiers, const QStringList& sensitive,
@@ -42,7 +42,7 @@ VbasRecordFields recordRoles(const QgsFields& fields, const QString& region,
  * The records of a job per group of identical records (small area, quasi-identifier codes, sensitive
  * codes): the same map whether the records were read one per row or grouped by a database.
  */
-std::map<std::vector<std::uint32_t>, vbas::Count> recordsPerGroup(const VbasJobData& data);
+std::map<std::vector<std::uint32_t>, vbas::Count> recordsPerGroup(const VbasLoadedData& data);
 
 /** Opens `path` (relative to the repository's data/ folder), optionally one `layer` of it; fails the test
  * when invalid. */

@@ -126,11 +126,11 @@ TEST_F(PostGIS, AMillionRecordsCountedHereOrByTheDatabaseHoldTheRecordsEveryRowH
     VbasRecordFields fields = recordRoles(records->fields(), "tract", {"age", "sex", "education"}, {});
     QStringList streamedLog, groupedLog, rowsLog;
     fields.grouping = VbasGrouping::Automatic;
-    const VbasJobData streamed = loadOlindaJob(olinda, *records, fields, true, streamedLog);
+    const VbasLoadedData streamed = loadOlindaJob(olinda, *records, fields, true, streamedLog);
     fields.grouping = VbasGrouping::Database;
-    const VbasJobData grouped = loadOlindaJob(olinda, *records, fields, true, groupedLog);
+    const VbasLoadedData grouped = loadOlindaJob(olinda, *records, fields, true, groupedLog);
     fields.grouping = VbasGrouping::Rows;
-    const VbasJobData rows = loadOlindaJob(olinda, *records, fields, true, rowsLog);
+    const VbasLoadedData rows = loadOlindaJob(olinda, *records, fields, true, rowsLog);
 
     ASSERT_TRUE(streamed.recordsGrouped) << streamedLog.join('\n').toStdString();
     ASSERT_TRUE(grouped.recordsGrouped) << groupedLog.join('\n').toStdString();
@@ -181,9 +181,9 @@ TEST_F(PostGIS, APreAggregatedTableStreamedAndCountedHereHoldsTheRecordsQgisRead
     fields.nullCountAsZero = true;
     QStringList streamedLog, rowsLog;
     fields.grouping = VbasGrouping::Automatic;
-    const VbasJobData streamed = loadOlindaJob(olinda, *counts, fields, true, streamedLog);
+    const VbasLoadedData streamed = loadOlindaJob(olinda, *counts, fields, true, streamedLog);
     fields.grouping = VbasGrouping::Rows;
-    const VbasJobData rows = loadOlindaJob(olinda, *counts, fields, true, rowsLog);
+    const VbasLoadedData rows = loadOlindaJob(olinda, *counts, fields, true, rowsLog);
 
     ASSERT_TRUE(streamed.recordsGrouped) << streamedLog.join('\n').toStdString();
     EXPECT_TRUE(rowsLog.contains("RECORDS: read through QGIS's feature iterator"));
@@ -295,7 +295,7 @@ TEST_F(PostGIS, AFieldOfATypeCopyDoesNotConvertIsReadThroughQgisOrRefusedWhenGro
     VbasRecordFields fields = recordRoles(stamped->fields(), "tract", {"age", "sex", "seen"}, {});
     QStringList log;
     fields.grouping = VbasGrouping::Automatic;
-    const VbasJobData read = loadOlindaJob(olinda, *stamped, fields, true, log);
+    const VbasLoadedData read = loadOlindaJob(olinda, *stamped, fields, true, log);
     EXPECT_FALSE(read.recordsGrouped);
     EXPECT_EQ(read.dataset->rows(), 1000u);
     EXPECT_EQ(log.filter("RECORDS: read through QGIS's feature iterator (not straight from the database: "

@@ -1,6 +1,6 @@
 // boundary.suppression against independent recounts: withheld records and NUE come from the release
-// (Release::apply and the metric) of the same sites with and without the stage; the pieces of every
-// aggregate are counted here from the grid's own neighbours, never from the stage's bookkeeping.
+// (SuppressionOutcome::apply and the metric) of the same sites with and without the stage; the pieces of
+// every aggregate are counted here from the grid's own neighbours, never from the stage's bookkeeping.
 
 #include "boundary/AreaMoveRefiner.h"
 #include "Pipeline.h"
@@ -106,7 +106,7 @@ std::vector<std::size_t> piecesOf(const GridScene& grid, const Aggregation& aggr
 std::size_t releasingAggregates(const PipelineResult& result)
 {
     std::size_t count = 0;
-    for (const Count released : result.release.aggregateReleased)
+    for (const Count released : result.suppression.aggregateReleased)
         count += released > 0;
     return count;
 }
@@ -190,12 +190,14 @@ TEST(AreaMoveRefiner, NeverWithholdsMoreNorLosesOrSplitsARegionOnRandomScenes)
                         const PipelineResult after =
                             runOn(scene, configFor(k, sites, "boundary.suppression", slack, borderShare));
                         ASSERT_TRUE(after.boundary);
-                        EXPECT_LE(after.release.suppressed(), before.release.suppressed());
+                        EXPECT_LE(after.suppression.suppressed(), before.suppression.suppressed());
                         EXPECT_EQ(after.aggregation.size(), before.aggregation.size())
                             << "an aggregate was emptied";
                         EXPECT_GE(releasingAggregates(after), releasingAggregates(before));
-                        EXPECT_EQ(after.boundary->objectiveBefore, double(before.release.locallySuppressed));
-                        EXPECT_EQ(after.boundary->objectiveAfter, double(after.release.locallySuppressed));
+                        EXPECT_EQ(after.boundary->objectiveBefore,
+                                  double(before.suppression.locallySuppressed));
+                        EXPECT_EQ(after.boundary->objectiveAfter,
+                                  double(after.suppression.locallySuppressed));
                         const double entropyBefore = before.metric("quality.non_uniform_entropy");
                         const double entropyAfter = after.metric("quality.non_uniform_entropy");
                         EXPECT_LE(entropyAfter, entropyBefore * (1.0 + slack / 100.0) + 1e-9);
@@ -221,7 +223,7 @@ TEST(AreaMoveRefiner, NeverWithholdsMoreNorLosesOrSplitsARegionOnRandomScenes)
                                 [&](RegionIndex n) { return after.aggregation.regionAggregate[n] == a; });
                             EXPECT_TRUE(borders) << "area " << r << " joined an aggregate it does not border";
                         }
-                        improved += after.release.suppressed() < before.release.suppressed();
+                        improved += after.suppression.suppressed() < before.suppression.suppressed();
                         ++runs;
                     }
     }
@@ -238,7 +240,7 @@ TEST(AreaMoveRefiner, KeepsEveryAggregateWithinItsParent)
     const PipelineResult after = runOn(scene, configFor(5, 12, "boundary.suppression", 5.0), parents);
     ASSERT_TRUE(after.boundary);
     EXPECT_GT(after.boundary->movesAccepted, 0u) << "the scene should give the boundary moves work";
-    EXPECT_LT(after.release.suppressed(), before.release.suppressed());
+    EXPECT_LT(after.suppression.suppressed(), before.suppression.suppressed());
     std::vector<std::uint32_t> parentOf(after.aggregation.size(), Aggregation::kNoAggregate);
     for (RegionIndex r = 0; r < parents.size(); ++r)
     {
@@ -255,11 +257,11 @@ TEST(AreaMoveRefiner, MovesTheAreaThatReleasesTwoRecordsByHand)
     // With no entropy allowance the move is refused: before it, every released record shares its
     // aggregate with its own area only (NUE 0).
     const PipelineResult capped = row.release(0.0);
-    EXPECT_EQ(capped.release.suppressed(), 2u);
+    EXPECT_EQ(capped.suppression.suppressed(), 2u);
     EXPECT_EQ(capped.boundary->movesAccepted, 0u);
 
     const PipelineResult result = row.release(std::numeric_limits<double>::infinity());
-    EXPECT_EQ(result.release.suppressed(), 0u);
+    EXPECT_EQ(result.suppression.suppressed(), 0u);
     const std::vector<std::uint32_t>& aggregate = result.aggregation.regionAggregate;
     EXPECT_NE(aggregate[0], aggregate[1]);
     EXPECT_EQ(aggregate[1], aggregate[2]);
@@ -279,11 +281,11 @@ TEST(AreaMoveRefiner, DoesNotCrossObstaclesOrParents)
     // A river between areas 1 and 2 (across the border crossing at x = 15, y = 0.5 to area 2).
     auto river = std::make_shared<const Obstacles>(std::vector<Segment>{{{17.0, -5.0}, {17.0, 5.0}}});
     const PipelineResult blocked = row.release(unlimited, river);
-    EXPECT_EQ(blocked.release.suppressed(), 2u);
+    EXPECT_EQ(blocked.suppression.suppressed(), 2u);
     EXPECT_EQ(blocked.boundary->movesAccepted, 0u);
     // Areas 0-1 and 2-3 in different parents.
     const PipelineResult parents = row.release(unlimited, nullptr, {0, 0, 1, 1});
-    EXPECT_EQ(parents.release.suppressed(), 2u);
+    EXPECT_EQ(parents.suppression.suppressed(), 2u);
     EXPECT_EQ(parents.boundary->movesAccepted, 0u);
 }
 
@@ -294,9 +296,9 @@ TEST(AreaMoveRefiner, MovesAnAreaOnlyToARegionItSharesEnoughBorderWith)
     const Row row(3.0);
     EXPECT_EQ(row.release(unlimited, nullptr, {}, 34.0).boundary->movesAccepted, 0u);
     const PipelineResult moved = row.release(unlimited, nullptr, {}, 33.0);
-    EXPECT_EQ(moved.release.suppressed(), 0u);
+    EXPECT_EQ(moved.suppression.suppressed(), 0u);
     EXPECT_EQ(moved.aggregation.regionAggregate[1], moved.aggregation.regionAggregate[2]);
-    EXPECT_EQ(row.release(unlimited, nullptr, {}, 0.0).release.suppressed(), 0u);
+    EXPECT_EQ(row.release(unlimited, nullptr, {}, 0.0).suppression.suppressed(), 0u);
 }
 
 TEST(AreaMoveRefiner, CountsLDiversityWithholdingInItsObjective)
@@ -326,11 +328,11 @@ TEST(AreaMoveRefiner, CountsLDiversityWithholdingInItsObjective)
         const PipelineResult before = runOn(scene, plain);
         const PipelineResult after = runOn(scene, refined);
         EXPECT_EQ(after.boundary->objectiveBefore,
-                  double(before.release.locallySuppressed + before.release.diversitySuppressed));
+                  double(before.suppression.locallySuppressed + before.suppression.diversitySuppressed));
         EXPECT_EQ(after.boundary->objectiveAfter,
-                  double(after.release.locallySuppressed + after.release.diversitySuppressed));
-        EXPECT_LE(after.release.suppressed(), before.release.suppressed());
-        improved += after.release.diversitySuppressed < before.release.diversitySuppressed;
+                  double(after.suppression.locallySuppressed + after.suppression.diversitySuppressed));
+        EXPECT_LE(after.suppression.suppressed(), before.suppression.suppressed());
+        improved += after.suppression.diversitySuppressed < before.suppression.diversitySuppressed;
     }
     EXPECT_GT(improved, 0) << "the scenes should give l-diversity withholding to lower";
 }

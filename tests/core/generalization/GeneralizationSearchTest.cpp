@@ -100,8 +100,8 @@ TEST_F(HandLattice, ChoosesTheLeastLossThatReachesTheCoarsestRegions)
     EXPECT_TRUE(report.evaluated[1].frontier);
     EXPECT_TRUE(report.evaluated[2].frontier);
     EXPECT_NEAR(report.releasedLoss, 62.0 / 208.0, 1e-12);
-    EXPECT_EQ(release.result.release.suppressed(), 1u);
-    EXPECT_EQ(release.result.release.released, 8u);
+    EXPECT_EQ(release.result.suppression.suppressed(), 1u);
+    EXPECT_EQ(release.result.suppression.released, 8u);
 
     const RecordTable generalized = test::generalizedTable(table, hierarchies, report.levels);
     EXPECT_EQ(test::checkRelease(generalized, *dataset, release.fates, release.result, config.k), "");
@@ -113,7 +113,7 @@ TEST_F(HandLattice, WithoutHierarchiesNothingChanges)
     Feedback feedback;
     const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
     EXPECT_FALSE(release.generalization);
-    EXPECT_EQ(release.result.release.suppressed(), 3u);
+    EXPECT_EQ(release.result.suppression.suppressed(), 3u);
 }
 
 TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
@@ -128,7 +128,7 @@ TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
     EXPECT_EQ(release.generalization->levels[0], 0u);
     // Over the budget with the only node allowed: released anyway, as the one that withholds fewest.
     EXPECT_FALSE(release.generalization->evaluated[0].withinBudget);
-    EXPECT_EQ(release.result.release.suppressed(), 3u);
+    EXPECT_EQ(release.result.suppression.suppressed(), 3u);
 }
 
 TEST_F(HandLattice, WhenOnlyARemovalMeetsTheBudgetTheReportSaysWhichAndRemovesNothing)
@@ -160,7 +160,7 @@ TEST_F(HandLattice, WhenOnlyARemovalMeetsTheBudgetTheReportSaysWhichAndRemovesNo
     EXPECT_EQ(report.budgetWarning.find("Without sex"), std::string::npos) << report.budgetWarning;
     EXPECT_NE(std::find(feedback.warnings.begin(), feedback.warnings.end(), report.budgetWarning),
               feedback.warnings.end());
-    EXPECT_EQ(release.result.release.suppressed(), 3u);
+    EXPECT_EQ(release.result.suppression.suppressed(), 3u);
 }
 
 TEST_F(HandLattice, AnAllowedRemovalIsSaid)
@@ -195,7 +195,7 @@ TEST_F(HandLattice, TheComparisonSweepsTheLevelsTheReleaseChooses)
     {
         EXPECT_EQ(row.levels, (std::vector<std::size_t>{1, 0}));
         EXPECT_NEAR(row.attributeLoss, 62.0 / 208.0, 1e-12);
-        EXPECT_EQ(row.result.release.released, 8u);
+        EXPECT_EQ(row.result.suppression.released, 8u);
     }
     EXPECT_EQ(result.rows[0].siteCount, 1u);
     EXPECT_EQ(result.rows[1].siteCount, 2u);
@@ -397,7 +397,7 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
             Job at(job);
             at.dataset = &data;
             const PipelineResult result = pipeline.run(at, feedback);
-            if (result.release.suppressed() <= budget && result.aggregation.size() >= topAggregates)
+            if (result.suppression.suppressed() <= budget && result.aggregation.size() >= topAggregates)
                 reaching.push_back(n);
         }
         ASSERT_FALSE(reaching.empty());

@@ -248,7 +248,7 @@ TEST(ReleaseLedger, ACumulativeReleaseOnTheSameAggregationPublishesNoDifferenceB
             EXPECT_EQ(now == 0 && count >= 5, expectWithheld) << "seed " << seed;
             withheldByDifference += expectWithheld ? count : 0;
         }
-        EXPECT_EQ(later.result.release.differenceSuppressed, withheldByDifference) << "seed " << seed;
-        EXPECT_EQ(later.result.release.released + later.result.release.suppressed(), 340u);
+        EXPECT_EQ(later.result.suppression.differenceSuppressed, withheldByDifference) << "seed " << seed;
+        EXPECT_EQ(later.result.suppression.released + later.result.suppression.suppressed(), 340u);
     }
 }

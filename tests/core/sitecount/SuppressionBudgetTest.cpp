@@ -240,7 +240,7 @@ void expectNextCountsExceed(const Pipeline& pipeline, const PreparedData& data, 
         std::optional<RefinementReport> report;
         const Sites sites =
             pipeline.refineSites(data, pipeline.locateSites(data, s, feedback), report, feedback);
-        EXPECT_GT(pipeline.finish(data, sites, feedback).release.suppressed(), budget) << s << " sites";
+        EXPECT_GT(pipeline.finish(data, sites, feedback).suppression.suppressed(), budget) << s << " sites";
     }
 }
 } // namespace
@@ -272,8 +272,8 @@ TEST(SuppressionBudget, ChosenReleaseIsWithinTheBudgetAndTheNextCountsAreNot)
         const std::uint64_t chosen = result.requestedSites;
         const Count budget = Count(double(dataset.totalRecords()) * percent / 100.0);
         SCOPED_TRACE("budget " + std::to_string(percent) + " %: " + std::to_string(chosen) + " sites");
-        EXPECT_LE(result.release.suppressed(), budget);
-        EXPECT_EQ(result.release.released + result.release.suppressed(), dataset.totalRecords());
+        EXPECT_LE(result.suppression.suppressed(), budget);
+        EXPECT_EQ(result.suppression.released + result.suppression.suppressed(), dataset.totalRecords());
         // The counts just above, released from scratch, exceed the budget.
         expectNextCountsExceed(pipeline, pipeline.prepare(dataset, feedback), chosen, budget);
         EXPECT_GT(chosen, 5u) << "the scene should allow several regions";
@@ -396,11 +396,11 @@ TEST(SuppressionBudget, TheReleaseIsTheOneTheSearchMeasured)
                                              [](const SiteCountTrial& trial) { return trial.refined; });
     EXPECT_GT(refinedTrials, 1);
     EXPECT_EQ(gRefinements, refinedTrials) << "one refinement per count tried, none more for the release";
-    EXPECT_EQ(triedRefined(counted, counted.requestedSites), (long long)counted.release.suppressed());
+    EXPECT_EQ(triedRefined(counted, counted.requestedSites), (long long)counted.suppression.suppressed());
 
     config.siteRefiner = "refinement.suppression";
     const PipelineResult refined = Pipeline(config).run(dataset, quiet);
-    EXPECT_EQ(triedRefined(refined, refined.requestedSites), (long long)refined.release.suppressed());
+    EXPECT_EQ(triedRefined(refined, refined.requestedSites), (long long)refined.suppression.suppressed());
     ASSERT_TRUE(refined.refinement);
 }
 
@@ -419,11 +419,11 @@ TEST(SuppressionBudget, MeasuresTheReleaseWithTheRegionMoves)
     ASSERT_TRUE(result.boundary);
     EXPECT_GT(result.boundary->movesAccepted, 0u) << "the scene should give the region moves work";
     const Count budget = Count(double(dataset.totalRecords()) * 2.0 / 100.0);
-    EXPECT_LE(result.release.suppressed(), budget);
+    EXPECT_LE(result.suppression.suppressed(), budget);
     ASSERT_TRUE(result.siteCountSearch);
     EXPECT_EQ(result.siteCountSearch->budget, budget);
     EXPECT_EQ(result.siteCountSearch->records, dataset.totalRecords());
-    EXPECT_EQ(triedRefined(result, result.requestedSites), (long long)result.release.suppressed());
+    EXPECT_EQ(triedRefined(result, result.requestedSites), (long long)result.suppression.suppressed());
     expectNextCountsExceed(pipeline, pipeline.prepare(job, feedback), result.requestedSites, budget);
     EXPECT_GT(result.requestedSites, 5u) << "the scene should allow several regions";
 }
@@ -443,7 +443,7 @@ TEST(SuppressionBudget, SaysItsSearchInOneLineAndKeepsEveryCountTried)
                  [](const std::string& line) { return line.rfind("suppression budget:", 0) == 0; });
     ASSERT_EQ(searchLines.size(), 1u);
     const std::string said = std::to_string(result.requestedSites) + " regions are the most within it (" +
-                             std::to_string(result.release.suppressed()) + " withheld; " +
+                             std::to_string(result.suppression.suppressed()) + " withheld; " +
                              std::to_string(trials.size()) + " releases tried)";
     EXPECT_NE(searchLines[0].find(said), std::string::npos) << searchLines[0] << "\nexpected: " << said;
     EXPECT_LE(log.infos.size(), 2u) << "the search line and at most one on regions without records";
@@ -504,7 +504,7 @@ TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
                                std::optional<RefinementReport> report;
                                const Sites refinedSites =
                                    pipeline.refineSites(data, std::move(located), report, feedback);
-                               return pipeline.finish(data, refinedSites, feedback).release.suppressed();
+                               return pipeline.finish(data, refinedSites, feedback).suppression.suppressed();
                            });
     EXPECT_EQ(SuppressionBudgetCount(2.0).estimate(data.regions, data.k, oneByOne, quiet),
               sideBySide.requestedSites);

@@ -232,7 +232,7 @@ TEST(Adc, KeepWithheldNeverRaisesTheWithheldRecords)
     const VoronoiPartitioner voronoi;
     const auto withheldWith = [&](const std::vector<Point>& sites)
     {
-        return pipeline.finish(data, sites, feedback).release.locallySuppressed;
+        return pipeline.finish(data, sites, feedback).suppression.locallySuppressed;
     };
     RefinementReport full;
     AdcRefiner(0, 0, true).refine(data.regions, data.partitionInput(), 5, voronoi, seeds, full, feedback);

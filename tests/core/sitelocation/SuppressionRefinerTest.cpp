@@ -1,5 +1,5 @@
 // refinement.suppression against independent recounts: the withheld records and the aggregates
-// of its sites come from a full partition and Release::apply (Pipeline::finish), never from the
+// of its sites come from a full partition and SuppressionOutcome::apply (Pipeline::finish), never from the
 // refiner's own ledger.
 
 #include "sitelocation/SuppressionRefiner.h"
@@ -76,7 +76,7 @@ Refined refineOnce(const PipelineConfig& plainConfig, const PipelineConfig& refi
 std::size_t releasingAggregates(const PipelineResult& result)
 {
     std::size_t count = 0;
-    for (const Count released : result.release.aggregateReleased)
+    for (const Count released : result.suppression.aggregateReleased)
         count += released > 0;
     return count;
 }
@@ -109,17 +109,17 @@ TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
                         const RefinementReport& report = run.report;
                         EXPECT_TRUE(weights || run.moved.weights.empty());
 
-                        EXPECT_LE(after.release.suppressed(), before.release.suppressed());
+                        EXPECT_LE(after.suppression.suppressed(), before.suppression.suppressed());
                         EXPECT_GE(after.aggregation.size(), before.aggregation.size())
                             << "an aggregate was emptied";
                         EXPECT_GE(releasingAggregates(after), releasingAggregates(before));
-                        EXPECT_EQ(report.objectiveBefore, double(before.release.locallySuppressed));
-                        EXPECT_EQ(report.objectiveAfter, double(after.release.locallySuppressed));
+                        EXPECT_EQ(report.objectiveBefore, double(before.suppression.locallySuppressed));
+                        EXPECT_EQ(report.objectiveAfter, double(after.suppression.locallySuppressed));
                         // Kept moves lower (withheld, non-uniform entropy) lexicographically (SPEC section
                         // 11).
                         const double entropyBefore = before.metric("quality.non_uniform_entropy");
                         const double entropyAfter = after.metric("quality.non_uniform_entropy");
-                        if (after.release.suppressed() == before.release.suppressed())
+                        if (after.suppression.suppressed() == before.suppression.suppressed())
                         {
                             EXPECT_LE(entropyAfter, entropyBefore * (1.0 + 1e-12));
                         }
@@ -128,12 +128,12 @@ TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
                         entropyOnly += int(report.movesAcceptedOnTie);
                         if (report.movesAccepted > 0)
                         {
-                            EXPECT_TRUE(after.release.suppressed() < before.release.suppressed() ||
+                            EXPECT_TRUE(after.suppression.suppressed() < before.suppression.suppressed() ||
                                         entropyAfter < entropyBefore)
                                 << "a kept move must lower the withheld records, or keep them and lower the "
                                    "entropy";
                         }
-                        improved += after.release.suppressed() < before.release.suppressed();
+                        improved += after.suppression.suppressed() < before.suppression.suppressed();
                         ++runs;
                     }
     }
@@ -178,17 +178,17 @@ TEST(SuppressionRefiner, CountsLDiversityWithholdingInItsObjective)
                 const PipelineResult& before = run.before;
                 const PipelineResult& after = run.after;
                 const RefinementReport& report = run.report;
-                EXPECT_EQ(report.objectiveBefore,
-                          double(before.release.locallySuppressed + before.release.diversitySuppressed));
-                EXPECT_EQ(report.objectiveAfter,
-                          double(after.release.locallySuppressed + after.release.diversitySuppressed));
-                EXPECT_LE(after.release.suppressed(), before.release.suppressed());
+                EXPECT_EQ(report.objectiveBefore, double(before.suppression.locallySuppressed +
+                                                         before.suppression.diversitySuppressed));
+                EXPECT_EQ(report.objectiveAfter, double(after.suppression.locallySuppressed +
+                                                        after.suppression.diversitySuppressed));
+                EXPECT_LE(after.suppression.suppressed(), before.suppression.suppressed());
                 EXPECT_GE(after.aggregation.size(), before.aggregation.size()) << "an aggregate was emptied";
                 if (report.movesAccepted > 0)
                 {
-                    EXPECT_LT(after.release.suppressed(), before.release.suppressed());
+                    EXPECT_LT(after.suppression.suppressed(), before.suppression.suppressed());
                 }
-                improved += after.release.diversitySuppressed < before.release.diversitySuppressed;
+                improved += after.suppression.diversitySuppressed < before.suppression.diversitySuppressed;
                 ++runs;
             }
     }
@@ -239,7 +239,8 @@ TEST(SuppressionRefiner, KeepsTheReleasesEntropyWithinItsSlack)
                 const double cappedAfter = cappedRun.after.metric("quality.non_uniform_entropy");
                 const double freeAfter = freeRun.after.metric("quality.non_uniform_entropy");
                 EXPECT_LE(cappedAfter, before * (1.0 + slack / 100.0) * (1.0 + 1e-12));
-                EXPECT_LE(cappedRun.after.release.suppressed(), cappedRun.before.release.suppressed());
+                EXPECT_LE(cappedRun.after.suppression.suppressed(),
+                          cappedRun.before.suppression.suppressed());
                 capBinds += freeAfter > before * (1.0 + slack / 100.0) * (1.0 + 1e-12);
                 ++runs;
             }
@@ -264,12 +265,12 @@ TEST(SuppressionRefiner, JoinsTwoSmallClassesThatOneBoundaryMoveBringsTogether)
     Feedback feedback;
     const PreparedData data = pipeline.prepare(dataset, feedback);
     const std::vector<Point> seeds{{5.0, 0.5}, {25.0, 0.5}};
-    EXPECT_EQ(pipeline.finish(data, seeds, feedback).release.suppressed(), 2u);
+    EXPECT_EQ(pipeline.finish(data, seeds, feedback).suppression.suppressed(), 2u);
 
     std::optional<RefinementReport> report;
     const Sites sites = pipeline.refineSites(data, seeds, report, feedback);
     const PipelineResult result = pipeline.finish(data, sites, feedback);
-    EXPECT_EQ(result.release.suppressed(), 0u);
+    EXPECT_EQ(result.suppression.suppressed(), 0u);
     EXPECT_EQ(result.aggregation.size(), 2u);
     EXPECT_EQ(result.aggregation.regionAggregate[1], result.aggregation.regionAggregate[2]);
     EXPECT_EQ(report->objectiveBefore, 2.0);

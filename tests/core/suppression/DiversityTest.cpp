@@ -54,9 +54,9 @@ TEST(Diversity, DistinctTwoReleasesBothMixedGroups)
     const DatasetBuilder builder = handWorked();
     const Dataset dataset = builder.build();
     const PipelineResult result = rate(dataset, 2, {2, distinct}, {0}, 1);
-    EXPECT_EQ(result.release.released, 8u);
-    EXPECT_EQ(result.release.locallySuppressed, 1u);
-    EXPECT_EQ(result.release.diversitySuppressed, 0u);
+    EXPECT_EQ(result.suppression.released, 8u);
+    EXPECT_EQ(result.suppression.locallySuppressed, 1u);
+    EXPECT_EQ(result.suppression.diversitySuppressed, 0u);
     EXPECT_EQ(recordFates(dataset, result),
               (std::vector<F>{F::Released, F::Released, F::Released, F::Released, F::Released, F::Released,
                               F::Released, F::Released, F::SuppressedLocally}));
@@ -68,18 +68,18 @@ TEST(Diversity, EntropyTwoWithholdsTheSkewedGroupOnly)
     const DatasetBuilder builder = handWorked();
     const Dataset dataset = builder.build();
     const PipelineResult result = rate(dataset, 2, {2, entropy}, {0}, 1);
-    const Release& release = result.release;
-    EXPECT_EQ(release.released, 4u);
-    EXPECT_EQ(release.locallySuppressed, 1u);
-    EXPECT_EQ(release.diversitySuppressed, 4u);
-    EXPECT_EQ(release.released + release.suppressed(), release.inputRecords);
-    EXPECT_EQ(release.aggregateEntryDiversityFailed, (std::vector<bool>{true, false, false}));
-    EXPECT_EQ(release.aggregateEntrySuppressed, (std::vector<bool>{true, false, true}));
-    EXPECT_EQ(release.aggregateSuppressed, (std::vector<Count>{5}));
-    EXPECT_EQ(release.aggregateDiversitySuppressed, (std::vector<Count>{4}));
-    EXPECT_EQ(release.aggregateAnonymityAfter, (std::vector<Count>{4}));
-    EXPECT_EQ(release.aggregateReleasedClasses, (std::vector<std::uint32_t>{1}));
-    EXPECT_EQ(release.regionReleased, (std::vector<Count>{4}));
+    const SuppressionOutcome& suppression = result.suppression;
+    EXPECT_EQ(suppression.released, 4u);
+    EXPECT_EQ(suppression.locallySuppressed, 1u);
+    EXPECT_EQ(suppression.diversitySuppressed, 4u);
+    EXPECT_EQ(suppression.released + suppression.suppressed(), suppression.inputRecords);
+    EXPECT_EQ(suppression.aggregateEntryDiversityFailed, (std::vector<bool>{true, false, false}));
+    EXPECT_EQ(suppression.aggregateEntrySuppressed, (std::vector<bool>{true, false, true}));
+    EXPECT_EQ(suppression.aggregateSuppressed, (std::vector<Count>{5}));
+    EXPECT_EQ(suppression.aggregateDiversitySuppressed, (std::vector<Count>{4}));
+    EXPECT_EQ(suppression.aggregateAnonymityAfter, (std::vector<Count>{4}));
+    EXPECT_EQ(suppression.aggregateReleasedClasses, (std::vector<std::uint32_t>{1}));
+    EXPECT_EQ(suppression.regionReleased, (std::vector<Count>{4}));
     EXPECT_EQ(recordFates(dataset, result),
               (std::vector<F>{F::SuppressedDiversity, F::SuppressedDiversity, F::SuppressedDiversity,
                               F::SuppressedDiversity, F::Released, F::Released, F::Released, F::Released,
@@ -101,10 +101,10 @@ TEST(Diversity, DistinctThreeWithholdsEveryGroup)
     const DatasetBuilder builder = handWorked();
     const Dataset dataset = builder.build();
     const PipelineResult result = rate(dataset, 2, {3, distinct}, {0}, 1);
-    EXPECT_EQ(result.release.released, 0u);
-    EXPECT_EQ(result.release.diversitySuppressed, 8u);
-    EXPECT_EQ(result.release.aggregateAnonymityAfter, (std::vector<Count>{0}));
-    EXPECT_EQ(result.release.aggregateReleasedClasses, (std::vector<std::uint32_t>{0}));
+    EXPECT_EQ(result.suppression.released, 0u);
+    EXPECT_EQ(result.suppression.diversitySuppressed, 8u);
+    EXPECT_EQ(result.suppression.aggregateAnonymityAfter, (std::vector<Count>{0}));
+    EXPECT_EQ(result.suppression.aggregateReleasedClasses, (std::vector<std::uint32_t>{0}));
     ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, result, 2, {3, distinct}));
 }
 
@@ -120,23 +120,23 @@ TEST(Diversity, PreAggregatedCountsWeighTheValuesAcrossTheAggregate)
     const Dataset dataset = builder.build();
 
     const PipelineResult together = rate(dataset, 2, {2, entropy}, {0, 0}, 1);
-    EXPECT_EQ(together.release.diversitySuppressed, 4u);
-    EXPECT_EQ(together.release.released, 19u);
-    EXPECT_EQ(together.release.regionReleased, (std::vector<Count>{2, 17}));
+    EXPECT_EQ(together.suppression.diversitySuppressed, 4u);
+    EXPECT_EQ(together.suppression.released, 19u);
+    EXPECT_EQ(together.suppression.regionReleased, (std::vector<Count>{2, 17}));
     ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, together, 2, {2, entropy}));
 
     // Apart, class 1 shows one value in each aggregate.
     const PipelineResult apart = rate(dataset, 2, {2, distinct}, {0, 1}, 2);
-    EXPECT_EQ(apart.release.diversitySuppressed, 4u);
-    EXPECT_EQ(apart.release.aggregateDiversitySuppressed, (std::vector<Count>{2, 2}));
+    EXPECT_EQ(apart.suppression.diversitySuppressed, 4u);
+    EXPECT_EQ(apart.suppression.aggregateDiversitySuppressed, (std::vector<Count>{2, 2}));
     EXPECT_EQ(recordFates(dataset, apart),
               (std::vector<F>{F::Released, F::Released, F::SuppressedDiversity, F::SuppressedDiversity,
                               F::Released, F::Released, F::Released}));
     ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, apart, 2, {2, distinct}));
 
     const PipelineResult three = rate(dataset, 2, {3, entropy}, {0, 0}, 1);
-    EXPECT_EQ(three.release.released, 15u);
-    EXPECT_EQ(three.release.diversitySuppressed, 8u);
+    EXPECT_EQ(three.suppression.released, 15u);
+    EXPECT_EQ(three.suppression.diversitySuppressed, 8u);
     ASSERT_NO_FATAL_FAILURE(vbas::test::expectGuarantee(builder.table(), dataset, three, 2, {3, entropy}));
 }
 
@@ -162,9 +162,10 @@ TEST(Diversity, OffWhenLIsZeroOrOne)
         for (DiversityRule::Measure measure : {distinct, entropy})
         {
             const PipelineResult result = rate(dataset, 2, {l, measure}, {0}, 1);
-            EXPECT_EQ(result.release.diversitySuppressed, 0u);
-            EXPECT_EQ(result.release.released, 8u);
-            EXPECT_EQ(result.release.aggregateEntryDiversityFailed, (std::vector<bool>{false, false, false}));
+            EXPECT_EQ(result.suppression.diversitySuppressed, 0u);
+            EXPECT_EQ(result.suppression.released, 8u);
+            EXPECT_EQ(result.suppression.aggregateEntryDiversityFailed,
+                      (std::vector<bool>{false, false, false}));
         }
 }
 

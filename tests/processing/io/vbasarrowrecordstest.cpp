@@ -38,15 +38,15 @@ QStringList firstTracts(const OlindaInput& olinda)
 }
 
 /** The job data of `records` over the Olinda tracts, through the Arrow stream or through QGIS. */
-VbasJobData load(const OlindaInput& olinda, QgsVectorLayer& records, const VbasRecordFields& fields,
-                 bool columnar, QStringList& log)
+VbasLoadedData load(const OlindaInput& olinda, QgsVectorLayer& records, const VbasRecordFields& fields,
+                    bool columnar, QStringList& log)
 {
     VbasRecordFields rows = fields;
     rows.grouping = VbasGrouping::Rows;
     return loadOlindaJob(olinda, records, rows, columnar, log);
 }
 
-void expectSameData(const VbasJobData& columnar, const VbasJobData& iterated)
+void expectSameData(const VbasLoadedData& columnar, const VbasLoadedData& iterated)
 {
     const vbas::Dataset& a = *columnar.dataset;
     const vbas::Dataset& b = *iterated.dataset;
@@ -151,8 +151,8 @@ TEST(ArrowRecords, TheDemoCsvGivesTheDatasetQgisGives)
     const VbasRecordFields fields =
         recordRoles(olinda.patients->fields(), "tract", {"age", "sex", "married"}, {"education"});
     QStringList columnarLog, iteratedLog;
-    const VbasJobData columnar = load(olinda, *olinda.patients, fields, true, columnarLog);
-    const VbasJobData iterated = load(olinda, *olinda.patients, fields, false, iteratedLog);
+    const VbasLoadedData columnar = load(olinda, *olinda.patients, fields, true, columnarLog);
+    const VbasLoadedData iterated = load(olinda, *olinda.patients, fields, false, iteratedLog);
     EXPECT_TRUE(columnarLog.contains("RECORDS: read through GDAL's Arrow stream"))
         << columnarLog.join('\n').toStdString();
     EXPECT_TRUE(iteratedLog.contains("RECORDS: read through QGIS's feature iterator"));
@@ -186,8 +186,8 @@ TEST(ArrowRecords, TypedFieldsNullsAndASubsetGiveTheDatasetQgisGives)
                 const VbasRecordFields fields =
                     recordRoles(layer.fields(), "tract", quasiIdentifiers, {"sex"}, QStringLiteral("n"));
                 QStringList columnarLog, iteratedLog;
-                const VbasJobData columnar = load(olinda, layer, fields, true, columnarLog);
-                const VbasJobData iterated = load(olinda, layer, fields, false, iteratedLog);
+                const VbasLoadedData columnar = load(olinda, layer, fields, true, columnarLog);
+                const VbasLoadedData iterated = load(olinda, layer, fields, false, iteratedLog);
                 EXPECT_EQ(columnarLog.contains("RECORDS: read through GDAL's Arrow stream"),
                           !withDate || datesStream)
                     << columnarLog.join('\n').toStdString();
@@ -276,11 +276,11 @@ TEST(ArrowRecords, GroupsCountedByTheDatabaseHoldTheRecordsEveryRowHolds)
                 recordRoles(layer->fields(), "tract", {"age", "code", "score"}, {"sex"}, count);
             QStringList rowsLog, groupedLog, automaticLog;
             fields.grouping = VbasGrouping::Rows;
-            const VbasJobData rows = loadOlindaJob(olinda, *layer, fields, true, rowsLog);
+            const VbasLoadedData rows = loadOlindaJob(olinda, *layer, fields, true, rowsLog);
             fields.grouping = VbasGrouping::Database;
-            const VbasJobData grouped = loadOlindaJob(olinda, *layer, fields, true, groupedLog);
+            const VbasLoadedData grouped = loadOlindaJob(olinda, *layer, fields, true, groupedLog);
             fields.grouping = VbasGrouping::Automatic;
-            const VbasJobData automaticData = loadOlindaJob(olinda, *layer, fields, true, automaticLog);
+            const VbasLoadedData automaticData = loadOlindaJob(olinda, *layer, fields, true, automaticLog);
 
             EXPECT_FALSE(rows.recordsGrouped);
             ASSERT_TRUE(grouped.recordsGrouped) << groupedLog.join('\n').toStdString();

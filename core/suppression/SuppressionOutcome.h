@@ -15,7 +15,7 @@ namespace vbas
  * releases (SPEC section 13): which (aggregate, class) groups are withheld and the record counts that follow,
  * per aggregate, per initial region and overall. released + suppressed() = inputRecords.
  */
-struct Release
+struct SuppressionOutcome
 {
     /** Withheld flag of every entry of Aggregation::histograms: below k, failing l-diversity, or too close to
      * an earlier release's count. */
@@ -61,10 +61,10 @@ struct Release
      * aggregation's histograms, what earlier releases of overlapping records published in its cell; null:
      * none), and counts what is released.
      */
-    static Release apply(const RegionSet& regions, const Aggregation& aggregation,
-                         const Suppressor& suppressor, Count k, const DiversityRule& diversity,
-                         Count globallySuppressed, Feedback& feedback,
-                         const std::vector<std::vector<Count>>* earlierCounts = nullptr);
+    static SuppressionOutcome apply(const RegionSet& regions, const Aggregation& aggregation,
+                                    const Suppressor& suppressor, Count k, const DiversityRule& diversity,
+                                    Count globallySuppressed, Feedback& feedback,
+                                    const std::vector<std::vector<Count>>* earlierCounts = nullptr);
 };
 
 } // namespace vbas
