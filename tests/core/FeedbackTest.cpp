@@ -1,20 +1,11 @@
 #include "Feedback.h"
+#include "TestSupport.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-namespace
-{
-class RecordingFeedback : public vbas::Feedback
-{
-public:
-    std::vector<double> seen;
-
-protected:
-    void onProgress(double overall) override { seen.push_back(overall); }
-};
-} // namespace
+using vbas::test::RecordingFeedback;
 
 TEST(Feedback, NestedStagesMapIntoTheirWindow)
 {
@@ -27,10 +18,10 @@ TEST(Feedback, NestedStagesMapIntoTheirWindow)
         }
         feedback.setProgress(1.0);
     }
-    ASSERT_GE(feedback.seen.size(), 3u);
-    EXPECT_DOUBLE_EQ(feedback.seen[0], 0.5);   // outer start
-    EXPECT_DOUBLE_EQ(feedback.seen[2], 0.625); // inner half-way
-    EXPECT_DOUBLE_EQ(feedback.seen.back(), 1.0);
+    ASSERT_GE(feedback.progress.size(), 3u);
+    EXPECT_DOUBLE_EQ(feedback.progress[0], 0.5);   // outer start
+    EXPECT_DOUBLE_EQ(feedback.progress[2], 0.625); // inner half-way
+    EXPECT_DOUBLE_EQ(feedback.progress.back(), 1.0);
 }
 
 TEST(Feedback, CheckCanceledThrowsOnlyWhenCanceled)

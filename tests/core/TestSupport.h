@@ -86,8 +86,13 @@ class RecordingFeedback : public Feedback
 public:
     std::vector<std::string> warnings;
     std::vector<std::string> infos;
+    /** Every progress report, as overall fractions of the run. */
+    std::vector<double> progress;
     void warning(const std::string& message) override { warnings.push_back(message); }
     void info(const std::string& message) override { infos.push_back(message); }
+
+protected:
+    void onProgress(double overall) override { progress.push_back(overall); }
 };
 
 /** A test name from a strategy id or any text: characters gtest refuses become underscores. */

@@ -449,25 +449,12 @@ TEST(SuppressionBudget, SaysItsSearchInOneLineAndKeepsEveryCountTried)
     EXPECT_LE(log.infos.size(), 2u) << "the search line and at most one on regions without records";
 }
 
-namespace
-{
-/** Counts the progress reports of a run and remembers them in order. */
-class ProgressLog : public Feedback
-{
-public:
-    std::vector<double> seen;
-
-protected:
-    void onProgress(double overall) override { seen.push_back(overall); }
-};
-} // namespace
-
 // The search's refined releases are its long waits: each shows its own progress (the refinement's passes),
 // not a single step once it is done, and the search's progress never goes back.
 TEST(SuppressionBudget, ProgressMovesWithinEachRefinedRelease)
 {
     const GridRelease scene(8);
-    ProgressLog log;
+    test::RecordingFeedback log;
     Feedback::Stage whole(log, 0.0, 1.0);
     const PipelineResult result = scene.pipeline.run(scene.job, log);
     ASSERT_TRUE(result.siteCountSearch);
@@ -477,9 +464,9 @@ TEST(SuppressionBudget, ProgressMovesWithinEachRefinedRelease)
     ASSERT_GT(refined, 3u);
     // Between two releases a search without progress inside them reports once; the refinement reports
     // within its passes.
-    EXPECT_GT(log.seen.size(), 10 * result.siteCountSearch->trials.size());
-    for (std::size_t i = 1; i < log.seen.size(); ++i)
-        ASSERT_GE(log.seen[i], log.seen[i - 1] - 1e-12) << "report " << i;
+    EXPECT_GT(log.progress.size(), 10 * result.siteCountSearch->trials.size());
+    for (std::size_t i = 1; i < log.progress.size(); ++i)
+        ASSERT_GE(log.progress[i], log.progress[i - 1] - 1e-12) << "report " << i;
 }
 
 // The pipeline's probe releases two counts side by side on a machine with two cores: every count the search
