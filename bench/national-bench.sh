@@ -94,13 +94,18 @@ national() { # national AREAS: makes the data when missing, times reading it, th
     rm -f copy.gpkg
     echo "   ogr2ogr copies the records (GeoPackage to GeoPackage): $(seconds ogr2ogr -f GPKG copy.gpkg records.gpkg records) s"
     rm -f copy.gpkg
-    # GDAL's Arrow stream of the columns a release reads, as VBAS reads them: reading and nothing else.
-    echo "   GDAL reads the records (Arrow stream, 5 columns): $(seconds /usr/bin/python3 -c '
+    # GDAL's Arrow stream of the columns a release reads, as VBAS reads them: reading and nothing else
+    # (needs GDAL's Python bindings, python3-gdal).
+    if /usr/bin/python3 -c 'from osgeo import ogr' 2> /dev/null; then
+        echo "   GDAL reads the records (Arrow stream, 5 columns): $(seconds /usr/bin/python3 -c '
 import sys
 from osgeo import ogr
 layer = ogr.Open(sys.argv[1]).GetLayer("records")
 for batch in layer.GetArrowStreamAsNumPy(["INCLUDE_FID=NO"]):
     pass' records.gpkg) s"
+    else
+        echo "   GDAL reads the records: not measured (python3-gdal is not installed)"
+    fi
     release "$areas" default "records.gpkg|layername=records" COUNT_FIELD=records
     release "$areas" thesis "records.gpkg|layername=records" COUNT_FIELD=records "SITE_COUNT_METHOD=Fixed number" \
         SITE_COUNT=$((areas / 20)) REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false
