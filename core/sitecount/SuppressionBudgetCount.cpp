@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -87,15 +86,6 @@ public:
         for (const std::uint64_t sites : counts)
             values.push_back(memo.at(sites));
         return values;
-    }
-
-    /** The least count in (from, to] tried refined that withholds more than `budget`; `to` if none. */
-    std::uint64_t firstOver(std::uint64_t from, std::uint64_t to, Count budget) const
-    {
-        for (auto tried = mRefined.upper_bound(from); tried != mRefined.end() && tried->first <= to; ++tried)
-            if (tried->second > budget)
-                return tried->first;
-        return to;
     }
 
     bool tried(std::uint64_t sites, bool refined) const
@@ -324,7 +314,8 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
             }
             const double share = atLo > 0 ? std::min(4.0, double(located(lo)) / double(atLo)) : 4.0;
             hi = std::min(most, std::max(lo + 1, locatedBoundary(lo, Count(double(budget) * share)) + 1));
-            hi = trials.firstOver(lo, hi, budget); // a count tried on the way that brackets already
+            if (over && *over < hi) // a count tried on the way that brackets already
+                hi = *over;
             if (const std::uint64_t below = hi - std::min(hi, tolerance(lo)); tolerance(lo) > 1 && below > lo)
             {
                 // With the count a tolerance below it, released alongside: when hi is over and that one
@@ -387,11 +378,11 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
     const std::uint64_t sites = mostSitesWithin(regions, budget, mPercent, trials, probe, feedback);
     const std::optional<Count> withheld =
         probe.refines() ? trials.refinedWithheld(sites) : trials.withheldAt(sites);
-    const std::uint64_t over = trials.firstOver(sites, std::numeric_limits<std::uint64_t>::max(), budget);
+    const std::optional<std::uint64_t> over = trials.leastOver(sites, budget);
     // The search stops within a tolerance of a count over the budget: say how far it may be from the most.
-    const std::string margin = over - sites > 1 && over != std::numeric_limits<std::uint64_t>::max()
-                                   ? " to within " + std::to_string(over - sites - 1) + " regions (" +
-                                         std::to_string(over) + " withhold more; the search narrows to a " +
+    const std::string margin = over && *over - sites > 1
+                                   ? " to within " + std::to_string(*over - sites - 1) + " regions (" +
+                                         std::to_string(*over) + " withhold more; the search narrows to a " +
                                          std::to_string(kCountsPerTolerance) + "th of the count)"
                                    : std::string();
     if (!withheld || *withheld <= budget) // else the search has warned
