@@ -275,6 +275,23 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
                                 partitioner(data, constrained), std::move(seeds), *report, feedback);
 }
 
+std::optional<Sites> Pipeline::resumeRefinement(const PreparedData& data, const Sites& refined,
+                                                const RefinementReport& refinedReport, std::size_t count,
+                                                std::optional<RefinementReport>& report,
+                                                Feedback& feedback) const
+{
+    if (!mSiteRefiner)
+        return std::nullopt;
+    std::unique_ptr<Partitioner> constrained;
+    RefinementReport continued;
+    std::optional<Sites> sites = mSiteRefiner->resume(
+        data.regions, data.partitionInput(), {data.k, mConfig.diversity}, partitioner(data, constrained),
+        refined, refinedReport, count, continued, feedback);
+    if (sites)
+        report = std::move(continued);
+    return sites;
+}
+
 Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
                                                bool refined) const
 {

@@ -250,6 +250,13 @@ public:
     /** Refines the sites when a refiner is configured (else returns them unchanged and no report). */
     Sites refineSites(const PreparedData& data, std::vector<Point> seeds,
                       std::optional<RefinementReport>& report, Feedback& feedback) const;
+    /**
+     * The refinement continued at `count` sites from `refined`, the refined sites of another count and their
+     * report (SiteRefiner::resume()); nullopt when the refiner cannot, or without one.
+     */
+    std::optional<Sites> resumeRefinement(const PreparedData& data, const Sites& refined,
+                                          const RefinementReport& refinedReport, std::size_t count,
+                                          std::optional<RefinementReport>& report, Feedback& feedback) const;
     /** Partition with the given sites, local suppression and rating. */
     PipelineResult finish(const PreparedData& data, Sites sites, Feedback& feedback) const;
     /**

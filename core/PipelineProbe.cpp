@@ -1,20 +1,21 @@
 #include "PipelineProbe.h"
 
 #include <exception>
+#include <iterator>
 #include <thread>
 
 namespace vbas
 {
 
 std::vector<Count> PipelineProbe::withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
-                                                 Feedback& feedback)
+                                                 Feedback& feedback, RefinedFrom from)
 {
     std::vector<Count> values(counts.size());
     std::vector<std::optional<RefinedSites>> chosen(counts.size());
     // The first release runs on this thread and shows its progress; one beside it runs quietly.
     const auto release = [&](std::size_t i)
     {
-        values[i] = releaseAt(counts[i], refined, feedback, i == 0, chosen[i]);
+        values[i] = releaseAt(counts[i], refined, from, feedback, i == 0, chosen[i]);
     };
     if (counts.size() == 2 && mPipeline.config().releasesSideBySide &&
         std::thread::hardware_concurrency() >= 2)
@@ -57,12 +58,41 @@ std::vector<Count> PipelineProbe::withheldOfEach(const std::vector<std::uint64_t
     return values;
 }
 
-Count PipelineProbe::releaseAt(std::uint64_t sites, bool refined, Feedback& feedback, bool showProgress,
-                               std::optional<RefinedSites>& chosen) const
+const RefinedSites* PipelineProbe::nearestRefined(std::uint64_t sites) const
+{
+    const auto above = mRefined.lower_bound(sites);
+    if (above == mRefined.begin())
+        return above == mRefined.end() ? nullptr : &above->second;
+    const auto below = std::prev(above);
+    return above == mRefined.end() || sites - below->first <= above->first - sites ? &below->second
+                                                                                   : &above->second;
+}
+
+Count PipelineProbe::releaseAt(std::uint64_t sites, bool refined, RefinedFrom from, Feedback& feedback,
+                               bool showProgress, std::optional<RefinedSites>& chosen) const
 {
     QuietFeedback quiet(feedback);
     ProgressOnlyFeedback progress(feedback);
     Feedback& trial = showProgress ? static_cast<Feedback&>(progress) : quiet;
+    if (const RefinedSites* nearest =
+            refined && from == RefinedFrom::NearestTried ? nearestRefined(sites) : nullptr;
+        nearest && nearest->report && resizable(nearest->sites.points.size(), sites))
+    {
+        std::optional<RefinementReport> report;
+        std::optional<Sites> continued;
+        {
+            Feedback::Stage stage(trial, 0.0, 0.9);
+            continued =
+                mPipeline.resumeRefinement(mData, nearest->sites, *nearest->report, sites, report, trial);
+        }
+        if (continued)
+        {
+            Feedback::Stage stage(trial, 0.9, 1.0);
+            const Count value = mPipeline.withheld(mData, *continued, trial);
+            chosen = RefinedSites{std::move(*continued), std::move(report)};
+            return value;
+        }
+    }
     std::vector<Point> located;
     {
         Feedback::Stage stage(trial, 0.0, refined ? 0.1 : 0.5);

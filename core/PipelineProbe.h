@@ -37,12 +37,15 @@ public:
     }
     Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) override
     {
-        return withheldOfEach({sites}, refined, feedback).front();
+        return withheldOfEach({sites}, refined, feedback, RefinedFrom::Located).front();
     }
 
-    /** Two counts side by side on a machine with two cores: the releases share only read-only data. */
+    /**
+     * Two counts side by side on a machine with two cores: the releases share only read-only data. Both
+     * continue from the refined sites tried before the call (RefinedFrom::NearestTried).
+     */
     std::vector<Count> withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
-                                      Feedback& feedback) override;
+                                      Feedback& feedback, RefinedFrom from) override;
 
     /** Every release tried so far, in the order asked for. */
     const std::vector<SiteCountTrial>& trials() const { return mTrials; }
@@ -59,8 +62,10 @@ private:
      * The release with `sites` sites; `chosen`: its refined sites when `refined`. Touches no member. Reports
      * its progress to `feedback` when `showProgress` (on the thread of `feedback` only).
      */
-    Count releaseAt(std::uint64_t sites, bool refined, Feedback& feedback, bool showProgress,
-                    std::optional<RefinedSites>& chosen) const;
+    Count releaseAt(std::uint64_t sites, bool refined, RefinedFrom from, Feedback& feedback,
+                    bool showProgress, std::optional<RefinedSites>& chosen) const;
+    /** The refined sites of the count tried refined nearest to `sites` (the lower of two as near), if any. */
+    const RefinedSites* nearestRefined(std::uint64_t sites) const;
 
     const Pipeline& mPipeline;
     const PreparedData& mData;

@@ -29,13 +29,21 @@ public:
     virtual Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) = 0;
     /** Whether a refined release can differ from the located one (false: the pipeline refines nothing). */
     virtual bool refines() const { return true; }
+    /** Where a refined release starts. */
+    enum class RefinedFrom
+    {
+        Located,      //!< the located sites of its count: the release depends on its count alone
+        NearestTried, //!< the refined sites of the nearest count tried refined, resized (a warm start): far
+                      //!< quicker, the release depending on the counts tried before; located ones where none
+                      //!< is near
+    };
     /**
-     * withheld() of each count, in their order. A search asks for two counts at once where it can use
-     * both, so a probe may release them side by side (the pipeline's does on a machine with two cores);
-     * this one releases them one after the other.
+     * withheld() of each count, in their order; `from`: where refined releases start (a probe may ignore it).
+     * A search asks for two counts at once where it can use both, so a probe may release them side by side
+     * (the pipeline's does on a machine with two cores); this one releases them one after the other.
      */
     virtual std::vector<Count> withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
-                                              Feedback& feedback)
+                                              Feedback& feedback, RefinedFrom)
     {
         std::vector<Count> values;
         for (const std::uint64_t sites : counts)

@@ -77,7 +77,7 @@ public:
             std::vector<Count> values;
             {
                 Feedback::Stage stage(mFeedback, before, after);
-                values = mProbe.withheldOfEach(untried, refined, mFeedback);
+                values = mProbe.withheldOfEach(untried, refined, mFeedback, mRefinedFrom);
             }
             for (std::size_t i = 0; i < untried.size(); ++i)
                 memo.emplace(untried[i], values[i]);
@@ -87,6 +87,12 @@ public:
             values.push_back(memo.at(sites));
         return values;
     }
+
+    /**
+     * Refined releases from here on continue from the nearest count tried refined (large data, where the
+     * search stops at a tolerance anyway): rounds after the first cost a fraction of a refinement.
+     */
+    void continueRefinements() { mRefinedFrom = ReleaseProbe::RefinedFrom::NearestTried; }
 
     bool tried(std::uint64_t sites, bool refined) const
     {
@@ -133,6 +139,7 @@ private:
     Feedback& mFeedback;
     std::map<std::uint64_t, Count> mLocated;
     std::map<std::uint64_t, Count> mRefined;
+    ReleaseProbe::RefinedFrom mRefinedFrom = ReleaseProbe::RefinedFrom::Located;
 };
 
 /**
@@ -265,6 +272,7 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     Count atLo = 0;
     if (tolerance(lo) > 1)
     {
+        trials.continueRefinements();
         // Large data: two guesses around the usual share bracket the boundary more often than not.
         const std::uint64_t low = guessAt(kLowGuessedShare),
                             high = std::max(low + 1, guessAt(kHighGuessedShare));

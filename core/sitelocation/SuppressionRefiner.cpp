@@ -1,4 +1,5 @@
 #include "SuppressionRefiner.h"
+#include <cstdio>
 
 #include "SiteLocator.h"
 #include "StrategyOptions.h"
@@ -249,18 +250,46 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
                                  const ReleaseRule& rule, const Partitioner& partitioner,
                                  std::vector<Point> seeds, RefinementReport& report, Feedback& feedback) const
 {
-    const Count k = rule.k;
     const Clock::time_point start = Clock::now();
     std::vector<Point> sites = distinctSites(seeds);
     report = RefinementReport{};
     report.duplicateSitesDropped = seeds.size() - sites.size();
     if (sites.empty())
         return sites;
+    std::vector<double> zeros(mMoveWeights ? sites.size() : 0, 0.0);
+    return run(regions, input, rule, partitioner, Sites(std::move(sites), std::move(zeros)), std::nullopt,
+               start, report, feedback);
+}
+
+std::optional<Sites> SuppressionRefiner::resume(const RegionSet& regions, const PartitionInput& input,
+                                                const ReleaseRule& rule, const Partitioner& partitioner,
+                                                const Sites& refined, const RefinementReport& refinedReport,
+                                                std::size_t count, RefinementReport& report,
+                                                Feedback& feedback) const
+{
+    const Clock::time_point start = Clock::now();
+    std::optional<ResizedSites> resized = resizedSites(regions, input, partitioner, refined, count, feedback);
+    if (!resized)
+        return std::nullopt;
+    if (!mMoveWeights)
+        resized->sites.weights.clear();
+    report = RefinementReport{};
+    report.continuedFrom = refined.points.size();
+    return run(regions, input, rule, partitioner, std::move(resized->sites),
+               Continuation{std::move(resized->changedRegions), refinedReport.entropyRise}, start, report,
+               feedback);
+}
+
+Sites SuppressionRefiner::run(const RegionSet& regions, const PartitionInput& input, const ReleaseRule& rule,
+                              const Partitioner& partitioner, Sites sites,
+                              const std::optional<Continuation>& continuation, Clock::time_point start,
+                              RefinementReport& report, Feedback& feedback) const
+{
+    const Count k = rule.k;
     const BoundingBox box = boundingBox(regions.points());
     const bool weighted = mMoveWeights;
-    std::vector<double> zeros(weighted ? sites.size() : 0, 0.0);
     const std::unique_ptr<IncrementalPartition> partition =
-        partitioner.incremental(input, Sites(std::move(sites), std::move(zeros)), feedback);
+        partitioner.incremental(input, std::move(sites), feedback);
     SuppressionLedger ledger(regions, *partition, k, rule.diversity);
     Targets targets(regions, *partition, ledger, k);
     const Count withheldBefore = ledger.withheld();
@@ -277,7 +306,10 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     std::vector<SiteIndex> order, around, before;
     // A site that kept no move stays settled until a kept move changes an aggregate next to it:
     // its targets and their outcomes depend on those aggregates alone (up to a second ring).
-    std::vector<char> settled(partition->sites().size(), 0);
+    // A continued refinement starts with every site settled but those next to the regions resizing changed,
+    // and a finer step re-examines only the sites this run examined: the others had settled at the finest
+    // step.
+    std::vector<char> settled(partition->sites().size(), continuation ? 1 : 0), examined(settled.size(), 0);
     const auto unsettleAround = [&](SiteIndex site)
     {
         settled[site] = 0;
@@ -286,6 +318,10 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
         for (SiteIndex t : around)
             settled[t] = 0;
     };
+    if (continuation)
+        for (const RegionIndex r : continuation->changedRegions)
+            if (settled[partition->regionSite()[r]])
+                unsettleAround(partition->regionSite()[r]);
     // SPEC section 11: at equal withheld records, lower non-uniform entropy decides. Only the aggregates a
     // move touched change their part of it: each aggregate's part is kept, and a move recomputes only
     // those of the aggregates it touched.
@@ -315,7 +351,12 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     };
     // Withheld records fall most by making some aggregates large and others small, which coarsens
     // the map as much as fewer regions would: the release's NUE may rise by the slack at most.
-    const double entropyCap = std::isinf(mEntropySlack) ? mEntropySlack : entropy * (1.0 + mEntropySlack);
+    // A continued run counts from the entropy of the located sites its chain started from, estimated by the
+    // rise of the run it continues, so that warm starts one after another do not add up their slack.
+    const double entropyStart = entropy;
+    const double locatedEntropy = continuation ? entropy / std::max(1.0, continuation->entropyRise) : entropy;
+    const double entropyCap =
+        std::isinf(mEntropySlack) ? mEntropySlack : std::max(entropy, locatedEntropy * (1.0 + mEntropySlack));
     double step = 1.0;
     // Progress: a fifth per step size (1 down to kSmallestStep), within it by passes and the sites of a pass.
     std::size_t levelsDone = 0, passesAtLevel = 0;
@@ -342,6 +383,7 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
             const SiteIndex s = order[position];
             if (ledger.withheld(s) == 0 || settled[s])
                 continue; // an earlier move of this pass released its records or settled it
+            examined[s] = 1;
             const Point previous = partition->sites()[s];
             const std::vector<Point>& toward = targets.of(s);
             before = targets.neighbours();
@@ -435,7 +477,8 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
                 break;
             }
             step /= 2.0;
-            std::fill(settled.begin(), settled.end(), 0);
+            for (SiteIndex s = 0; s < settled.size(); ++s)
+                settled[s] = continuation && !examined[s];
             ++levelsDone;
             passesAtLevel = 0;
         }
@@ -445,6 +488,7 @@ Sites SuppressionRefiner::refine(const RegionSet& regions, const PartitionInput&
     report.objectiveAfter = double(ledger.withheld());
     report.anonymityAfter = ledger.globalAnonymity();
     report.seconds = elapsed();
+    report.entropyRise = entropyStart > 0.0 ? entropy / locatedEntropy : 1.0;
     Sites refined(partition->sites(), partition->weights());
     if (!refined.weighted())
         refined.weights.clear();

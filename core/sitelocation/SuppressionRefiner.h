@@ -2,7 +2,9 @@
 
 #include "SiteRefiner.h"
 
+#include <chrono>
 #include <memory>
+#include <optional>
 
 namespace vbas
 {
@@ -35,6 +37,10 @@ class StrategyOptions;
  * tracked per (aggregate, class) from the sensitive values of the rows (SPEC section 11's objective).
  * Moves are evaluated incrementally (IncrementalPartition, SuppressionLedger). Seed sites sharing a
  * location are reduced to one, as in ADC.
+ *
+ * resume() continues a run at another count (the budget search's later rounds): most sites have settled at
+ * the finest step already, so only the sites next to what resizing changed are examined, and a finer step
+ * re-examines only the sites this run examined.
  */
 class SuppressionRefiner : public SiteRefiner
 {
@@ -53,7 +59,29 @@ public:
                  const Partitioner& partitioner, std::vector<Point> seeds, RefinementReport& report,
                  Feedback& feedback) const override;
 
+    /**
+     * Continues from `refined` resized to `count`: every site settled but those next to the changed regions,
+     * the slack counted from the located sites the chain of runs started from.
+     */
+    std::optional<Sites> resume(const RegionSet& regions, const PartitionInput& input,
+                                const ReleaseRule& rule, const Partitioner& partitioner, const Sites& refined,
+                                const RefinementReport& refinedReport, std::size_t count,
+                                RefinementReport& report, Feedback& feedback) const override;
+
 private:
+    /** What a continued run starts from beside its sites. */
+    struct Continuation
+    {
+        std::vector<RegionIndex> changedRegions;
+        /** The entropy rise of the run continued (RefinementReport::entropyRise). */
+        double entropyRise;
+    };
+    /** The refinement from `sites` (weights, zeros included, exactly when moving weights). */
+    Sites run(const RegionSet& regions, const PartitionInput& input, const ReleaseRule& rule,
+              const Partitioner& partitioner, Sites sites, const std::optional<Continuation>& continuation,
+              std::chrono::steady_clock::time_point start, RefinementReport& report,
+              Feedback& feedback) const;
+
     std::uint64_t mMaxMoves;
     double mMaxSeconds;
     bool mMoveWeights;

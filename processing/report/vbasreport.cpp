@@ -421,6 +421,11 @@ QString refinements(const VbasRelease& release)
                              ? QObject::tr(" (%1 on the entropy tie-break)").arg(report.movesAcceptedOnTie)
                              : QString(),
                          QString::fromStdString(report.stopReason));
+        if (report.continuedFrom > 0)
+            done << QObject::tr(
+                        "The refinement continued from its own sites at %1 sites tried before by the budget "
+                        "search, with sites removed or added where aggregates were smallest or largest.")
+                        .arg(report.continuedFrom);
         if (report.duplicateSitesDropped > 0)
             done << QObject::tr("%1 located sites stood where another did and were dropped.")
                         .arg(report.duplicateSitesDropped);

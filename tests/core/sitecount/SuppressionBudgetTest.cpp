@@ -317,11 +317,13 @@ Dataset gridRecords(const test::GridScene& grid, std::uint64_t seed)
     return builder.build();
 }
 
-/** The recommended release at a 2 % budget over gridRecords(seed) on a 16 x 12 grid of areas. */
+/** The recommended release at a 2 % budget over gridRecords(seed) on a grid of areas, 16 x 12 by default. */
 struct GridRelease
 {
-    explicit GridRelease(std::uint64_t seed, bool sideBySide = true)
-        : dataset(gridRecords(grid, seed))
+    explicit GridRelease(std::uint64_t seed, bool sideBySide = true, std::size_t columns = 16,
+                         std::size_t rows = 12)
+        : grid(columns, rows, 10.0, 8)
+        , dataset(gridRecords(grid, seed))
         , job(dataset)
         , pipeline(config(sideBySide))
     {
@@ -334,7 +336,7 @@ struct GridRelease
         config.releasesSideBySide = sideBySide;
         return config;
     }
-    const test::GridScene grid{16, 12, 10.0, 8};
+    const test::GridScene grid;
     const Dataset dataset;
     Job job;
     const Pipeline pipeline;
@@ -558,4 +560,30 @@ TEST(SuppressionBudget, ReleasesOneAfterTheOtherWhenAskedTo)
     }
     EXPECT_FALSE(searched[0].empty());
     EXPECT_EQ(searched[0], searched[1]);
+}
+
+// Past 800 counts the refined releases after the first round continue from the refined sites of the nearest
+// count tried (SiteRefiner::resume). The search's bound still holds of the releases it measured: the chosen
+// release is the one measured, within the budget, and a count at most a 400th above it was tried and is over.
+TEST(SuppressionBudget, LargeDataContinuesRefinementsWithinTheStatedBound)
+{
+    const GridRelease scene(29, true, 100, 70);
+    Feedback quiet;
+    const PipelineResult result = scene.pipeline.run(scene.job, quiet);
+    ASSERT_TRUE(result.siteCountSearch);
+    const std::uint64_t chosen = result.requestedSites;
+    ASSERT_GT(chosen, 800u) << "the scene should take the search past 800 counts";
+    const Count budget = result.siteCountSearch->budget;
+    EXPECT_EQ(triedRefined(result, chosen), (long long)result.suppression.suppressed());
+    EXPECT_LE(result.suppression.suppressed(), budget);
+    const std::uint64_t tolerance = chosen / 400;
+    bool overWithin = false;
+    for (const SiteCountTrial& trial : result.siteCountSearch->trials)
+        overWithin |= trial.refined && trial.sites > chosen && trial.sites <= chosen + tolerance + 1 &&
+                      trial.withheld > budget;
+    EXPECT_TRUE(overWithin) << "no count within a tolerance above " << chosen << " was tried and over";
+    ASSERT_TRUE(result.refinement);
+    EXPECT_GT(result.refinement->continuedFrom, 0u)
+        << "the chosen release should have continued a refinement";
+    EXPECT_LE(result.refinement->entropyRise, 1.05 * (1.0 + 1e-9));
 }
