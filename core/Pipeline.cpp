@@ -247,6 +247,7 @@ Pipeline::SelectedSites Pipeline::selectSites(const PreparedData& data, Feedback
     {
         selected.sites = std::move(tried->sites);
         selected.refinement = std::move(tried->report);
+        selected.partitioned = std::move(tried->partitioned);
         return selected;
     }
     {
@@ -292,10 +293,10 @@ std::optional<Sites> Pipeline::resumeRefinement(const PreparedData& data, const 
     return sites;
 }
 
-Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
-                                               bool refined) const
+Pipeline::PartitionedSites Pipeline::partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
+                                                    bool refined) const
 {
-    Partitioned out;
+    PartitionedSites out;
     {
         Feedback::Stage stage(feedback, 0.0, 0.6);
         std::unique_ptr<Partitioner> constrained;
@@ -317,28 +318,37 @@ Pipeline::Partitioned Pipeline::partitionSites(const PreparedData& data, Sites s
             feedback);
         out.boundary = report;
     }
-    out.aggregation = Aggregation::build(data.regions, out.partition);
     return out;
 }
 
 PipelineResult Pipeline::finish(const PreparedData& data, Sites sites, Feedback& feedback) const
 {
-    Partitioned partitioned = partitionSites(data, std::move(sites), feedback);
+    return finish(data, partitionSites(data, std::move(sites), feedback), feedback);
+}
+
+PipelineResult Pipeline::finish(const PreparedData& data, PartitionedSites partitioned,
+                                Feedback& feedback) const
+{
     const std::size_t requested = partitioned.partition.sites.size();
-    PipelineResult result =
-        rate(data, std::move(partitioned.partition), std::move(partitioned.aggregation), feedback);
+    Aggregation aggregation = Aggregation::build(data.regions, partitioned.partition);
+    PipelineResult result = rate(data, std::move(partitioned.partition), std::move(aggregation), feedback);
     result.requestedSites = requested;
     result.contiguity = partitioned.contiguity;
     result.boundary = partitioned.boundary;
     return result;
 }
 
-Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedback, bool refined) const
+Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedback, bool refined,
+                         PartitionedSites* partitioned) const
 {
-    const Partitioned partitioned = partitionSites(data, std::move(sites), feedback, refined);
-    return SuppressionOutcome::apply(data.regions, partitioned.aggregation, *mSuppressor, data.k,
-                                     mConfig.diversity, data.globallySuppressed, feedback)
-        .suppressed();
+    PartitionedSites made = partitionSites(data, std::move(sites), feedback, refined);
+    const Count value =
+        SuppressionOutcome::apply(data.regions, Aggregation::build(data.regions, made.partition),
+                                  *mSuppressor, data.k, mConfig.diversity, data.globallySuppressed, feedback)
+            .suppressed();
+    if (partitioned != nullptr)
+        *partitioned = std::move(made);
+    return value;
 }
 
 PipelineResult Pipeline::rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
@@ -396,7 +406,8 @@ PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
         selected.emplace(selectSites(*data, feedback));
     }
     Feedback::Stage stage(feedback, 0.7, 1.0);
-    PipelineResult result = finish(*data, std::move(selected->sites), feedback);
+    PipelineResult result = selected->partitioned ? finish(*data, std::move(*selected->partitioned), feedback)
+                                                  : finish(*data, std::move(selected->sites), feedback);
     result.estimatedSites = selected->estimate;
     result.requestedSites = selected->count;
     result.refinement = std::move(selected->refinement);

@@ -257,13 +257,25 @@ public:
     std::optional<Sites> resumeRefinement(const PreparedData& data, const Sites& refined,
                                           const RefinementReport& refinedReport, std::size_t count,
                                           std::optional<RefinementReport>& report, Feedback& feedback) const;
+    /** Sites partitioned as finish() does: after the contiguity repair and the region moves, with their
+     * reports. */
+    struct PartitionedSites
+    {
+        Partition partition;
+        std::optional<ContiguityReport> contiguity;
+        std::optional<RefinementReport> boundary;
+    };
     /** Partition with the given sites, local suppression and rating. */
     PipelineResult finish(const PreparedData& data, Sites sites, Feedback& feedback) const;
+    /** finish() on sites partitioned already (by withheld()). */
+    PipelineResult finish(const PreparedData& data, PartitionedSites partitioned, Feedback& feedback) const;
     /**
      * The records finish() would withhold (global, local, l-diversity), without rating the release;
-     * `refined` false: without the boundary refinement (the partition of the sites as it is).
+     * `refined` false: without the boundary refinement (the partition of the sites as it is). `partitioned`,
+     * when given, receives the partition, so that finish() need not make it again.
      */
-    Count withheld(const PreparedData& data, Sites sites, Feedback& feedback, bool refined = true) const;
+    Count withheld(const PreparedData& data, Sites sites, Feedback& feedback, bool refined = true,
+                   PartitionedSites* partitioned = nullptr) const;
     /** Rates an existing aggregation given as a group per region (groups 0..groups-1, none empty). */
     PipelineResult rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
                               std::size_t groups, Feedback& feedback) const;
@@ -280,6 +292,8 @@ private:
         Sites sites;
         std::optional<RefinementReport> refinement;
         std::optional<SiteCountSearch> search;
+        /** The partition of `sites` when the site counter released them already. */
+        std::optional<PartitionedSites> partitioned;
     };
     /**
      * The site stages; a count the site counter tried refined keeps the sites it was tried with, so the
@@ -292,15 +306,8 @@ private:
      * A partition around sites, repaired when contiguity is asked for, refined by the boundary refinement
      * unless `refined` is false, and its aggregation.
      */
-    struct Partitioned
-    {
-        Partition partition;
-        Aggregation aggregation;
-        std::optional<ContiguityReport> contiguity;
-        std::optional<RefinementReport> boundary;
-    };
-    Partitioned partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
-                               bool refined = true) const;
+    PartitionedSites partitionSites(const PreparedData& data, Sites sites, Feedback& feedback,
+                                    bool refined = true) const;
     PipelineResult rate(const PreparedData& data, Partition partition, Aggregation aggregation,
                         Feedback& feedback) const;
     /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */

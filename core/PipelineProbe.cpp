@@ -88,8 +88,9 @@ Count PipelineProbe::releaseAt(std::uint64_t sites, bool refined, RefinedFrom fr
         if (continued)
         {
             Feedback::Stage stage(trial, 0.9, 1.0);
-            const Count value = mPipeline.withheld(mData, *continued, trial);
-            chosen = RefinedSites{std::move(*continued), std::move(report)};
+            Pipeline::PartitionedSites partitioned;
+            const Count value = mPipeline.withheld(mData, *continued, trial, true, &partitioned);
+            chosen = RefinedSites{std::move(*continued), std::move(report), std::move(partitioned)};
             return value;
         }
     }
@@ -110,8 +111,9 @@ Count PipelineProbe::releaseAt(std::uint64_t sites, bool refined, RefinedFrom fr
         sitesChosen = mPipeline.refineSites(mData, std::move(located), report, trial);
     }
     Feedback::Stage stage(trial, 0.9, 1.0);
-    const Count value = mPipeline.withheld(mData, sitesChosen, trial);
-    chosen = RefinedSites{std::move(sitesChosen), std::move(report)};
+    Pipeline::PartitionedSites partitioned;
+    const Count value = mPipeline.withheld(mData, sitesChosen, trial, true, &partitioned);
+    chosen = RefinedSites{std::move(sitesChosen), std::move(report), std::move(partitioned)};
     return value;
 }
 

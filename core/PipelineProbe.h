@@ -15,6 +15,8 @@ struct RefinedSites
 {
     Sites sites;
     std::optional<RefinementReport> report;
+    /** Their partition as the release made it, for the release at the chosen count. */
+    std::optional<Pipeline::PartitionedSites> partitioned;
 };
 
 /**

@@ -586,4 +586,12 @@ TEST(SuppressionBudget, LargeDataContinuesRefinementsWithinTheStatedBound)
     EXPECT_GT(result.refinement->continuedFrom, 0u)
         << "the chosen release should have continued a refinement";
     EXPECT_LE(result.refinement->entropyRise, 1.05 * (1.0 + 1e-9));
+    // The release reuses the partition the search made of its sites: the same as partitioning them again.
+    const PreparedData data = scene.pipeline.prepare(scene.job, quiet);
+    const PipelineResult again =
+        scene.pipeline.finish(data, Sites(result.partition.sites, result.partition.weights), quiet);
+    EXPECT_EQ(again.partition.regionSite, result.partition.regionSite);
+    EXPECT_EQ(again.suppression.suppressed(), result.suppression.suppressed());
+    ASSERT_TRUE(again.boundary && result.boundary);
+    EXPECT_EQ(again.boundary->movesAccepted, result.boundary->movesAccepted);
 }
