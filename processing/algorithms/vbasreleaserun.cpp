@@ -14,6 +14,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <utility>
 
 using namespace VbasParameters;
 
@@ -90,14 +91,14 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
     }
 }
 
-void VbasReleaseRun::compute(const Compute& compute)
+void VbasReleaseRun::compute(const Compute& engineCall)
 {
     vbas::ReleaseRequest request;
     request.cells = mRead.has(kOutputCells) && VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputCells);
     mSteps->next();
     QElapsedTimer engine;
     engine.start();
-    mRelease.emplace(compute(*mPipeline, *mJob, request, mSteps.get()));
+    mRelease.emplace(engineCall(*mPipeline, *mJob, request, mSteps.get()));
     mFeedback->pushInfo(
         QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
     if (mLedger)

@@ -57,8 +57,8 @@ public:
      * algorithm is given one (it is then checked against the earlier releases on it).
      */
     void checkLedger(const std::optional<vbas::AreaRegions>& given = std::nullopt);
-    /** Makes the release with `compute` (the second step) and prepares its ledger entry. */
-    void compute(const Compute& compute);
+    /** Makes the release with `engineCall` (the second step) and prepares its ledger entry. */
+    void compute(const Compute& engineCall);
     /** Writes the outputs (the third step) and returns them. */
     QVariantMap write(VbasOutputGuard& guard);
     /** Records the release in its ledger, checked once more against releases recorded meanwhile. */
