@@ -1,13 +1,20 @@
 #include "vbasalgorithmaggregate.h"
 
+#include "vbasdataparameters.h"
+#include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
+#include "vbasreleaseoutputs.h"
+#include "vbasreleaserun.h"
+#include "vbasstrategyparameters.h"
+
 void VbasAlgorithmAggregate::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters();
-    addSiteCountParameters();
-    addSiteLocationParameters();
-    addPartitionParameters();
-    addGeneralizationParameters();
-    addReleaseOutputs(true);
+    VbasDataParameters::addTo(*this);
+    VbasStrategyParameters::addSiteCountTo(*this);
+    VbasStrategyParameters::addSiteLocationTo(*this);
+    VbasStrategyParameters::addPartitionTo(*this);
+    VbasDataParameters::addGeneralizationTo(*this);
+    VbasReleaseOutputs::addTo(*this, true);
 }
 
 QString VbasAlgorithmAggregate::name() const
@@ -76,11 +83,30 @@ VbasAlgorithmAggregate* VbasAlgorithmAggregate::createInstance() const
     return new VbasAlgorithmAggregate();
 }
 
-VbasRelease VbasAlgorithmAggregate::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                                                   const vbas::ReleaseRequest& request, const QVariantMap&,
-                                                   QgsProcessingContext&,
-                                                   QgsProcessingFeedback* feedback) const
+QVariantMap VbasAlgorithmAggregate::processAlgorithm(const QVariantMap& parameters,
+                                                     QgsProcessingContext& context,
+                                                     QgsProcessingFeedback* feedback)
 {
-    return runEngine(feedback, [&](vbas::Feedback& engineFeedback)
-                     { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    VbasReleaseRun run(read, feedback);
+    return guard.runAndCommit(
+        feedback,
+        [&]
+        {
+            run.configure();
+            run.openLedger();
+            run.loadJob();
+            run.checkLedger();
+            run.compute(
+                [&](const vbas::Pipeline& pipeline, const VbasJob& job, const vbas::ReleaseRequest& request,
+                    QgsProcessingFeedback* steps)
+                {
+                    return read.runEngine(
+                        steps, [&](vbas::Feedback& engineFeedback)
+                        { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
+                });
+            return run.write(guard);
+        },
+        [&] { run.record(); });
 }

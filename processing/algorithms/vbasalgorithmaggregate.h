@@ -1,13 +1,13 @@
 #pragma once
 
-#include "vbasreleasealgorithm.h"
+#include "vbasalgorithm.h"
 
 /**
  * vbas:aggregateregions, the main job: merges small areas into regions around Voronoi sites until
  * every group of look-alike records in every region holds at least k records, suppresses the records
  * that still stand out, and writes the release with what it lost (SPEC section 2).
  */
-class VbasAlgorithmAggregate : public VbasReleaseAlgorithm
+class VbasAlgorithmAggregate : public VbasAlgorithm
 {
 public:
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
@@ -21,7 +21,6 @@ public:
     VbasAlgorithmAggregate* createInstance() const override;
 
 protected:
-    VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                               const vbas::ReleaseRequest& request, const QVariantMap& parameters,
-                               QgsProcessingContext& context, QgsProcessingFeedback* feedback) const override;
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
 };

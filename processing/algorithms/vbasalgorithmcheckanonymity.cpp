@@ -1,12 +1,16 @@
 #include "vbasalgorithmcheckanonymity.h"
 
+#include "vbasdataparameters.h"
 #include "vbasgroupcounts.h"
 #include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsprocessingoutputs.h>
 
 #include <memory>
+
+using namespace VbasParameters;
 
 void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
 {
@@ -14,10 +18,10 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
                                                          {static_cast<int>(VbasCompat::SourceTypeVector)}));
     addParameter(new QgsProcessingParameterField(kRegionField, QObject::tr("Released region field"),
                                                  QStringLiteral(""), kInput));
-    addQuasiIdentifiersParameter(kInput, false);
-    addCountFieldParameter(kInput);
-    addKParameter();
-    addDiversityParameters(kInput, true);
+    VbasDataParameters::addQuasiIdentifiersTo(*this, kInput, false);
+    VbasDataParameters::addCountFieldTo(*this, kInput);
+    VbasDataParameters::addKTo(*this);
+    VbasDataParameters::addDiversityTo(*this, kInput, true);
     addParameter(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Groups below k or not l-diverse (review only: never publish)"),
         VbasCompat::SourceTypeVector, QVariant(), true));
@@ -96,89 +100,93 @@ VbasAlgorithmCheckAnonymity* VbasAlgorithmCheckAnonymity::createInstance() const
     return new VbasAlgorithmCheckAnonymity();
 }
 
-QVariantMap VbasAlgorithmCheckAnonymity::processGuarded(const QVariantMap& parameters,
-                                                        QgsProcessingContext& context,
-                                                        QgsProcessingFeedback* feedback,
-                                                        VbasOutputGuard& guard)
+QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& parameters,
+                                                          QgsProcessingContext& context,
+                                                          QgsProcessingFeedback* feedback)
 {
-    const std::unique_ptr<QgsProcessingFeatureSource> source(parameterAsSource(parameters, kInput, context));
-    if (!source)
-        throw QgsProcessingException(invalidSourceError(parameters, kInput));
-    const QgsFields fields = source->fields();
-    QList<int> keyFields{parameterAsFieldIndex(parameters, kRegionField, fields, context)};
-    for (const int field : parameterAsFieldIndices(parameters, kParameterQuasiIdentifiers, fields, context))
-    {
-        if (keyFields.contains(field))
-            throw parameterError(
-                kParameterQuasiIdentifiers,
-                QObject::tr("'%1' is listed twice or is the REGION_FIELD; list each field once")
-                    .arg(fields.at(field).name()));
-        keyFields.append(field);
-    }
-    const int countField = parameterAsFieldIndex(parameters, kParameterCountField, fields, context);
-    const int k = parameterAsK(parameters, context);
-    const Diversity diversity = parameterAsDiversity(parameters, context);
-    const QList<int> sensitive =
-        diversity.isOn() ? parameterAsFieldIndices(parameters, kParameterSensitiveFields, fields, context)
-                         : QList<int>();
-
-    const VbasGroupCounts counts =
-        VbasGroupCounts::count(*source, keyFields, sensitive, countField, *feedback);
-    const std::vector<VbasGroupCounts::Group> violating =
-        counts.groupsFailing(k, diversity.l, diversity.entropy);
-    const QString requirement =
-        diversity.isOn() ? QObject::tr("at least %1 records and %2 l-diversity with l = %3")
-                               .arg(k)
-                               .arg(diversity.entropy ? QObject::tr("entropy") : QObject::tr("distinct"))
-                               .arg(diversity.l)
-                         : QObject::tr("at least %1 records").arg(k);
-    qint64 violatingRecords = 0;
-    for (const VbasGroupCounts::Group& group : violating)
-        violatingRecords += group.records;
-
-    // The sink is created only now, after counting, so that a cancel or a bad count leaves no file.
-    QVariantMap outputs;
-    QString destination;
-    const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,
-                                                               counts.fields(), VbasCompat::WkbNoGeometry,
-                                                               QgsCoordinateReferenceSystem()));
-    if (sink) // OUTPUT is optional: no sink when the user skipped it
-    {
-        for (const VbasGroupCounts::Group& group : violating)
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    return guard.runAndCommit(
+        feedback,
+        [&]
         {
-            QgsFeature row;
-            row.setAttributes(group.row());
-            if (!sink->addFeature(row, QgsFeatureSink::FastInsert))
-                throw QgsProcessingException(writeFeatureError(sink.get(), parameters, kOutput));
-        }
-        // The output guard reads the file back and expects as many rows.
-        guard.writtenCounts().add(kOutput, qint64(violating.size()));
-        outputs.insert(kOutput, destination);
-    }
+            const std::unique_ptr<QgsProcessingFeatureSource> source = read.source(kInput);
+            const QgsFields fields = source->fields();
+            QList<int> keyFields{read.fieldIndex(kRegionField, fields)};
+            for (const int field : read.fieldIndices(kParameterQuasiIdentifiers, fields))
+            {
+                if (keyFields.contains(field))
+                    throw parameterError(
+                        kParameterQuasiIdentifiers,
+                        QObject::tr("'%1' is listed twice or is the REGION_FIELD; list each field once")
+                            .arg(fields.at(field).name()));
+                keyFields.append(field);
+            }
+            const int countField = read.fieldIndex(kParameterCountField, fields);
+            const int k = read.k();
+            const VbasDiversity diversity = read.diversity();
+            const QList<int> sensitive =
+                diversity.isOn() ? read.fieldIndices(kParameterSensitiveFields, fields) : QList<int>();
 
-    const bool passes = violating.empty();
-    if (counts.groupCount() == 0)
-        feedback->pushWarning(QObject::tr("INPUT has no records, so no group can be below k"));
-    if (passes)
-        feedback->pushInfo(QObject::tr("VERDICT PASS: all %1 groups (%2 records) hold %3")
-                               .arg(counts.groupCount())
-                               .arg(counts.records())
-                               .arg(requirement));
-    else
-        feedback->pushWarning(QObject::tr("VERDICT FAIL: %1 of %2 groups (%3 of %4 records) do not hold %5; "
-                                          "the smallest group holds %6 records")
-                                  .arg(violating.size())
-                                  .arg(counts.groupCount())
-                                  .arg(violatingRecords)
-                                  .arg(counts.records())
-                                  .arg(requirement)
-                                  .arg(counts.minGroupSize().toLongLong()));
+            const VbasGroupCounts counts =
+                VbasGroupCounts::count(*source, keyFields, sensitive, countField, *feedback);
+            const std::vector<VbasGroupCounts::Group> violating =
+                counts.groupsFailing(k, diversity.l, diversity.entropy);
+            const QString requirement =
+                diversity.isOn()
+                    ? QObject::tr("at least %1 records and %2 l-diversity with l = %3")
+                          .arg(k)
+                          .arg(diversity.entropy ? QObject::tr("entropy") : QObject::tr("distinct"))
+                          .arg(diversity.l)
+                    : QObject::tr("at least %1 records").arg(k);
+            qint64 violatingRecords = 0;
+            for (const VbasGroupCounts::Group& group : violating)
+                violatingRecords += group.records;
 
-    outputs.insert(kGroups, static_cast<qlonglong>(counts.groupCount()));
-    outputs.insert(kRecords, counts.records());
-    outputs.insert(kViolatingGroups, static_cast<qlonglong>(violating.size()));
-    outputs.insert(kViolatingRecords, violatingRecords);
-    outputs.insert(kMinGroupSize, counts.minGroupSize());
-    outputs.insert(kVerdict, passes ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
-    return outputs;
+            // The sink is created only now, after counting, so that a cancel or a bad count leaves no file.
+            QVariantMap outputs;
+            QString destination;
+            const std::unique_ptr<QgsFeatureSink> sink =
+                read.sink(kOutput, destination, counts.fields(), VbasCompat::WkbNoGeometry);
+            if (sink) // OUTPUT is optional: no sink when the user skipped it
+            {
+                for (const VbasGroupCounts::Group& group : violating)
+                {
+                    QgsFeature row;
+                    row.setAttributes(group.row());
+                    if (!sink->addFeature(row, QgsFeatureSink::FastInsert))
+                        throw read.writeFeatureError(sink.get(), kOutput);
+                }
+                // The output guard reads the file back and expects as many rows.
+                guard.writtenCounts().add(kOutput, qint64(violating.size()));
+                outputs.insert(kOutput, destination);
+            }
+
+            const bool passes = violating.empty();
+            if (counts.groupCount() == 0)
+                feedback->pushWarning(QObject::tr("INPUT has no records, so no group can be below k"));
+            if (passes)
+                feedback->pushInfo(QObject::tr("VERDICT PASS: all %1 groups (%2 records) hold %3")
+                                       .arg(counts.groupCount())
+                                       .arg(counts.records())
+                                       .arg(requirement));
+            else
+                feedback->pushWarning(
+                    QObject::tr("VERDICT FAIL: %1 of %2 groups (%3 of %4 records) do not hold %5; "
+                                "the smallest group holds %6 records")
+                        .arg(violating.size())
+                        .arg(counts.groupCount())
+                        .arg(violatingRecords)
+                        .arg(counts.records())
+                        .arg(requirement)
+                        .arg(counts.minGroupSize().toLongLong()));
+
+            outputs.insert(kGroups, static_cast<qlonglong>(counts.groupCount()));
+            outputs.insert(kRecords, counts.records());
+            outputs.insert(kViolatingGroups, static_cast<qlonglong>(violating.size()));
+            outputs.insert(kViolatingRecords, violatingRecords);
+            outputs.insert(kMinGroupSize, counts.minGroupSize());
+            outputs.insert(kVerdict, passes ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
+            return outputs;
+        });
 }

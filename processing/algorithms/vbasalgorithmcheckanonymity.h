@@ -1,6 +1,6 @@
 #pragma once
 
-#include "vbasalgorithmbase.h"
+#include "vbasalgorithm.h"
 
 /**
  * vbas:checkanonymity, the independent verifier of a release: counts the records of every
@@ -9,7 +9,7 @@
  * It deliberately uses no engine code, only plain QGIS feature iteration, so that it can serve as
  * an oracle for the engine's own guarantee.
  */
-class VbasAlgorithmCheckAnonymity : public VbasAlgorithmBase
+class VbasAlgorithmCheckAnonymity : public VbasAlgorithm
 {
 public:
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
@@ -23,6 +23,6 @@ public:
     VbasAlgorithmCheckAnonymity* createInstance() const override;
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override;
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
 };

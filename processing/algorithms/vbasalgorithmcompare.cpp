@@ -1,22 +1,28 @@
 #include "vbasalgorithmcompare.h"
-#include "vbasoutputguard.h"
 
 #include "Sweep.h"
 #include "vbascomparisonreport.h"
+#include "vbasdataparameters.h"
+#include "vbashtml.h"
+#include "vbasoutputguard.h"
 #include "vbasoutputs.h"
+#include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
 #include "vbassteps.h"
+#include "vbasstrategyparameters.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
 
+using namespace VbasParameters;
+
 void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters();
-    addSiteCountParameters(StrategyChoice::Several);
-    addSiteLocationParameters(StrategyChoice::Several);
-    addPartitionParameters(false);
-    addGeneralizationParameters();
+    VbasDataParameters::addTo(*this);
+    VbasStrategyParameters::addSiteCountTo(*this, VbasStrategyParameters::Choice::Several);
+    VbasStrategyParameters::addSiteLocationTo(*this, VbasStrategyParameters::Choice::Several);
+    VbasStrategyParameters::addPartitionTo(*this, false);
+    VbasDataParameters::addGeneralizationTo(*this);
     addParameter(VbasCompat::advanced(
         new QgsProcessingParameterNumber(kSweepSteps, QObject::tr("Sweep steps on each side of the estimate"),
                                          VbasCompat::NumberTypeInteger, 2, false, 0)));
@@ -95,60 +101,67 @@ VbasAlgorithmCompare* VbasAlgorithmCompare::createInstance() const
     return new VbasAlgorithmCompare();
 }
 
-QVariantMap VbasAlgorithmCompare::processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                                                 QgsProcessingFeedback* feedback, VbasOutputGuard& guard)
+QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters,
+                                                   QgsProcessingContext& context,
+                                                   QgsProcessingFeedback* feedback)
 {
-    const auto ids = [](const QStringList& list)
-    {
-        std::vector<std::string> converted;
-        for (const QString& id : list)
-            converted.push_back(id.toStdString());
-        return converted;
-    };
-    const vbas::ComparisonChoices choices{ids(parameterAsStrategyIds(parameters, kSiteCountMethod, context)),
-                                          ids(parameterAsStrategyIds(parameters, kSiteLocation, context)),
-                                          ids(parameterAsRefinerIds(parameters, context))};
-    const vbas::SweepOptions sweep{parameterAsInt(parameters, kSweepSteps, context),
-                                   parameterAsDouble(parameters, kSweepFraction, context)};
-    const vbas::PipelineConfig base = pipelineConfig(parameters, context, feedback);
-    // A bad combination fails here, before any data is read.
-    const auto comparison = runEngine(feedback, [&](vbas::Feedback&)
-                                      { return std::make_unique<vbas::Comparison>(base, choices, sweep); });
-    VbasSteps steps(3, feedback);
-    const Job job = loadJob(parameters, context, &steps);
-    steps.next();
-    const vbas::ComparisonResult rows =
-        runEngine(&steps, [&](vbas::Feedback& engineFeedback)
-                  { return comparison->run(job.engineJob(), engineFeedback); });
-    steps.next();
-    const QList<QgsAttributes> table = VbasOutputs::comparisonTable(
-        rows, comparison->configs(), job.hierarchies.empty() ? nullptr : &job.hierarchies);
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    return guard.runAndCommit(
+        feedback,
+        [&]
+        {
+            const auto ids = [](const QStringList& list)
+            {
+                std::vector<std::string> converted;
+                for (const QString& id : list)
+                    converted.push_back(id.toStdString());
+                return converted;
+            };
+            const vbas::ComparisonChoices choices{ids(read.strategyIds(kSiteCountMethod)),
+                                                  ids(read.strategyIds(kSiteLocation)),
+                                                  ids(VbasStrategyParameters::refinerIds(read))};
+            const vbas::SweepOptions sweep{read.asInt(kSweepSteps), read.asDouble(kSweepFraction)};
+            const vbas::PipelineConfig base = VbasStrategyParameters::readConfig(read, feedback);
+            // A bad combination fails here, before any data is read.
+            const auto comparison =
+                read.runEngine(feedback, [&](vbas::Feedback&)
+                               { return std::make_unique<vbas::Comparison>(base, choices, sweep); });
+            VbasSteps steps(3, feedback);
+            const VbasJob job = VbasDataParameters::loadJob(read, &steps);
+            steps.next();
+            const vbas::ComparisonResult rows =
+                read.runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                               { return comparison->run(job.engineJob(), engineFeedback); });
+            steps.next();
+            const QList<QgsAttributes> table = VbasOutputs::comparisonTable(
+                rows, comparison->configs(), job.hierarchies.empty() ? nullptr : &job.hierarchies);
 
-    QString destination;
-    const std::unique_ptr<QgsFeatureSink> sink(
-        parameterAsSink(parameters, kOutput, context, destination, VbasOutputs::comparisonFields(),
-                        VbasCompat::WkbNoGeometry, QgsCoordinateReferenceSystem()));
-    if (!sink)
-        throw QgsProcessingException(invalidSinkError(parameters, kOutput));
-    VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
-    VbasOutputs::writeComparison(out, table);
-    QVariantMap outputs{{kOutput, destination},
-                        {kRows, qlonglong(rows.rows.size())},
-                        {kParetoRows, qlonglong(rows.paretoRows)}};
-    const QString report = parameterAsFileOutput(parameters, kOutputHtml, context);
-    if (!report.isEmpty())
-    {
-        steps.setProgress(50.0);
-        vbasWriteComparisonReport(
-            report, kOutputHtml, displayName(), VbasHtml::parameters(*this, parameters, context),
-            VbasOutputs::comparisonFields(), table, parameterAsEnumString(parameters, kParetoChartX, context),
-            parameterAsEnumString(parameters, kParetoChartY, context));
-        outputs.insert(kOutputHtml, report);
-    }
-    feedback->pushWarning(
-        QObject::tr("%1 of %2 solutions are Pareto-optimal. Release only one of them, ever: two "
-                    "aggregations of the same records can be overlaid to single people out.")
-            .arg(rows.paretoRows)
-            .arg(rows.rows.size()));
-    return outputs;
+            QString destination;
+            const std::unique_ptr<QgsFeatureSink> sink =
+                read.sink(kOutput, destination, VbasOutputs::comparisonFields(), VbasCompat::WkbNoGeometry);
+            if (!sink)
+                throw read.invalidSinkError(kOutput);
+            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
+            VbasOutputs::writeComparison(out, table);
+            QVariantMap outputs{{kOutput, destination},
+                                {kRows, qlonglong(rows.rows.size())},
+                                {kParetoRows, qlonglong(rows.paretoRows)}};
+            const QString report = read.asFileOutput(kOutputHtml);
+            if (!report.isEmpty())
+            {
+                steps.setProgress(50.0);
+                vbasWriteComparisonReport(report, kOutputHtml, displayName(),
+                                          VbasHtml::parameters(*this, read.parameters(), context),
+                                          VbasOutputs::comparisonFields(), table,
+                                          read.asEnumString(kParetoChartX), read.asEnumString(kParetoChartY));
+                outputs.insert(kOutputHtml, report);
+            }
+            feedback->pushWarning(
+                QObject::tr("%1 of %2 solutions are Pareto-optimal. Release only one of them, ever: two "
+                            "aggregations of the same records can be overlaid to single people out.")
+                    .arg(rows.paretoRows)
+                    .arg(rows.rows.size()));
+            return outputs;
+        });
 }

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "vbasjobalgorithm.h"
+#include "vbasalgorithm.h"
 
 /**
  * vbas:compareapproaches: runs every combination of the chosen strategies over a sweep of site
  * counts and tabulates the metrics, marking the Pareto-optimal rows (SPEC section 8).
  */
-class VbasAlgorithmCompare : public VbasJobAlgorithm
+class VbasAlgorithmCompare : public VbasAlgorithm
 {
 public:
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
@@ -20,6 +20,6 @@ public:
     VbasAlgorithmCompare* createInstance() const override;
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override;
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
 };

@@ -1,14 +1,22 @@
 #include "vbasalgorithmestimatesitecount.h"
 
+#include "vbasdataparameters.h"
+#include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
 #include "vbassteps.h"
+#include "vbasstrategyparameters.h"
+
 #include <qgsprocessingoutputs.h>
+
+using namespace VbasParameters;
 
 void VbasAlgorithmEstimateSiteCount::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters(QuasiIdentifiers::Optional);
+    VbasDataParameters::addTo(*this, VbasDataParameters::QuasiIdentifiers::Optional);
     // The thesis's estimate by default: the suppression budget searches whole releases, whose site
     // location, refinement and partition this stage does not take.
-    addSiteCountParameters(StrategyChoice::One, vbas::PipelineConfig{});
+    VbasStrategyParameters::addSiteCountTo(*this, VbasStrategyParameters::Choice::One,
+                                           vbas::PipelineConfig{});
     addOutput(new QgsProcessingOutputNumber(kEstimatedSites, QObject::tr("Site count")));
     addOutput(new QgsProcessingOutputNumber(kUnclampedEstimate, QObject::tr("Estimate before clamping")));
     addOutput(
@@ -66,20 +74,27 @@ VbasAlgorithmEstimateSiteCount* VbasAlgorithmEstimateSiteCount::createInstance()
     return new VbasAlgorithmEstimateSiteCount();
 }
 
-QVariantMap VbasAlgorithmEstimateSiteCount::processGuarded(const QVariantMap& parameters,
-                                                           QgsProcessingContext& context,
-                                                           QgsProcessingFeedback* feedback, VbasOutputGuard&)
+QVariantMap VbasAlgorithmEstimateSiteCount::processAlgorithm(const QVariantMap& parameters,
+                                                             QgsProcessingContext& context,
+                                                             QgsProcessingFeedback* feedback)
 {
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
-    VbasSteps steps(2, feedback);
-    const Job job = loadJob(parameters, context, &steps);
-    steps.next();
-    const vbas::SiteCountEstimate estimate =
-        runEngine(&steps, [&](vbas::Feedback& engineFeedback)
-                  { return pipeline->estimateSites(job.engineJob(), engineFeedback); });
-    return {{kEstimatedSites, qulonglong(estimate.sites)},
-            {kUnclampedEstimate, qulonglong(estimate.unclamped)},
-            {kReleasableRecords, qulonglong(estimate.releasableRecords)},
-            {kRegionsWithRecords, qulonglong(estimate.regionsWithRecords)},
-            {kMaxCombs, double(estimate.maxCombs)}};
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    return guard.runAndCommit(feedback,
+                              [&]() -> QVariantMap
+                              {
+                                  const std::unique_ptr<vbas::Pipeline> pipeline =
+                                      VbasStrategyParameters::makePipeline(read, feedback);
+                                  VbasSteps steps(2, feedback);
+                                  const VbasJob job = VbasDataParameters::loadJob(read, &steps);
+                                  steps.next();
+                                  const vbas::SiteCountEstimate estimate = read.runEngine(
+                                      &steps, [&](vbas::Feedback& engineFeedback)
+                                      { return pipeline->estimateSites(job.engineJob(), engineFeedback); });
+                                  return {{kEstimatedSites, qulonglong(estimate.sites)},
+                                          {kUnclampedEstimate, qulonglong(estimate.unclamped)},
+                                          {kReleasableRecords, qulonglong(estimate.releasableRecords)},
+                                          {kRegionsWithRecords, qulonglong(estimate.regionsWithRecords)},
+                                          {kMaxCombs, double(estimate.maxCombs)}};
+                              });
 }

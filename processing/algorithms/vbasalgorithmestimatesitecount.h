@@ -1,12 +1,12 @@
 #pragma once
 
-#include "vbasjobalgorithm.h"
+#include "vbasalgorithm.h"
 
 /**
  * vbas:estimatesitecount, the first stage alone: how many sites (aggregated regions) a site-count
  * method asks for (SPEC section 3), with the figures it is based on.
  */
-class VbasAlgorithmEstimateSiteCount : public VbasJobAlgorithm
+class VbasAlgorithmEstimateSiteCount : public VbasAlgorithm
 {
 public:
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
@@ -20,6 +20,6 @@ public:
     VbasAlgorithmEstimateSiteCount* createInstance() const override;
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override;
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
 };

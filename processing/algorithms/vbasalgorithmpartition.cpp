@@ -1,10 +1,18 @@
 #include "vbasalgorithmpartition.h"
 
+#include "vbasdataparameters.h"
+#include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
+#include "vbasreleaseoutputs.h"
+#include "vbasreleaserun.h"
+#include "vbasstrategyparameters.h"
+
+using namespace VbasParameters;
 
 void VbasAlgorithmPartition::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters();
+    VbasDataParameters::addTo(*this);
     auto* sites = new QgsProcessingParameterFeatureSource(
         kSites, QObject::tr("Sites"), {static_cast<int>(VbasCompat::SourceTypeVectorPoint)});
     sites->setHelp(QObject::tr("One point per aggregated region, in any CRS. Every small area joins the site "
@@ -19,8 +27,8 @@ void VbasAlgorithmPartition::initAlgorithm(const QVariantMap&)
                     "partitions, the squared path length): a heavier site reaches further. Empty: every "
                     "weight 0, the plain Voronoi partition."));
     addParameter(weight);
-    addPartitionParameters(false);
-    addReleaseOutputs(true);
+    VbasStrategyParameters::addPartitionTo(*this, false);
+    VbasReleaseOutputs::addTo(*this, true);
 }
 
 QString VbasAlgorithmPartition::name() const
@@ -73,38 +81,46 @@ VbasAlgorithmPartition* VbasAlgorithmPartition::createInstance() const
     return new VbasAlgorithmPartition();
 }
 
-void VbasAlgorithmPartition::checkInputs(const QVariantMap& parameters, QgsProcessingContext& context) const
+QVariantMap VbasAlgorithmPartition::processAlgorithm(const QVariantMap& parameters,
+                                                     QgsProcessingContext& context,
+                                                     QgsProcessingFeedback* feedback)
 {
-    const std::unique_ptr<QgsProcessingFeatureSource> sites(parameterAsSource(parameters, kSites, context));
-    if (!sites)
-        throw QgsProcessingException(invalidSourceError(parameters, kSites));
-    requireGeometryType(*sites, kSites, VbasCompat::GeometryPoint, QObject::tr("points"));
-}
-
-VbasRelease VbasAlgorithmPartition::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                                                   const vbas::ReleaseRequest& request,
-                                                   const QVariantMap& parameters,
-                                                   QgsProcessingContext& context,
-                                                   QgsProcessingFeedback* feedback) const
-{
-    const std::unique_ptr<QgsProcessingFeatureSource> sitesSource(
-        parameterAsSource(parameters, kSites, context));
-    const QString weightField = parameterAsString(parameters, kSiteWeightField, context);
-    vbas::Sites sites =
-        runEngine(feedback, [&](vbas::Feedback& engineFeedback)
-                  { return loadSites(*sitesSource, kSites, weightField, *job.frame, engineFeedback); });
-    if (sites.points.empty())
-        throw parameterError(kSites, QObject::tr("the layer holds no points; give at least one site"));
-    return runEngine(feedback,
-                     [&](vbas::Feedback& engineFeedback)
-                     {
-                         return VbasRelease(pipeline.releaseAroundSites(job.engineJob(), std::move(sites),
-                                                                        request, engineFeedback));
-                     });
-}
-
-QString VbasAlgorithmPartition::parameterForSubject(vbas::Subject subject) const
-{
-    return subject == vbas::Subject::SiteLocation ? kSites
-                                                  : VbasReleaseAlgorithm::parameterForSubject(subject);
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    // The sites are where this release's regions come from: errors about site locations point at them.
+    const VbasParameterReader read(*this, guard.parameters(), context,
+                                   VbasSubjectParameters().renamed(vbas::Subject::SiteLocation, kSites));
+    VbasReleaseRun run(read, feedback);
+    return guard.runAndCommit(
+        feedback,
+        [&]
+        {
+            run.configure();
+            VbasDataParameters::requireGeometryType(*read.source(kSites), kSites, VbasCompat::GeometryPoint,
+                                                    QObject::tr("points"));
+            run.openLedger();
+            run.loadJob();
+            run.checkLedger();
+            run.compute(
+                [&](const vbas::Pipeline& pipeline, const VbasJob& job, const vbas::ReleaseRequest& request,
+                    QgsProcessingFeedback* steps)
+                {
+                    const std::unique_ptr<QgsProcessingFeatureSource> sitesSource = read.source(kSites);
+                    const QString weightField = read.asString(kSiteWeightField);
+                    vbas::Sites sites = read.runEngine(
+                        steps, [&](vbas::Feedback& engineFeedback)
+                        { return loadSites(*sitesSource, kSites, weightField, *job.frame, engineFeedback); });
+                    if (sites.points.empty())
+                        throw parameterError(
+                            kSites, QObject::tr("the layer holds no points; give at least one site"));
+                    return read.runEngine(
+                        steps,
+                        [&](vbas::Feedback& engineFeedback)
+                        {
+                            return VbasRelease(pipeline.releaseAroundSites(job.engineJob(), std::move(sites),
+                                                                           request, engineFeedback));
+                        });
+                });
+            return run.write(guard);
+        },
+        [&] { run.record(); });
 }

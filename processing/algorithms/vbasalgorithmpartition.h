@@ -1,13 +1,13 @@
 #pragma once
 
-#include "vbasreleasealgorithm.h"
+#include "vbasalgorithm.h"
 
 /**
  * vbas:partitionregions: the release around sites the user gives (for example sites from
  * vbas:selectsites moved by hand): partition, local suppression and rating, with the same outputs as
  * vbas:aggregateregions.
  */
-class VbasAlgorithmPartition : public VbasReleaseAlgorithm
+class VbasAlgorithmPartition : public VbasAlgorithm
 {
 public:
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
@@ -21,9 +21,6 @@ public:
     VbasAlgorithmPartition* createInstance() const override;
 
 protected:
-    VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                               const vbas::ReleaseRequest& request, const QVariantMap& parameters,
-                               QgsProcessingContext& context, QgsProcessingFeedback* feedback) const override;
-    void checkInputs(const QVariantMap& parameters, QgsProcessingContext& context) const override;
-    QString parameterForSubject(vbas::Subject subject) const override;
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
 };

@@ -1,12 +1,19 @@
 #include "vbasalgorithmpopulationfloor.h"
 
+#include "vbasdataparameters.h"
+#include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
+#include "vbasreleaseoutputs.h"
+#include "vbasreleaserun.h"
+#include "vbasstrategyparameters.h"
+
 void VbasAlgorithmPopulationFloor::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters(QuasiIdentifiers::None);
-    addSiteCountParameters();
-    addSiteLocationParameters();
-    addPartitionParameters();
-    addReleaseOutputs(true);
+    VbasDataParameters::addTo(*this, VbasDataParameters::QuasiIdentifiers::None);
+    VbasStrategyParameters::addSiteCountTo(*this);
+    VbasStrategyParameters::addSiteLocationTo(*this);
+    VbasStrategyParameters::addPartitionTo(*this);
+    VbasReleaseOutputs::addTo(*this, true);
 }
 
 QString VbasAlgorithmPopulationFloor::name() const
@@ -24,6 +31,16 @@ QStringList VbasAlgorithmPopulationFloor::tags() const
     return QObject::tr(
                "population floor,minimum population,aggregate,merge,regions,voronoi,counts,census tracts")
         .split(',');
+}
+
+QString VbasAlgorithmPopulationFloor::group() const
+{
+    return QObject::tr("Release");
+}
+
+QString VbasAlgorithmPopulationFloor::groupId() const
+{
+    return QStringLiteral("release");
 }
 
 QString VbasAlgorithmPopulationFloor::shortHelpString() const
@@ -52,18 +69,36 @@ VbasAlgorithmPopulationFloor* VbasAlgorithmPopulationFloor::createInstance() con
     return new VbasAlgorithmPopulationFloor();
 }
 
-VbasRelease VbasAlgorithmPopulationFloor::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                                                         const vbas::ReleaseRequest& request,
-                                                         const QVariantMap& parameters,
-                                                         QgsProcessingContext& context,
-                                                         QgsProcessingFeedback* feedback) const
+QVariantMap VbasAlgorithmPopulationFloor::processAlgorithm(const QVariantMap& parameters,
+                                                           QgsProcessingContext& context,
+                                                           QgsProcessingFeedback* feedback)
 {
-    if (feedback)
-        feedback->pushWarning(
-            QObject::tr(
-                "Population floor: every released region holds at least %1 records. No quasi-identifiers "
-                "were given, so nothing protects a person whose age, sex or other values someone knows; "
-                "use 'Aggregate to k-anonymity' for that.")
-                .arg(parameterAsRequiredK(parameters, context)));
-    return VbasAlgorithmAggregate::computeRelease(pipeline, job, request, parameters, context, feedback);
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    VbasReleaseRun run(read, feedback);
+    return guard.runAndCommit(
+        feedback,
+        [&]
+        {
+            run.configure();
+            run.openLedger();
+            run.loadJob();
+            run.checkLedger();
+            run.compute(
+                [&](const vbas::Pipeline& pipeline, const VbasJob& job, const vbas::ReleaseRequest& request,
+                    QgsProcessingFeedback* steps)
+                {
+                    steps->pushWarning(
+                        QObject::tr(
+                            "Population floor: every released region holds at least %1 records. No "
+                            "quasi-identifiers were given, so nothing protects a person whose age, sex "
+                            "or other values someone knows; use 'Aggregate to k-anonymity' for that.")
+                            .arg(read.requiredK()));
+                    return read.runEngine(
+                        steps, [&](vbas::Feedback& engineFeedback)
+                        { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
+                });
+            return run.write(guard);
+        },
+        [&] { run.record(); });
 }

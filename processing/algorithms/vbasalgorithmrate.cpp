@@ -1,15 +1,25 @@
 #include "vbasalgorithmrate.h"
 
+#include "vbasdataparameters.h"
+#include "vbasgivenaggregation.h"
+#include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
+#include "vbasqgiscompat.h"
+#include "vbasreleaseoutputs.h"
+#include "vbasreleaserun.h"
+
+using namespace VbasParameters;
+
 void VbasAlgorithmRate::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters();
+    VbasDataParameters::addTo(*this);
     auto* aggregate = new QgsProcessingParameterField(
         kAggregateField, QObject::tr("Aggregate of each small area"), QStringLiteral(""), kRegions);
     aggregate->setHelp(
         QObject::tr("A field of the small areas naming the region each belongs to (a town, a "
                     "health district, an earlier release). Compared as text; NULL is not allowed."));
     addParameter(aggregate);
-    addReleaseOutputs(false);
+    VbasReleaseOutputs::addTo(*this, false);
 }
 
 QString VbasAlgorithmRate::name() const
@@ -64,18 +74,26 @@ VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
     return new VbasAlgorithmRate();
 }
 
-std::optional<vbas::AreaRegions> VbasAlgorithmRate::givenAggregation(const Job& job,
-                                                                     const QVariantMap& parameters,
-                                                                     QgsProcessingContext& context)
+QVariantMap VbasAlgorithmRate::processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                                QgsProcessingFeedback* feedback)
 {
-    const int field = parameterAsFieldIndex(parameters, kAggregateField, job.regions->fields(), context);
-    mGiven = VbasGivenAggregation::fromField(job, field, kAggregateField, nullptr);
-    return mGiven->areas;
-}
-
-VbasRelease VbasAlgorithmRate::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                                              const vbas::ReleaseRequest& request, const QVariantMap&,
-                                              QgsProcessingContext&, QgsProcessingFeedback* feedback) const
-{
-    return releaseOn(pipeline, job, *mGiven, request, feedback);
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    VbasReleaseRun run(read, feedback);
+    return guard.runAndCommit(
+        feedback,
+        [&]
+        {
+            run.configure();
+            run.openLedger();
+            const VbasJob& job = run.loadJob();
+            const VbasGivenAggregation given = VbasGivenAggregation::fromField(
+                job, read.fieldIndex(kAggregateField, job.regions->fields()), kAggregateField, nullptr);
+            run.checkLedger(given.areas);
+            run.compute([&](const vbas::Pipeline& pipeline, const VbasJob& loaded,
+                            const vbas::ReleaseRequest& request, QgsProcessingFeedback* steps)
+                        { return run.releaseOn(pipeline, loaded, given, request, steps); });
+            return run.write(guard);
+        },
+        [&] { run.record(); });
 }

@@ -1,16 +1,13 @@
 #pragma once
 
-#include "vbasgivenaggregation.h"
-#include "vbasreleasealgorithm.h"
-
-#include <optional>
+#include "vbasalgorithm.h"
 
 /**
  * vbas:rateaggregation: rates an existing aggregation (given as the aggregate of each small area)
  * the way VBAS rates its own: local suppression to k, every metric, per-aggregate figures, and the
  * release it gives.
  */
-class VbasAlgorithmRate : public VbasReleaseAlgorithm
+class VbasAlgorithmRate : public VbasAlgorithm
 {
 public:
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
@@ -24,13 +21,6 @@ public:
     VbasAlgorithmRate* createInstance() const override;
 
 protected:
-    std::optional<vbas::AreaRegions> givenAggregation(const Job& job, const QVariantMap& parameters,
-                                                      QgsProcessingContext& context) override;
-    VbasRelease computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                               const vbas::ReleaseRequest& request, const QVariantMap& parameters,
-                               QgsProcessingContext& context, QgsProcessingFeedback* feedback) const override;
-
-private:
-    /** AGGREGATE_FIELD's aggregation, read by givenAggregation(). */
-    std::optional<VbasGivenAggregation> mGiven;
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
 };

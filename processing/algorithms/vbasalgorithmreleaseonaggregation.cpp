@@ -1,11 +1,95 @@
 #include "vbasalgorithmreleaseonaggregation.h"
 
+#include "vbasdataparameters.h"
+#include "vbasgivenaggregation.h"
+#include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
+#include "vbasqgiscompat.h"
+#include "vbasreleaseoutputs.h"
+#include "vbasreleaserun.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <optional>
+
+using namespace VbasParameters;
+
+namespace
+{
+/**
+ * Returns the earlier release LEDGER_ENTRY names in `ledger` (null: none is kept), or nullopt when the
+ * regions are given by AGGREGATE_FIELD instead; throws unless exactly one of the two is given.
+ */
+std::optional<vbas::LedgerEntry> earlierRelease(const VbasParameterReader& read,
+                                                const VbasLedgerStore* ledger)
+{
+    const QVariant given = read.parameters().value(kLedgerEntry);
+    const bool byEntry = given.isValid() && !given.isNull() && !given.toString().isEmpty();
+    const bool byField = !read.fieldNames(kAggregateField).isEmpty();
+    if (byEntry == byField)
+        throw parameterError(kLedgerEntry,
+                             QObject::tr("give the earlier release's number (LEDGER_ENTRY) or the region "
+                                         "of each small area (AGGREGATE_FIELD), one of the two"));
+    if (!byEntry)
+        return std::nullopt;
+    const int id = read.asInt(kLedgerEntry);
+    if (ledger == nullptr)
+        throw parameterError(kLedgerEntry, QObject::tr("release %1 is looked up in the release ledger; give "
+                                                       "RELEASE_LEDGER")
+                                               .arg(id));
+    std::optional<vbas::LedgerEntry> earlier;
+    for (vbas::LedgerEntry& entry : ledger->entries())
+        if (entry.id == id)
+            earlier = std::move(entry);
+    if (!earlier)
+        throw parameterError(
+            kLedgerEntry,
+            QObject::tr("the release ledger %1 has no release %2").arg(ledger->location()).arg(id));
+    return earlier;
+}
+
+/** Returns the generalization `earlier` was released at: its hierarchies as built, and their tables. */
+VbasGeneralizationDefinition generalizationOf(const vbas::LedgerEntry& earlier)
+{
+    VbasGeneralizationDefinition definition;
+    if (earlier.generalization.empty())
+        return definition;
+    const QJsonObject json =
+        QJsonDocument::fromJson(QByteArray::fromStdString(earlier.generalization)).object();
+    definition.text = json.value(QStringLiteral("text")).toString().toStdString();
+    const QJsonObject tables = json.value(QStringLiteral("tables")).toObject();
+    for (auto table = tables.begin(); table != tables.end(); ++table)
+        definition.tables.emplace(table.key().toStdString(), table.value().toString().toStdString());
+    return definition;
+}
+
+/** Returns the regions of `earlier` for `job`; throws unless the job's quasi-identifiers are that release's.
+ */
+VbasGivenAggregation regionsOf(const vbas::LedgerEntry& earlier, const VbasJob& job)
+{
+    const QString described = QString::fromStdString(earlier.describe());
+    std::vector<std::string> names;
+    for (const int field : job.recordFields.quasiIdentifiers)
+        names.push_back(job.records->fields().at(field).name().toStdString());
+    if (names != earlier.quasiIdentifiers)
+    {
+        QStringList expected;
+        for (const std::string& name : earlier.quasiIdentifiers)
+            expected << QString::fromStdString(name);
+        throw parameterError(
+            kParameterQuasiIdentifiers,
+            QObject::tr("%1 released the quasi-identifiers %2; give the same, in that order, so that "
+                        "the releases publish the same groups")
+                .arg(described, expected.join(QStringLiteral(", "))));
+    }
+    return VbasGivenAggregation::fromAreas(job, earlier.aggregation, described, kRegions);
+}
+} // namespace
+
 void VbasAlgorithmReleaseOnAggregation::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters();
+    VbasDataParameters::addTo(*this);
     auto* entry = new QgsProcessingParameterNumber(kLedgerEntry,
                                                    QObject::tr("Earlier release to follow (ledger number)"),
                                                    VbasCompat::NumberTypeInteger, QVariant(), true, 1);
@@ -24,7 +108,7 @@ void VbasAlgorithmReleaseOnAggregation::initAlgorithm(const QVariantMap&)
         "quasi-identifiers "
         "are then released as they are."));
     addParameter(aggregate);
-    addReleaseOutputs(false);
+    VbasReleaseOutputs::addTo(*this, false);
 }
 
 QString VbasAlgorithmReleaseOnAggregation::name() const
@@ -85,100 +169,54 @@ VbasAlgorithmReleaseOnAggregation* VbasAlgorithmReleaseOnAggregation::createInst
     return new VbasAlgorithmReleaseOnAggregation();
 }
 
-void VbasAlgorithmReleaseOnAggregation::readLedger(const VbasLedgerStore* ledger,
-                                                   const QVariantMap& parameters,
-                                                   QgsProcessingContext& context)
+QVariantMap VbasAlgorithmReleaseOnAggregation::processAlgorithm(const QVariantMap& parameters,
+                                                                QgsProcessingContext& context,
+                                                                QgsProcessingFeedback* feedback)
 {
-    mEntry.reset();
-    const bool byEntry = parameters.value(kLedgerEntry).isValid() &&
-                         !parameters.value(kLedgerEntry).isNull() &&
-                         !parameters.value(kLedgerEntry).toString().isEmpty();
-    const bool byField = !parameterAsFieldNames(parameters, kAggregateField, context).isEmpty();
-    if (byEntry == byField)
-        throw parameterError(kLedgerEntry,
-                             QObject::tr("give the earlier release's number (LEDGER_ENTRY) or the region "
-                                         "of each small area (AGGREGATE_FIELD), one of the two"));
-    if (!byEntry)
-        return;
-    const int id = parameterAsInt(parameters, kLedgerEntry, context);
-    if (ledger == nullptr)
-        throw parameterError(kLedgerEntry, QObject::tr("release %1 is looked up in the release ledger; give "
-                                                       "RELEASE_LEDGER")
-                                               .arg(id));
-    for (vbas::LedgerEntry& entry : ledger->entries())
-        if (entry.id == id)
-            mEntry = std::move(entry);
-    if (!mEntry)
-        throw parameterError(
-            kLedgerEntry,
-            QObject::tr("the release ledger %1 has no release %2").arg(ledger->location()).arg(id));
-}
-
-VbasJobAlgorithm::GeneralizationDefinition
-VbasAlgorithmReleaseOnAggregation::generalizationDefinition(const QVariantMap&, QgsProcessingContext&) const
-{
-    GeneralizationDefinition definition;
-    if (!mEntry || mEntry->generalization.empty())
-        return definition;
-    const QJsonObject json =
-        QJsonDocument::fromJson(QByteArray::fromStdString(mEntry->generalization)).object();
-    definition.text = json.value(QStringLiteral("text")).toString().toStdString();
-    const QJsonObject tables = json.value(QStringLiteral("tables")).toObject();
-    for (auto table = tables.begin(); table != tables.end(); ++table)
-        definition.tables.emplace(table.key().toStdString(), table.value().toString().toStdString());
-    return definition;
-}
-
-std::optional<vbas::AreaRegions>
-VbasAlgorithmReleaseOnAggregation::givenAggregation(const Job& job, const QVariantMap& parameters,
-                                                    QgsProcessingContext& context)
-{
-    if (!mEntry)
-    {
-        const int field = parameterAsFieldIndex(parameters, kAggregateField, job.regions->fields(), context);
-        mGiven = VbasGivenAggregation::fromField(job, field, kAggregateField, nullptr);
-        return mGiven->areas;
-    }
-    const QString earlier = QString::fromStdString(mEntry->describe());
-    std::vector<std::string> names;
-    for (const int field : job.recordFields.quasiIdentifiers)
-        names.push_back(job.records->fields().at(field).name().toStdString());
-    if (names != mEntry->quasiIdentifiers)
-    {
-        QStringList expected;
-        for (const std::string& name : mEntry->quasiIdentifiers)
-            expected << QString::fromStdString(name);
-        throw parameterError(
-            kParameterQuasiIdentifiers,
-            QObject::tr("%1 released the quasi-identifiers %2; give the same, in that order, so that "
-                        "the releases publish the same groups")
-                .arg(earlier, expected.join(QStringLiteral(", "))));
-    }
-    mGiven = VbasGivenAggregation::fromAreas(job, mEntry->aggregation, earlier, kRegions);
-    return mGiven->areas;
-}
-
-VbasRelease VbasAlgorithmReleaseOnAggregation::computeRelease(const vbas::Pipeline& pipeline, const Job& job,
-                                                              const vbas::ReleaseRequest& request,
-                                                              const QVariantMap&, QgsProcessingContext&,
-                                                              QgsProcessingFeedback* feedback) const
-{
-    vbas::ReleaseRequest atLevels = request;
-    if (mEntry && !job.hierarchies.empty())
-        atLevels.levels = runEngine(
-            feedback,
-            [&](vbas::Feedback&)
-            {
-                std::vector<std::size_t> levels;
-                for (std::size_t j = 0; j < job.hierarchies.size(); ++j)
-                    levels.push_back(job.hierarchies[j]
-                                         ? job.hierarchies[j]->hierarchy.levelNamed(mEntry->levels.at(j))
-                                         : 0);
-                return levels;
-            });
-    if (mEntry && feedback)
-        feedback->pushInfo(QObject::tr("Released on the %1 regions and the levels of %2")
-                               .arg(mGiven->groups())
-                               .arg(QString::fromStdString(mEntry->describe())));
-    return releaseOn(pipeline, job, *mGiven, atLevels, feedback);
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    VbasReleaseRun run(read, feedback);
+    return guard.runAndCommit(
+        feedback,
+        [&]
+        {
+            run.configure();
+            const std::optional<vbas::LedgerEntry> earlier = earlierRelease(read, run.openLedger());
+            const VbasGeneralizationDefinition earlierLevels =
+                earlier ? generalizationOf(*earlier) : VbasGeneralizationDefinition();
+            const VbasJob& job = run.loadJob(&earlierLevels);
+            const VbasGivenAggregation given =
+                earlier
+                    ? regionsOf(*earlier, job)
+                    : VbasGivenAggregation::fromField(job,
+                                                      read.fieldIndex(kAggregateField, job.regions->fields()),
+                                                      kAggregateField, nullptr);
+            run.checkLedger(given.areas);
+            run.compute(
+                [&](const vbas::Pipeline& pipeline, const VbasJob& loaded,
+                    const vbas::ReleaseRequest& request, QgsProcessingFeedback* steps)
+                {
+                    vbas::ReleaseRequest atLevels = request;
+                    if (earlier && !loaded.hierarchies.empty())
+                        atLevels.levels = read.runEngine(
+                            steps,
+                            [&](vbas::Feedback&)
+                            {
+                                std::vector<std::size_t> levels;
+                                for (std::size_t j = 0; j < loaded.hierarchies.size(); ++j)
+                                    levels.push_back(loaded.hierarchies[j]
+                                                         ? loaded.hierarchies[j]->hierarchy.levelNamed(
+                                                               earlier->levels.at(j))
+                                                         : 0);
+                                return levels;
+                            });
+                    if (earlier)
+                        steps->pushInfo(QObject::tr("Released on the %1 regions and the levels of %2")
+                                            .arg(given.groups())
+                                            .arg(QString::fromStdString(earlier->describe())));
+                    return run.releaseOn(pipeline, loaded, given, atLevels, steps);
+                });
+            return run.write(guard);
+        },
+        [&] { run.record(); });
 }

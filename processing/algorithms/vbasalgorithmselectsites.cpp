@@ -1,21 +1,26 @@
 #include "vbasalgorithmselectsites.h"
-#include "vbasoutputguard.h"
 
+#include "vbasdataparameters.h"
+#include "vbasoutputguard.h"
 #include "vbasoutputs.h"
+#include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
 #include "vbassteps.h"
+#include "vbasstrategyparameters.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingoutputs.h>
 
+using namespace VbasParameters;
+
 void VbasAlgorithmSelectSites::initAlgorithm(const QVariantMap&)
 {
-    addDataParameters(QuasiIdentifiers::Optional);
-    addSiteCountParameters();
-    addSiteLocationParameters();
+    VbasDataParameters::addTo(*this, VbasDataParameters::QuasiIdentifiers::Optional);
+    VbasStrategyParameters::addSiteCountTo(*this);
+    VbasStrategyParameters::addSiteLocationTo(*this);
     // Off by default, as in 'Aggregate around given sites': the count searched here is the one that
     // release reaches with the same switch.
-    addPartitionParameters(false);
+    VbasStrategyParameters::addPartitionTo(*this, false);
     addParameter(new QgsProcessingParameterFeatureSink(kOutput, QObject::tr("Sites"),
                                                        VbasCompat::SourceTypeVectorPoint));
     addOutput(new QgsProcessingOutputNumber(kSitesPlaced, QObject::tr("Sites placed")));
@@ -68,24 +73,33 @@ VbasAlgorithmSelectSites* VbasAlgorithmSelectSites::createInstance() const
     return new VbasAlgorithmSelectSites();
 }
 
-QVariantMap VbasAlgorithmSelectSites::processGuarded(const QVariantMap& parameters,
-                                                     QgsProcessingContext& context,
-                                                     QgsProcessingFeedback* feedback, VbasOutputGuard& guard)
+QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parameters,
+                                                       QgsProcessingContext& context,
+                                                       QgsProcessingFeedback* feedback)
 {
-    const std::unique_ptr<vbas::Pipeline> pipeline = makePipeline(parameters, context, feedback);
-    VbasSteps steps(3, feedback);
-    const Job job = loadJob(parameters, context, &steps);
-    steps.next();
-    const vbas::Sites sites = runEngine(&steps, [&](vbas::Feedback& engineFeedback)
-                                        { return pipeline->selectSites(job.engineJob(), engineFeedback); });
-    steps.next();
-    QString destination;
-    const std::unique_ptr<QgsFeatureSink> sink(parameterAsSink(parameters, kOutput, context, destination,
-                                                               VbasOutputs::siteFields(nullptr),
-                                                               VbasCompat::WkbPoint, job.frame->sourceCrs()));
-    if (!sink)
-        throw QgsProcessingException(invalidSinkError(parameters, kOutput));
-    VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
-    VbasOutputs::writeSites(out, sites, *job.frame, nullptr);
-    return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.points.size())}};
+    VbasOutputGuard guard(*this, parameters, context, feedback);
+    const VbasParameterReader read(*this, guard.parameters(), context);
+    return guard.runAndCommit(
+        feedback,
+        [&]() -> QVariantMap
+        {
+            const std::unique_ptr<vbas::Pipeline> pipeline =
+                VbasStrategyParameters::makePipeline(read, feedback);
+            VbasSteps steps(3, feedback);
+            const VbasJob job = VbasDataParameters::loadJob(read, &steps);
+            steps.next();
+            const vbas::Sites sites =
+                read.runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                               { return pipeline->selectSites(job.engineJob(), engineFeedback); });
+            steps.next();
+            QString destination;
+            const std::unique_ptr<QgsFeatureSink> sink =
+                read.sink(kOutput, destination, VbasOutputs::siteFields(nullptr), VbasCompat::WkbPoint,
+                          job.frame->sourceCrs());
+            if (!sink)
+                throw read.invalidSinkError(kOutput);
+            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
+            VbasOutputs::writeSites(out, sites, *job.frame, nullptr);
+            return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.points.size())}};
+        });
 }

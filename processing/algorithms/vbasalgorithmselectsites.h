@@ -1,13 +1,13 @@
 #pragma once
 
-#include "vbasjobalgorithm.h"
+#include "vbasalgorithm.h"
 
 /**
  * vbas:selectsites, the first two stages (and ADC when asked): where the Voronoi sites of a release
  * go (SPEC sections 3, 4 and 6), as a point layer a user can inspect, move, and give to
  * vbas:partitionregions.
  */
-class VbasAlgorithmSelectSites : public VbasJobAlgorithm
+class VbasAlgorithmSelectSites : public VbasAlgorithm
 {
 public:
     void initAlgorithm(const QVariantMap& configuration = QVariantMap()) override;
@@ -21,6 +21,6 @@ public:
     VbasAlgorithmSelectSites* createInstance() const override;
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override;
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override;
 };

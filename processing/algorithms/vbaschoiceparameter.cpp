@@ -100,3 +100,12 @@ QStringList VbasChoiceParameter::texts(const QVariant& value) const
                                 : QStringList{value.toString()};
     return given;
 }
+
+VbasChoiceParameter* vbasWordChoice(const QString& name, const QString& description,
+                                    const QStringList& values, const QString& defaultValue,
+                                    const QString& help, bool optional)
+{
+    return vbasWithHelp(new VbasChoiceParameter(name, description, VbasChoiceParameter::wordChoices(values),
+                                                false, defaultValue, optional),
+                        help);
+}

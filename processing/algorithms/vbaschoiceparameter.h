@@ -42,3 +42,16 @@ private:
 
     QVector<Choice> mChoices;
 };
+
+/** Returns `definition` with its tooltip help set. */
+template <typename Definition> Definition* vbasWithHelp(Definition* definition, const QString& help)
+{
+    definition->setHelp(help);
+    return definition;
+}
+
+/** Returns a choice among words (stored and read as they are, shown as words: "point_on_surface" as
+ * "Point on surface"). */
+VbasChoiceParameter* vbasWordChoice(const QString& name, const QString& description,
+                                    const QStringList& values, const QString& defaultValue,
+                                    const QString& help, bool optional = false);

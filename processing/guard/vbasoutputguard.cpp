@@ -681,6 +681,26 @@ void VbasOutputGuard::verify(const Destination& destination) const
                                 : QString()));
 }
 
+QVariantMap VbasOutputGuard::runAndCommit(QgsProcessingFeedback* feedback,
+                                          const std::function<QVariantMap()>& work,
+                                          const std::function<void()>& beforeMoving)
+{
+    QVariantMap results;
+    try
+    {
+        results = work();
+    }
+    catch (const QgsProcessingException& error)
+    {
+        throw QgsProcessingException(finalDestination(error.what()));
+    }
+    if (feedback)
+        feedback->setProgress(100.0);
+    if (feedback && feedback->isCanceled())
+        throw VbasParameters::canceledError();
+    return commit(results, beforeMoving);
+}
+
 QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::function<void()>& beforeMoving)
 {
     for (const Destination& destination : mDestinations)

@@ -62,6 +62,16 @@ public:
     const QVariantMap& parameters() const { return mParameters; }
 
     /**
+     * Runs the algorithm's work, `work()`, which writes the staged outputs (parameters()) and returns the
+     * results, then commit()s them with `beforeMoving`: what each algorithm's processAlgorithm() does. An
+     * error of the work names the file the user chose, not its staged copy; a cancel that comes after the
+     * work's last check (while the report was written, say) still takes every output back, so that a
+     * canceled run never leaves files.
+     */
+    QVariantMap runAndCommit(QgsProcessingFeedback* feedback, const std::function<QVariantMap()>& work,
+                             const std::function<void()>& beforeMoving = {});
+
+    /**
      * Verifies the staged outputs, runs `beforeMoving` (what must hold before a release is published; it
      * throws to stop), moves them into place and returns `results` with every staged path replaced by the
      * final one (the layers to load on completion too). Throws, naming the output, when an output cannot be

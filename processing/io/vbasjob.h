@@ -6,8 +6,21 @@
 
 #include <qgsprocessingutils.h>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+
+/** How the quasi-identifiers may be generalized: the hierarchy specs and the ARX tables by field. */
+struct VbasGeneralizationDefinition
+{
+    std::string text;
+    std::map<std::string, std::string> tables;
+    /** Numeric quasi-identifiers the text does not name get the automatic bands (GENERALIZATION's
+     * default); a release at an earlier release's levels takes that one's text as it is. */
+    bool bandNumbers = false;
+    bool empty() const { return text.empty() && tables.empty(); }
+};
 
 /** What a job reads: the sources (kept to write results from), the frame and the engine's data. */
 struct VbasJob
@@ -27,6 +40,8 @@ struct VbasJob
     /** GENERALIZATION and HIERARCHY_TABLES: a hierarchy per quasi-identifier, or none (empty: not asked for).
      */
     vbas::Hierarchies hierarchies;
+    /** What the hierarchies were built from, as a release's ledger entry keeps it. */
+    VbasGeneralizationDefinition generalization;
     /** What earlier releases of overlapping records published on the aggregation this one is made on. */
     std::vector<std::vector<vbas::PublishedCell>> earlierCells;
 

@@ -1,7 +1,7 @@
 // The funnel between engine code and QGIS: error conversion, the Subject -> parameter mapping and
 // the feedback adapter.
 
-#include "vbasalgorithmbase.h"
+#include "vbasenginecall.h"
 
 #include <gtest/gtest.h>
 
@@ -10,35 +10,21 @@
 
 namespace
 {
-/** The smallest algorithm that can reach the protected funnel, with one subject renamed. */
-class FunnelProbe : public VbasAlgorithmBase
+/** The funnel as an algorithm uses it, with one subject renamed. */
+class FunnelProbe
 {
 public:
-    QString name() const override { return QStringLiteral("funnelprobe"); }
-    QString displayName() const override { return name(); }
-    FunnelProbe* createInstance() const override { return new FunnelProbe(); }
-    void initAlgorithm(const QVariantMap&) override {}
-
     template <typename EngineCall>
     auto callEngine(QgsProcessingFeedback* feedback, EngineCall&& engineCall) const
     {
-        return runEngine(feedback, std::forward<EngineCall>(engineCall));
+        return vbasRunEngine(
+            feedback,
+            VbasSubjectParameters().renamed(vbas::Subject::RecordRegion, QStringLiteral("REGION_FIELD")),
+            std::forward<EngineCall>(engineCall));
     }
     QString defaultParameterFor(vbas::Subject subject) const
     {
-        return VbasAlgorithmBase::parameterForSubject(subject);
-    }
-
-protected:
-    QString parameterForSubject(vbas::Subject subject) const override
-    {
-        return subject == vbas::Subject::RecordRegion ? QStringLiteral("REGION_FIELD")
-                                                      : VbasAlgorithmBase::parameterForSubject(subject);
-    }
-    QVariantMap processGuarded(const QVariantMap&, QgsProcessingContext&, QgsProcessingFeedback*,
-                               VbasOutputGuard&) override
-    {
-        return {};
+        return VbasSubjectParameters().parameterFor(subject);
     }
 };
 

@@ -4,6 +4,8 @@
 #include "processingtestutils.h"
 #include "realdata.h"
 #include "vbasalgorithmestimatesitecount.h"
+#include "vbasparameterreader.h"
+#include "vbasstrategyparameters.h"
 
 #include <qgsapplication.h>
 #include <qgsprocessing.h>
@@ -104,7 +106,11 @@ namespace
 class ConfigurationOf : public VbasAlgorithmEstimateSiteCount
 {
 public:
-    using VbasJobAlgorithm::pipelineConfig;
+    vbas::PipelineConfig pipelineConfig(const QVariantMap& parameters, QgsProcessingContext& context,
+                                        QgsProcessingFeedback* feedback) const
+    {
+        return VbasStrategyParameters::readConfig(VbasParameterReader(*this, parameters, context), feedback);
+    }
 };
 } // namespace
 

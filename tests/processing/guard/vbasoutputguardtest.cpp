@@ -7,7 +7,7 @@
 #include "realdata.h"
 #include "releasecheck.h"
 
-#include "vbasalgorithmbase.h"
+#include "vbasalgorithm.h"
 #include "vbasoutputguard.h"
 #include "vbasoutputs.h"
 #include "vbasqgiscompat.h"
@@ -285,7 +285,7 @@ namespace
  * 2 telling the guard of one feature more than the sink took (a feature lost on the way to the disk), 3
  * cutting the last 4 bytes off the written file (a disk that filled up mid-row).
  */
-class StagedWriter : public VbasAlgorithmBase
+class StagedWriter : public VbasAlgorithm
 {
 public:
     QString name() const override { return QStringLiteral("stagedwriter"); }
@@ -301,8 +301,17 @@ public:
     }
 
 protected:
-    QVariantMap processGuarded(const QVariantMap& parameters, QgsProcessingContext& context,
-                               QgsProcessingFeedback* feedback, VbasOutputGuard& guard) override
+    QVariantMap processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
+                                 QgsProcessingFeedback* feedback) override
+    {
+        VbasOutputGuard guard(*this, parameters, context, feedback);
+        return guard.runAndCommit(feedback,
+                                  [&] { return writeStaged(guard.parameters(), context, feedback, guard); });
+    }
+
+private:
+    QVariantMap writeStaged(const QVariantMap& parameters, QgsProcessingContext& context,
+                            QgsProcessingFeedback* feedback, VbasOutputGuard& guard)
     {
         const int count = parameterAsInt(parameters, "COUNT", context);
         QgsFields fields;

@@ -1,0 +1,305 @@
+#include "vbasreleaseoutputs.h"
+
+#include "vbasalgorithm.h"
+#include "vbashtml.h"
+#include "vbaslayerstyler.h"
+#include "vbasmapimage.h"
+#include "vbasogrtable.h"
+#include "vbasoutputguard.h"
+#include "vbasparameterreader.h"
+#include "vbasqgiscompat.h"
+#include "vbasreport.h"
+#include "vbasstyling.h"
+
+#include <qgsfeaturesink.h>
+#include <qgsprocessingfeedback.h>
+#include <qgsprocessingoutputs.h>
+#include <qgsprocessingparameters.h>
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <optional>
+
+using namespace VbasParameters;
+
+namespace
+{
+struct CountOutput
+{
+    const QString& name;
+    const char* description;
+};
+/** Numbers every release gives besides the metrics. */
+const CountOutput kCountOutputs[] = {{kInputRecords, QT_TR_NOOP("Records in the input")},
+                                     {kRecordsReleased, QT_TR_NOOP("Records released")},
+                                     {kRecordsDropped, QT_TR_NOOP("Records dropped (unknown small area)")},
+                                     {kAggregates, QT_TR_NOOP("Aggregated regions")},
+                                     {kEmptySites, QT_TR_NOOP("Sites that received no small area")}};
+
+/** Returns `lines` escaped for HTML. */
+QStringList escapedLines(const QStringList& lines)
+{
+    QStringList escaped;
+    for (const QString& line : lines)
+        escaped << line.toHtmlEscaped();
+    return escaped;
+}
+} // namespace
+
+void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
+{
+    auto* releaseFields =
+        new QgsProcessingParameterField(kReleaseFields, QObject::tr("Other fields to publish as they are"),
+                                        QVariant(), kRecords, VbasCompat::FieldTypeAny, true, true);
+    releaseFields->setHelp(QObject::tr(
+        "Insensitive fields of RECORDS published unchanged beside the quasi-identifiers and sensitive "
+        "fields. "
+        "Only fields given a role are published: ids and every other field stay out. A field is refused as "
+        "an identifier when the records it singles out or links in small sets (a value held by fewer than "
+        "max(K, 3) records) outnumber those it leaves in larger groups, its most common value left out."));
+    algorithm.addParameter(VbasCompat::advanced(releaseFields));
+    auto* recordId =
+        new QgsProcessingParameterField(kRecordIdField, QObject::tr("Record id field (never published)"),
+                                        QVariant(), kRecords, VbasCompat::FieldTypeAny, false, true);
+    recordId->setHelp(QObject::tr(
+        "The field that identifies each record (a case or patient number). Never published: the release "
+        "ledger "
+        "keeps a keyed sample of the ids to tell new records from those of earlier releases, so that a next "
+        "quarter's records can be released in full on an earlier aggregation. Without it, records are told "
+        "apart only by small area and values, and like records count as the same."));
+    algorithm.addParameter(VbasCompat::advanced(recordId));
+    auto* ledger = new QgsProcessingParameterString(kReleaseLedger, QObject::tr("Release ledger"), QVariant(),
+                                                    false, true);
+    ledger->setHelp(QObject::tr(
+        "Where every release of these records is recorded, so that a second aggregation of the same records "
+        "is refused (overlaid on the first it would single people out): a SQLite or GeoPackage file "
+        "(/data/custodian/ledger.sqlite, made when missing) or a PostgreSQL database "
+        "(postgresql://custodian@dbhost/releases, or PG:host=dbhost dbname=releases). Empty: in QGIS desktop "
+        "a ledger in the QGIS profile "
+        "(vbas/release-ledger.sqlite); from the command line none is kept, and the log says so."));
+    algorithm.addParameter(VbasCompat::advanced(ledger));
+    auto* rowId = new QgsProcessingParameterBoolean(
+        kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false,
+        true);
+    rowId->setHelp(QObject::tr("Released records come in a random order and carry no id of the input; this "
+                               "adds row_id 1, 2, 3... in that order, which tells nothing about the input."));
+    algorithm.addParameter(VbasCompat::advanced(rowId));
+    algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterBoolean(
+        kKeepSuppressed,
+        QObject::tr("Keep withheld records in the records output, flagged (review only: never publish)"),
+        false)));
+    // The main outputs first, made by default; the others only when asked for, so that a first run loads
+    // the release and its report, not eight layers.
+    algorithm.addParameter(new QgsProcessingParameterFeatureSink(
+        kOutput, QObject::tr("Released regions (publishable)"), VbasCompat::SourceTypeVectorPolygon));
+    algorithm.addParameter(
+        new QgsProcessingParameterFeatureSink(kOutputRecords, QObject::tr("Released records (publishable)"),
+                                              VbasCompat::SourceTypeVector, QVariant(), true));
+    algorithm.addParameter(new QgsProcessingParameterFileDestination(
+        kOutputHtml, QObject::tr("Report (review only: never publish)"), QObject::tr("HTML files (*.html)"),
+        QVariant(), true));
+    if (withSites)
+        algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+            kOutputMapping, QObject::tr("Small areas with their region (publishable)"),
+            VbasCompat::SourceTypeVectorPolygon, QVariant(), true)));
+    if (withSites)
+    {
+        algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+            kOutputSites, QObject::tr("Region centres, the sites (publishable)"),
+            VbasCompat::SourceTypeVectorPoint, QVariant(), true, false)));
+        algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+            kOutputCells, QObject::tr("Voronoi cells of the sites (publishable)"),
+            VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
+    }
+    algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+        kOutputReview, QObject::tr("Released regions with withheld counts (review only: never publish)"),
+        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
+    algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFileDestination(
+        kOutputMapImage, QObject::tr("Map image (publishable)"), QObject::tr("PNG files (*.png)"), QVariant(),
+        true, false)));
+    // Optional with defaults, so that models saved before these parameters existed stay valid.
+    auto* shadeBy = new QgsProcessingParameterEnum(kShadeBy, QObject::tr("Shade the aggregated regions by"),
+                                                   VbasStyling::shadeFields(), false,
+                                                   VbasStyling::kDefaultShadeField, true, true);
+    shadeBy->setHelp(
+        QObject::tr("Which figure of the aggregated regions (one of their fields) their colour shows in "
+                    "QGIS, in the map image and in the report."));
+    algorithm.addParameter(VbasCompat::advanced(shadeBy));
+    algorithm.addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kMapImageWidth, QObject::tr("Map image width (pixels)"),
+                                         VbasCompat::NumberTypeInteger, 1600, true, 400, 8000)));
+    algorithm.addParameter(VbasCompat::advanced(
+        new QgsProcessingParameterNumber(kMapImageHeight, QObject::tr("Map image height (pixels)"),
+                                         VbasCompat::NumberTypeInteger, 1000, true, 300, 8000)));
+    for (const CountOutput& count : kCountOutputs)
+        algorithm.addOutput(new QgsProcessingOutputNumber(count.name, QObject::tr(count.description)));
+    for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
+        algorithm.addOutput(new QgsProcessingOutputNumber(VbasOutputs::metricOutputName(metric.id),
+                                                          QString::fromStdString(metric.name)));
+}
+
+bool VbasReleaseOutputs::isWanted(const QVariantMap& parameters, const QString& name)
+{
+    QVariant value = parameters.value(name);
+    if (value.userType() == qMetaTypeId<QgsProcessingOutputLayerDefinition>())
+        value = value.value<QgsProcessingOutputLayerDefinition>().sink.staticValue();
+    return value.isValid() && !value.toString().isEmpty();
+}
+
+QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProcessingFeedback* feedback,
+                                      VbasOutputGuard& guard, const VbasJob& job, const VbasRelease& release,
+                                      const QStringList& ledgerLines)
+{
+    const VbasPlanarFrame& frame = *job.frame;
+    const vbas::Dataset& dataset = *job.data.dataset;
+    const QString shadeBy = read.asEnumString(kShadeBy);
+    using VbasOutputs::Audience;
+    if (const QString published =
+            VbasStyling::shadeField(VbasOutputs::aggregateFields(release, Audience::Publication), shadeBy);
+        published != shadeBy)
+        feedback->pushWarning(
+            QObject::tr("%1: '%2' is for review only, not in the published aggregated regions: %3 and %4 "
+                        "are shaded by '%5' instead, and their titles and legends say so; %6 and the report "
+                        "are shaded by '%2'")
+                .arg(kShadeBy, shadeBy, kOutput, kOutputMapImage, published, kOutputReview));
+    QVariantMap outputs;
+    QElapsedTimer writing;
+    writing.start();
+    QStringList written; // what each sink wrote, for one line in the log
+    // Progress: one share per output asked for, files and images alike.
+    int wanted = 0;
+    for (const QgsProcessingParameterDefinition* destination :
+         read.algorithm().destinationParameterDefinitions())
+        wanted += isWanted(read.parameters(), destination->name()) ? 1 : 0;
+    const auto advance = [&]()
+    {
+        feedback->setProgress(100.0 * double(outputs.size()) / double(std::max(wanted, 1)));
+    };
+    const auto write = [&](const QString& name, std::optional<VbasStyling::Role> role,
+                           const QgsFields& fields, VbasCompat::WkbType type,
+                           const std::function<void(VbasSink&)>& writer)
+    {
+        if (!read.has(name))
+            return;
+        advance();
+        QString destination;
+        std::unique_ptr<QgsFeatureSink> sink = read.sink(name, destination, fields, type, frame.sourceCrs());
+        if (!sink)
+        {
+            if (name == kOutput)
+                throw read.invalidSinkError(name);
+            return;
+        }
+        // The output's share of the bar.
+        QgsProcessingMultiStepFeedback share(std::max(wanted, 1), feedback);
+        share.setCurrentStep(int(outputs.size()));
+        // Rows without geometry (millions of records) go straight into the table QGIS created (VbasOgrTable).
+        std::unique_ptr<VbasOgrTable> table;
+        if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination, fields))
+        {
+            table = std::make_unique<VbasOgrTable>(std::move(sink), destination, fields, name);
+        }
+        VbasSink out = table ? VbasSink(*table, name, share, &guard.writtenCounts())
+                             : VbasSink(*sink, name, share, &guard.writtenCounts());
+        writer(out);
+        if (table)
+            table->finish();
+        written << (out.written() == 1 ? QObject::tr("%1 (1 feature)").arg(name)
+                                       : QObject::tr("%1 (%2 features)").arg(name).arg(out.written()));
+        outputs.insert(name, destination);
+        if (role)
+            VbasLayerStyler::attach(guard, read.context(), destination, *role, shadeBy,
+                                    outputs.value(kOutput).toString());
+    };
+    for (const auto& [name, audience] :
+         {std::pair(kOutput, Audience::Publication), std::pair(kOutputReview, Audience::Review)})
+        write(name, VbasStyling::Role::Aggregates, VbasOutputs::aggregateFields(release, audience),
+              VbasCompat::WkbMultiPolygon,
+              [&, audience = audience](VbasSink& sink)
+              { VbasOutputs::writeAggregates(sink, release, frame, audience); });
+    write(kOutputMapping, VbasStyling::Role::Mapping,
+          VbasOutputs::mappingFields(job.regions->fields(), job.regionIdField, release),
+          QgsWkbTypes::multiType(job.regions->wkbType()),
+          [&](VbasSink& sink)
+          { VbasOutputs::writeMapping(sink, *job.regions, job.regionIdField, job.data, release); });
+    VbasOutputs::RecordLayout layout;
+    layout.roles = job.recordFields;
+    layout.rowId = read.asBoolean(kAddRowId);
+    layout.flagFates = read.asBoolean(kKeepSuppressed);
+    layout.hierarchies = job.hierarchies.empty() ? nullptr : &job.hierarchies;
+    if (layout.flagFates)
+        feedback->pushWarning(
+            QObject::tr("KEEP_SUPPRESSED: the records output holds withheld records; it is for "
+                        "review only and must not be published"));
+    write(kOutputRecords, std::nullopt, VbasOutputs::recordFields(job.records->fields(), layout, release),
+          VbasCompat::WkbNoGeometry,
+          [&](VbasSink& sink)
+          { VbasOutputs::writeRecords(sink, job.records->fields(), layout, job.data, release); });
+    write(kOutputSites, VbasStyling::Role::Sites, VbasOutputs::siteFields(&release), VbasCompat::WkbPoint,
+          [&](VbasSink& sink)
+          {
+              VbasOutputs::writeSites(
+                  sink, {release.result.partition.sites, release.result.partition.weights}, frame, &release);
+          });
+    write(kOutputCells, VbasStyling::Role::Cells, VbasOutputs::cellFields(release),
+          VbasCompat::WkbMultiPolygon,
+          [&](VbasSink& sink) { VbasOutputs::writeCells(sink, release, frame); });
+    if (const QString without = VbasOutputs::sitesWithoutCell(release);
+        outputs.contains(kOutputCells) && !without.isEmpty())
+        feedback->pushInfo(QStringLiteral("%1: %2").arg(kOutputCells, without));
+
+    const QString mapImage = read.asFileOutput(kOutputMapImage);
+    const QString report = read.asFileOutput(kOutputHtml);
+    const QSize mapSize(read.asInt(kMapImageWidth), read.asInt(kMapImageHeight));
+    const bool withSites = read.has(kOutputSites);
+    // The published map shows no hot spots of withheld records; the report's map, for review, does.
+    if (!mapImage.isEmpty())
+    {
+        advance();
+        const VbasMapImage map(job, release, withSites, shadeBy, Audience::Publication, *feedback);
+        VbasMapImage::save(mapImage, kOutputMapImage, map.png(mapSize));
+        written << kOutputMapImage;
+        outputs.insert(kOutputMapImage, mapImage);
+    }
+    if (!report.isEmpty())
+    {
+        advance();
+        const VbasMapImage map(job, release, withSites, shadeBy, Audience::Review, *feedback);
+        vbasWriteReleaseReport(report, kOutputHtml, read.algorithm().displayName(),
+                               VbasHtml::parameters(read.algorithm(), read.parameters(), read.context()), job,
+                               release, layout, {map.png(mapSize), map.caption()}, escapedLines(ledgerLines));
+        written << kOutputHtml;
+        outputs.insert(kOutputHtml, report);
+    }
+
+    const vbas::SuppressionOutcome& counts = release.result.suppression;
+    const qlonglong countValues[] = {qlonglong(dataset.totalRecords() + dataset.droppedRecords()),
+                                     qlonglong(counts.released), qlonglong(dataset.droppedRecords()),
+                                     qlonglong(release.result.aggregation.size()),
+                                     qlonglong(release.result.aggregation.emptySites)};
+    static_assert(std::size(countValues) == std::size(kCountOutputs));
+    for (std::size_t i = 0; i < std::size(kCountOutputs); ++i)
+        outputs.insert(kCountOutputs[i].name, countValues[i]);
+    for (const vbas::MetricValue& metric : release.result.metrics)
+        outputs.insert(VbasOutputs::metricOutputName(metric.id), metric.value);
+    if (!written.isEmpty())
+        feedback->pushInfo(QObject::tr("Wrote %1 in %2 s")
+                               .arg(written.join(QStringLiteral(", ")))
+                               .arg(double(writing.elapsed()) / 1000.0, 0, 'f', 2));
+    feedback->pushInfo(QObject::tr("Released %1 of %2 records in %3 regions (k = %4).")
+                           .arg(counts.released)
+                           .arg(dataset.totalRecords() + dataset.droppedRecords())
+                           .arg(release.result.aggregation.size())
+                           .arg(release.result.k));
+    feedback->pushInfo(QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
+                                   "their region, %4 for l-diversity and %5 against earlier releases.")
+                           .arg(counts.suppressed())
+                           .arg(counts.globallySuppressed)
+                           .arg(counts.locallySuppressed)
+                           .arg(counts.diversitySuppressed)
+                           .arg(counts.differenceSuppressed));
+    return outputs;
+}

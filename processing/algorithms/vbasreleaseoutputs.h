@@ -1,0 +1,36 @@
+#pragma once
+
+#include "vbasjob.h"
+#include "vbasoutputs.h"
+
+#include <QStringList>
+#include <QVariantMap>
+
+class QgsProcessingFeedback;
+class VbasAlgorithm;
+class VbasOutputGuard;
+class VbasParameterReader;
+
+/**
+ * The outputs every release gives (aggregateregions, populationfloor, partitionregions, rateaggregation,
+ * releaseonaggregation): addTo() declares them and their options on an algorithm, write() writes a release
+ * into them. Each output's name says whether it is for publication or for review (docs/publishing.md).
+ */
+namespace VbasReleaseOutputs
+{
+/**
+ * Adds RELEASE_FIELDS, RECORD_ID_FIELD, RELEASE_LEDGER, ADD_ROW_ID, KEEP_SUPPRESSED, the outputs OUTPUT,
+ * OUTPUT_RECORDS, OUTPUT_HTML_FILE, OUTPUT_REVIEW, OUTPUT_MAP_IMAGE, then SHADE_BY, MAP_IMAGE_WIDTH,
+ * MAP_IMAGE_HEIGHT and the numbers; with `withSites` also OUTPUT_MAPPING, OUTPUT_SITES and OUTPUT_CELLS.
+ */
+void addTo(VbasAlgorithm& algorithm, bool withSites);
+/** Returns true when the optional output `name` has a destination (the user did not skip it). */
+bool isWanted(const QVariantMap& parameters, const QString& name);
+/**
+ * Creates the sinks asked for, writes them (counted for `guard`), the map image and the report (with
+ * `ledgerLines`, what the release ledger said), has the layers QGIS loads styled for review, logs what was
+ * released and withheld, and returns every output.
+ */
+QVariantMap write(const VbasParameterReader& read, QgsProcessingFeedback* feedback, VbasOutputGuard& guard,
+                  const VbasJob& job, const VbasRelease& release, const QStringList& ledgerLines);
+} // namespace VbasReleaseOutputs

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "Pipeline.h"
+#include "vbasgivenaggregation.h"
+#include "vbasjob.h"
+#include "vbasledgerstore.h"
+#include "vbasoutputs.h"
+
+#include <QStringList>
+#include <QVariantMap>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QgsProcessingFeedback;
+class VbasOutputGuard;
+class VbasParameterReader;
+class VbasSteps;
+
+/**
+ * The steps every release shares (aggregateregions, populationfloor, partitionregions, rateaggregation,
+ * releaseonaggregation), called in this order by each one's processAlgorithm(), which adds its own between
+ * them: configure() builds the pipeline (a bad one fails before any data is read), openLedger() opens the
+ * release ledger, loadJob() loads the job, checkLedger() asks the ledger what it allows these records,
+ * compute() makes the release with the algorithm's one engine call, write() writes the same outputs for
+ * all (VbasReleaseOutputs), and record() records the release in the ledger once the outputs read back
+ * whole (VbasOutputGuard::runAndCommit()). Progress runs in three steps: loading, computing, writing.
+ */
+class VbasReleaseRun
+{
+public:
+    /** How an algorithm makes its release: one engine call of `pipeline` on `job` with `request`. */
+    using Compute =
+        std::function<VbasRelease(const vbas::Pipeline& pipeline, const VbasJob& job,
+                                  const vbas::ReleaseRequest& request, QgsProcessingFeedback* feedback)>;
+
+    /** A release of the algorithm whose parameters `read` reads, reporting to `feedback`. */
+    VbasReleaseRun(const VbasParameterReader& read, QgsProcessingFeedback* feedback);
+    ~VbasReleaseRun();
+    VbasReleaseRun(const VbasReleaseRun&) = delete;
+    VbasReleaseRun& operator=(const VbasReleaseRun&) = delete;
+
+    /** Reads the strategy parameters and builds the pipeline. */
+    void configure();
+    /** Opens the ledger RELEASE_LEDGER names, in desktop QGIS the profile's when it is empty; null: none. */
+    const VbasLedgerStore* openLedger();
+    /**
+     * Loads the job (the first step), its hierarchies built from `earlier` (an earlier release's
+     * generalization) when given, else from GENERALIZATION and HIERARCHY_TABLES.
+     */
+    const VbasJob& loadJob(const VbasGeneralizationDefinition* earlier = nullptr);
+    /**
+     * Asks the ledger what it allows these records before the engine runs, so that a refusal costs no
+     * computation, and logs its answer; `given` is the aggregation the release is made on, when the
+     * algorithm is given one (it is then checked against the earlier releases on it).
+     */
+    void checkLedger(const std::optional<vbas::AreaRegions>& given = std::nullopt);
+    /** Makes the release with `engineCall` (the second step) and prepares its ledger entry. */
+    void compute(const Compute& engineCall);
+    /** Writes the outputs (the third step) and returns them. */
+    QVariantMap write(VbasOutputGuard& guard);
+    /** Records the release in its ledger, checked once more against releases recorded meanwhile. */
+    void record();
+
+    /** Returns the release of `job` on the aggregation `given` (one engine call), its regions named by their
+     * ids. */
+    VbasRelease releaseOn(const vbas::Pipeline& pipeline, const VbasJob& job,
+                          const VbasGivenAggregation& given, const vbas::ReleaseRequest& request,
+                          QgsProcessingFeedback* feedback) const;
+
+private:
+    /** The release as its ledger keeps it. */
+    vbas::LedgerEntry ledgerEntry() const;
+
+    const VbasParameterReader& mRead;
+    QgsProcessingFeedback* mFeedback = nullptr;
+    std::unique_ptr<vbas::Pipeline> mPipeline;
+    std::unique_ptr<VbasLedgerStore> mLedger;
+    std::unique_ptr<VbasSteps> mSteps;
+    std::optional<VbasJob> mJob;
+    std::optional<VbasRelease> mRelease;
+    /** What the ledger said, for the log and the report. */
+    QStringList mLedgerLines;
+    std::optional<vbas::AreaRegions> mGiven;
+    std::optional<vbas::RecordFingerprint> mRecords;
+    /** The entries the release was checked against; later ones are checked at record(). */
+    std::vector<vbas::LedgerEntry> mEntries;
+    /** What record() records, once the release is made. */
+    std::optional<vbas::LedgerEntry> mEntry;
+};
