@@ -98,14 +98,7 @@ QVariantMap VbasAlgorithmAggregate::processAlgorithm(const QVariantMap& paramete
             run.openLedger();
             run.loadJob();
             run.checkLedger();
-            run.compute(
-                [&](const vbas::Pipeline& pipeline, const VbasJob& job, const vbas::ReleaseRequest& request,
-                    QgsProcessingFeedback* steps)
-                {
-                    return read.runEngine(
-                        steps, [&](vbas::Feedback& engineFeedback)
-                        { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
-                });
+            run.computeRelease();
             return run.write(guard);
         },
         [&] { run.record(); });

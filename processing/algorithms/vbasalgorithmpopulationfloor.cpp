@@ -84,20 +84,12 @@ QVariantMap VbasAlgorithmPopulationFloor::processAlgorithm(const QVariantMap& pa
             run.openLedger();
             run.loadJob();
             run.checkLedger();
-            run.compute(
-                [&](const vbas::Pipeline& pipeline, const VbasJob& job, const vbas::ReleaseRequest& request,
-                    QgsProcessingFeedback* steps)
-                {
-                    steps->pushWarning(
-                        QObject::tr(
-                            "Population floor: every released region holds at least %1 records. No "
+            feedback->pushWarning(
+                QObject::tr("Population floor: every released region holds at least %1 records. No "
                             "quasi-identifiers were given, so nothing protects a person whose age, sex "
                             "or other values someone knows; use 'Aggregate to k-anonymity' for that.")
-                            .arg(read.requiredK()));
-                    return read.runEngine(
-                        steps, [&](vbas::Feedback& engineFeedback)
-                        { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
-                });
+                    .arg(read.requiredK()));
+            run.computeRelease();
             return run.write(guard);
         },
         [&] { run.record(); });

@@ -105,6 +105,18 @@ void VbasReleaseRun::compute(const Compute& engineCall)
         mEntry = ledgerEntry();
 }
 
+void VbasReleaseRun::computeRelease()
+{
+    compute(
+        [this](const vbas::Pipeline& pipeline, const VbasJob& job, const vbas::ReleaseRequest& request,
+               QgsProcessingFeedback* steps)
+        {
+            return mRead.runEngine(
+                steps, [&](vbas::Feedback& engineFeedback)
+                { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
+        });
+}
+
 QVariantMap VbasReleaseRun::write(VbasOutputGuard& guard)
 {
     mSteps->next();

@@ -59,6 +59,8 @@ public:
     void checkLedger(const std::optional<vbas::AreaRegions>& given = std::nullopt);
     /** Makes the release with `engineCall` (the second step) and prepares its ledger entry. */
     void compute(const Compute& engineCall);
+    /** compute() with the pipeline's own release of the job (aggregateregions, populationfloor). */
+    void computeRelease();
     /** Writes the outputs (the third step) and returns them. */
     QVariantMap write(VbasOutputGuard& guard);
     /** Records the release in its ledger, checked once more against releases recorded meanwhile. */
