@@ -16,28 +16,31 @@ bool VbasArrowBatches::available()
     return GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 8, 0);
 }
 
+namespace
+{
+/** Per Arrow type: the OGR field type GDAL's Arrow write maps to it, and its C data interface format. */
+struct TypeMapping
+{
+    OGRFieldType ogrType;
+    VbasArrowBatches::Type type;
+    const char* format;
+};
+constexpr TypeMapping kTypes[] = {
+    {OFTInteger, VbasArrowBatches::Type::Int32, "i"}, {OFTInteger64, VbasArrowBatches::Type::Int64, "l"},
+    {OFTReal, VbasArrowBatches::Type::Float64, "g"},  {OFTString, VbasArrowBatches::Type::Utf8, "u"},
+    {OFTDate, VbasArrowBatches::Type::Date32, "tdD"},
+};
+} // namespace
+
 bool VbasArrowBatches::typeOf(OGRFieldType ogrType, Type& type)
 {
-    switch (ogrType)
-    {
-    case OFTInteger:
-        type = Type::Int32;
-        return true;
-    case OFTInteger64:
-        type = Type::Int64;
-        return true;
-    case OFTReal:
-        type = Type::Float64;
-        return true;
-    case OFTString:
-        type = Type::Utf8;
-        return true;
-    case OFTDate:
-        type = Type::Date32;
-        return true;
-    default:
-        return false;
-    }
+    for (const TypeMapping& mapping : kTypes)
+        if (mapping.ogrType == ogrType)
+        {
+            type = mapping.type;
+            return true;
+        }
+    return false;
 }
 
 #if GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 8, 0)
@@ -45,22 +48,11 @@ namespace
 {
 using VbasArrowBatches::Type;
 
-/** The Arrow format string of a type (the C data interface's). */
 const char* formatOf(Type type)
 {
-    switch (type)
-    {
-    case Type::Int32:
-        return "i";
-    case Type::Int64:
-        return "l";
-    case Type::Float64:
-        return "g";
-    case Type::Utf8:
-        return "u";
-    case Type::Date32:
-        return "tdD";
-    }
+    for (const TypeMapping& mapping : kTypes)
+        if (mapping.type == type)
+            return mapping.format;
     return "u";
 }
 
