@@ -16,8 +16,9 @@
  * A GeoPackage's text and numbers go in through prepared SQLite INSERTs of 128 rows, binding each value as
  * GDAL would, and the feature count and trigger GDAL keeps for the table are kept; tables with dates go
  * through GDAL's own Arrow write where GDAL has it (3.8 and later), else, as tables with date-times do,
- * through GDAL's features. QGIS keeps everything about the table's creation (field types, overwrite, the
- * layer it loads afterwards); this only fills it. A sink destroyed unfinished rolls its rows back.
+ * through GDAL's features (see Route). QGIS keeps everything about the table's creation (field types,
+ * overwrite, the layer it loads afterwards); this only fills it. A sink destroyed unfinished rolls its rows
+ * back.
  */
 class VbasOgrTable : public VbasRecordSink
 {
@@ -25,8 +26,12 @@ public:
     /** How the rows go into the table. */
     enum class Route
     {
-        /** The fastest this table and GDAL allow (for a CSV, always its text). */
-        Fastest,
+        /**
+         * A CSV's text; a GeoPackage's SQLite INSERTs where the table allows them (the fastest), else GDAL's
+         * Arrow write where GDAL has it (no faster than its features: GDAL makes a feature of each row of a
+         * GeoPackage's batch), else GDAL's features (docs/performance.md compares them).
+         */
+        Automatic,
         /** A CSV's rows as text, each distinct value escaped by GDAL once. */
         CsvText,
         /** Prepared SQLite INSERTs: a GeoPackage's text and numbers only. */
@@ -50,7 +55,7 @@ public:
      * type this sink does not write.
      */
     VbasOgrTable(const QString& destination, const QgsFields& fields, const QString& outputName,
-                 Route route = Route::Fastest);
+                 Route route = Route::Automatic);
     /** The same, closing first `created`, QGIS's sink that created the table. */
     VbasOgrTable(std::unique_ptr<QgsFeatureSink> created, const QString& destination, const QgsFields& fields,
                  const QString& outputName);

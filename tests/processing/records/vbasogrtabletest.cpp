@@ -303,7 +303,7 @@ TEST(OgrTable, EveryRouteWritesTheRowsQgisWritesForEveryFieldTypeItTakes)
             expectTheRowsQgisWrites(fields, rows, route);
 }
 
-TEST(OgrTable, TheFastestRouteTakesSqliteForTextAndNumbersAndGdalForDates)
+TEST(OgrTable, TheAutomaticRouteTakesSqliteForTextAndNumbersAndGdalForDates)
 {
     QTemporaryDir dir;
     const auto routeOf = [&](const QString& name, const QgsFields& fields)
