@@ -36,14 +36,14 @@ QString VbasFeatureRecords::description() const
 }
 
 VbasFeatureRecordSink::VbasFeatureRecordSink(QgsFeatureSink& sink, const QgsFields& fields)
-    : mSink(sink)
+    : mSink(&sink)
     , mFields(fields)
 {
 }
 
 VbasFeatureRecordSink::VbasFeatureRecordSink(std::unique_ptr<QgsFeatureSink> sink, const QgsFields& fields)
     : mOwned(std::move(sink))
-    , mSink(*mOwned)
+    , mSink(mOwned.get())
     , mFields(fields)
 {
 }
@@ -68,7 +68,7 @@ bool VbasFeatureRecordSink::addRows(const VbasCodedRows& rows,
         for (std::size_t c = 0; c < width; ++c)
             attributes << rows.values[c].at(int(codes[c]));
         feature.setAttributes(attributes);
-        if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
+        if (!mSink->addFeature(feature, QgsFeatureSink::FastInsert))
             return false;
     }
     written(rows.order.size());
@@ -77,10 +77,12 @@ bool VbasFeatureRecordSink::addRows(const VbasCodedRows& rows,
 
 QString VbasFeatureRecordSink::lastError() const
 {
-    return mSink.lastError();
+    return mSink ? mSink->lastError() : QString();
 }
 
 void VbasFeatureRecordSink::finish()
 {
+    if (mOwned)
+        mSink = nullptr;
     mOwned.reset();
 }

@@ -47,6 +47,7 @@ public:
 
 private:
     std::unique_ptr<QgsFeatureSink> mOwned;
-    QgsFeatureSink& mSink;
+    /** The sink written into; nullptr once finish() closed it. */
+    QgsFeatureSink* mSink = nullptr;
     QgsFields mFields;
 };
