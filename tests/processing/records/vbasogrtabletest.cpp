@@ -232,7 +232,7 @@ QString featureCountOf(const QString& path)
 }
 
 /** Checks that the count GDAL keeps for `path` is `rows` or unknown: never wrong; known when SQLite wrote. */
-void expectFeatureCount(const QString& path, int rows, Route route)
+void expectFeatureCount(const QString& path, qint64 rows, Route route)
 {
     const QString count = featureCountOf(path);
     EXPECT_TRUE(count == QString::number(rows) || (route != Route::SqliteInserts && count == "unknown"))
