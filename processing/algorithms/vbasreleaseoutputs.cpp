@@ -4,10 +4,10 @@
 #include "vbashtml.h"
 #include "vbaslayerstyler.h"
 #include "vbasmapimage.h"
-#include "vbasogrtable.h"
 #include "vbasoutputguard.h"
 #include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
+#include "vbasrecordstreams.h"
 #include "vbasreport.h"
 #include "vbasstyling.h"
 
@@ -196,17 +196,15 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
         // The output's share of the bar.
         QgsProcessingMultiStepFeedback share(std::max(wanted, 1), feedback);
         share.setCurrentStep(int(outputs.size()));
-        // Rows without geometry (millions of records) go straight into the table QGIS created (VbasOgrTable).
-        std::unique_ptr<VbasOgrTable> table;
-        if (type == VbasCompat::WkbNoGeometry && VbasOgrTable::accepts(destination, fields))
-        {
-            table = std::make_unique<VbasOgrTable>(std::move(sink), destination, fields, name);
-        }
-        VbasSink out = table ? VbasSink(*table, name, share, &guard.writtenCounts())
-                             : VbasSink(*sink, name, share, &guard.writtenCounts());
+        // Rows without geometry (millions of records) go the fastest way into the table QGIS created.
+        std::unique_ptr<VbasRecordSink> records;
+        if (type == VbasCompat::WkbNoGeometry)
+            records = VbasRecordSink::open(std::move(sink), destination, fields, name);
+        VbasSink out = records ? VbasSink(*records, name, share, &guard.writtenCounts())
+                               : VbasSink(*sink, name, share, &guard.writtenCounts());
         writer(out);
-        if (table)
-            table->finish();
+        if (records)
+            records->finish();
         written << (out.written() == 1 ? QObject::tr("%1 (1 feature)").arg(name)
                                        : QObject::tr("%1 (%2 features)").arg(name).arg(out.written()));
         outputs.insert(name, destination);

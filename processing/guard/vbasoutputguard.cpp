@@ -1,7 +1,7 @@
 #include "vbasoutputguard.h"
 
 #include "vbasparameters.h"
-#include "vbasquietgdal.h"
+#include "vbasrecordstorage.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsmaplayer.h>

@@ -554,11 +554,17 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
         attributes << fields.recordId;
     const int idAt = int(attributes.size()) - 1;
     // With COUNT_FIELD, identical rows (their counts included) are grouped alike: each holds its count.
-    VbasRecordRows rows(source, layer, attributes, feedback, fields.grouping);
-    feedback.info(rows.description().toStdString());
-    data.recordsGrouped = rows.grouped();
+    QString notGrouped;
+    const std::unique_ptr<VbasRecordSource> rows =
+        VbasRecordSource::open(source, layer, attributes, feedback, fields.grouping, notGrouped);
+    feedback.info(
+        (notGrouped.isEmpty()
+             ? rows->description()
+             : QObject::tr("%1 (not straight from the database: %2)").arg(rows->description(), notGrouped))
+            .toStdString());
+    data.recordsGrouped = rows->grouped();
     const QString countField = fields.count >= 0 ? source.fields().at(fields.count).name() : QString();
-    const bool counted = fields.count >= 0 || rows.grouped();
+    const bool counted = fields.count >= 0 || rows->grouped();
 
     vbas::RecordTable table;
     table.quasiIdentifierCount = std::size_t(q);
@@ -572,7 +578,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     std::vector<std::vector<vbas::Count>> publishedValueRecords(publishedCategories.size());
     std::vector<std::uint32_t>& publishedCodes = data.recordValues.publishedCodes;
     vbas::CodesByValueId byValueId(std::size_t(attributes.size()));
-    const long expectedRows = rows.expectedRows();
+    const long expectedRows = rows->expectedRows();
     if (expectedRows > 0) // room made once, not by doubling and copying as the rows come
     {
         const auto rowCount = std::size_t(expectedRows);
@@ -589,14 +595,14 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     vbas::Count nullRegionRecords = 0;
     QgsFeatureId firstNullRegion = 0;
     EmptyRows empty;
-    while (rows.next(id, values))
+    while (rows->next(id, values))
     {
         loop.next();
         if (fields.emptyTextIsNull)
             readEmptyTextAsNull(values);
-        const qint64 identicalRows = rows.groupSize();
+        const qint64 identicalRows = rows->groupSize();
         const std::optional<qint64> read =
-            rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr, countField, rows.grouped());
+            rowRecords(id, fields.count >= 0 ? &values.at(countAt) : nullptr, countField, rows->grouped());
         if (!read)
         {
             empty.firstNull = empty.null == 0 ? id : empty.firstNull;
@@ -609,7 +615,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
             continue; // no records: in no output, whatever its other fields hold
         }
         const QVariant& region = values.at(regionAt);
-        const std::uint32_t* ids = rows.valueIds();
+        const std::uint32_t* ids = rows->valueIds();
         if (VbasCompat::isNull(region))
         {
             if (nullRegionRows++ == 0)
@@ -665,13 +671,13 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     }
     // Rows of count 0 hold no records and are left out.
     const std::size_t rowsWithRecords = table.regionKey.size();
-    reportEmptyRows(source, fields, empty, rowsWithRecords, rows.grouped(), feedback);
+    reportEmptyRows(source, fields, empty, rowsWithRecords, rows->grouped(), feedback);
     std::vector<std::vector<std::uint32_t>> publishedRanks;
     for (const VbasCategoryCodes& codes : publishedCategories)
         publishedRanks.push_back(codes.ranks());
     refuseIdentifiers(source, fields, publishedCategories, publishedValueRecords, publishedRanks);
     reportNullRegions(source, fields, nullRegionRows, nullRegionRecords, firstNullRegion, rowsWithRecords,
-                      rows.grouped(), options, feedback);
+                      rows->grouped(), options, feedback);
     reportNullCategories(source, fields, nullCategoryRecords, feedback);
     // Codes become ranks in text order: the same codes whatever order the rows come in (grouped or not).
     for (std::size_t j = 0; j < categories.size(); ++j)

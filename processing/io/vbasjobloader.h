@@ -4,7 +4,7 @@
 #include "partition/Partitioner.h"
 #include "vbasconvert.h"
 #include "vbasplanarframe.h"
-#include "vbasrecordrows.h"
+#include "vbasrecordstreams.h"
 
 class QgsFeatureSource;
 

@@ -1,6 +1,6 @@
 #include "vbasoutputs.h"
 
-#include "vbasogrtable.h"
+#include "vbasfeaturerecords.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -11,6 +11,7 @@
 #include <qgsprocessingutils.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -77,7 +78,20 @@ QVariant VbasRelease::siteAggregateId(std::size_t site) const
 
 VbasSink::VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback,
                    VbasWrittenCounts* counts)
+    : VbasSink(&sink, nullptr, outputName, feedback, counts)
+{
+}
+
+VbasSink::VbasSink(VbasRecordSink& records, const QString& outputName, QgsProcessingFeedback& feedback,
+                   VbasWrittenCounts* counts)
+    : VbasSink(nullptr, &records, outputName, feedback, counts)
+{
+}
+
+VbasSink::VbasSink(QgsFeatureSink* sink, VbasRecordSink* records, const QString& outputName,
+                   QgsProcessingFeedback& feedback, VbasWrittenCounts* counts)
     : mSink(sink)
+    , mRecords(records)
     , mOutputName(outputName)
     , mFeedback(feedback)
     , mCounts(counts)
@@ -91,7 +105,19 @@ void VbasSink::add(QgsFeature& feature)
     // The algorithm's output guard removes what was written before the cancel.
     if (mFeedback.isCanceled())
         throw VbasParameters::canceledError();
-    if (!mSink.addFeature(feature, QgsFeatureSink::FastInsert))
+    if (mRecords)
+    {
+        VbasCodedRows row; // one row, a value per column
+        for (const QVariant& value : feature.attributes())
+        {
+            row.values.push_back({value});
+            row.codes.push_back(0);
+        }
+        row.order.push_back(0);
+        if (!mRecords->addRows(row, [](std::size_t) {}))
+            throw refused();
+    }
+    else if (!mSink->addFeature(feature, QgsFeatureSink::FastInsert))
         throw refused();
     advance(1);
 }
@@ -101,7 +127,7 @@ QgsProcessingException VbasSink::refused() const
     return QgsProcessingException(
         QObject::tr("%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "
                     "previous files are as they were")
-            .arg(mOutputName, mSink.lastError()));
+            .arg(mOutputName, mRecords ? mRecords->lastError() : mSink->lastError()));
 }
 
 void VbasSink::advance(qint64 features)
@@ -115,44 +141,22 @@ void VbasSink::advance(qint64 features)
         setProgress(mFrom + (1.0 - mFrom) * double(mWritten - mBase) / double(mExpected));
 }
 
-VbasSink::VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback,
-                   VbasWrittenCounts* counts)
-    : VbasSink(static_cast<QgsFeatureSink&>(table), outputName, feedback, counts)
-{
-    mTable = &table;
-}
-
 void VbasSink::addRows(const VbasCodedRows& rows, const QgsFields& fields)
 {
-    if (mTable)
+    std::optional<VbasFeatureRecordSink> features;
+    if (!mRecords)
+        features.emplace(*mSink, fields);
+    VbasRecordSink& records = mRecords ? *mRecords : *features;
+    std::size_t reported = 0;
+    const auto written = [&](std::size_t count)
     {
-        std::size_t reported = 0;
-        const auto written = [&](std::size_t count)
-        {
-            if (mFeedback.isCanceled())
-                throw VbasParameters::canceledError();
-            advance(qint64(count - reported));
-            reported = count;
-        };
-        if (!mTable->addRows(rows, written))
-            throw refused();
-        return;
-    }
-    const std::size_t width = rows.columns();
-    QgsFeature feature(fields);
-    for (std::size_t i = 0; i < rows.order.size(); ++i)
-    {
-        QgsAttributes attributes;
-        attributes.reserve(int(width) + (rows.numbered ? 1 : 0));
-        if (rows.numbered)
-            attributes << int(i + 1);
-        rows.fetchAhead(i);
-        const std::uint32_t* codes = rows.written(i);
-        for (std::size_t c = 0; c < width; ++c)
-            attributes << rows.values[c].at(int(codes[c]));
-        feature.setAttributes(attributes);
-        add(feature);
-    }
+        if (mFeedback.isCanceled())
+            throw VbasParameters::canceledError();
+        advance(qint64(count - reported));
+        reported = count;
+    };
+    if (!records.addRows(rows, written))
+        throw refused();
 }
 
 void VbasSink::expect(qint64 features, double from)

@@ -16,7 +16,7 @@
 class QgsFeatureSink;
 class QgsFeatureSource;
 class QgsProcessingFeedback;
-class VbasOgrTable;
+class VbasRecordSink;
 
 /** The engine's release with how its outputs name the aggregates. */
 struct VbasRelease : vbas::ReleaseResult
@@ -34,21 +34,24 @@ struct VbasRelease : vbas::ReleaseResult
 };
 
 /**
- * Adds features to a sink, stopping promptly when the user cancels and failing with a message that
- * names the output when the sink refuses a feature. Counts what it wrote into `counts` (by `outputName`,
- * the output parameter), the run's output guard's, which reads the file back before it is released;
- * nullptr for a sink no guard checks (a layer in memory).
+ * Adds features to a QGIS sink, or rows to a record sink (vbasrecordstreams.h), stopping promptly when the
+ * user cancels and failing with a message that names the output when the sink refuses a feature. Counts what
+ * it wrote into `counts` (by `outputName`, the output parameter), the run's output guard's, which reads the
+ * file back before it is released; nullptr for a sink no guard checks (a layer in memory).
  */
 class VbasSink
 {
 public:
     VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback,
              VbasWrittenCounts* counts);
-    /** A sink into a table filled through GDAL: addRows() converts each value once. */
-    VbasSink(VbasOgrTable& table, const QString& outputName, QgsProcessingFeedback& feedback,
+    /** A sink of rows without geometry: addRows() converts each value once; add() writes one row. */
+    VbasSink(VbasRecordSink& records, const QString& outputName, QgsProcessingFeedback& feedback,
              VbasWrittenCounts* counts);
     void add(QgsFeature& feature);
-    /** Adds every row of `rows` in their order, as features with `fields`; progress as expect() set it. */
+    /**
+     * Adds every row of `rows` in their order (into a QGIS sink as features with `fields`); progress as
+     * expect() set it.
+     */
     void addRows(const VbasCodedRows& rows, const QgsFields& fields);
 
     /**
@@ -62,13 +65,15 @@ public:
     qint64 written() const { return mWritten; }
 
 private:
+    VbasSink(QgsFeatureSink* sink, VbasRecordSink* records, const QString& outputName,
+             QgsProcessingFeedback& feedback, VbasWrittenCounts* counts);
     /** The error of a feature the sink refused. */
     QgsProcessingException refused() const;
     /** Counts `features` more written, moving the bar. */
     void advance(qint64 features);
 
-    QgsFeatureSink& mSink;
-    VbasOgrTable* mTable = nullptr;
+    QgsFeatureSink* mSink = nullptr;
+    VbasRecordSink* mRecords = nullptr;
     QString mOutputName;
     QgsProcessingFeedback& mFeedback;
     VbasWrittenCounts* mCounts = nullptr;

@@ -3,12 +3,11 @@
 #include "data/TextIds.h"
 
 #include "vbasqgiscompat.h"
-#include "vbasquietgdal.h"
+#include "vbasrecordstorage.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsexception.h>
 #include <qgsfeaturesource.h>
-#include <qgsproviderregistry.h>
 #include <qgsvectorlayer.h>
 
 #include <QDate>
@@ -284,25 +283,6 @@ struct VbasArrowRecords::Stream
 
 namespace
 {
-/** Opens the OGR dataset of a layer of QGIS's OGR provider and finds its layer; false when GDAL cannot. */
-bool openOgrLayer(const QgsVectorLayer& layer, GDALDatasetH& dataset, OGRLayerH& ogrLayer)
-{
-    const QVariantMap parts =
-        QgsProviderRegistry::instance()->decodeUri(QStringLiteral("ogr"), layer.source());
-    CPLStringList openOptions;
-    for (const QString& option : parts.value(QStringLiteral("openOptions")).toStringList())
-        openOptions.AddString(option.toUtf8().constData());
-    dataset = GDALOpenEx(parts.value(QStringLiteral("path")).toString().toUtf8().constData(),
-                         GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, openOptions.List(), nullptr);
-    if (dataset == nullptr)
-        return false;
-    const QString layerName = parts.value(QStringLiteral("layerName")).toString();
-    ogrLayer = !layerName.isEmpty()
-                   ? GDALDatasetGetLayerByName(dataset, layerName.toUtf8().constData())
-                   : GDALDatasetGetLayer(dataset, parts.value(QStringLiteral("layerId"), 0).toInt());
-    return ogrLayer != nullptr;
-}
-
 /** A subset string that is a whole SQL query, not a filter (QGIS's OGR provider allows both). */
 bool wholeQuery(const QString& subset)
 {
@@ -327,7 +307,7 @@ std::unique_ptr<VbasArrowRecords> VbasArrowRecords::open(const QgsVectorLayer& l
         !VbasSql::fieldsInTheSource(layer, fields))
         return nullptr;
     auto stream = std::make_unique<Stream>();
-    if (!openOgrLayer(layer, stream->dataset, stream->layer))
+    if (!VbasGdal::openLayer(layer.source(), false, stream->dataset, stream->layer))
         return nullptr;
     OGRLayerH ogrLayer = stream->layer;
     if (!subset.isEmpty() && OGR_L_SetAttributeFilter(ogrLayer, subset.toUtf8().constData()) != OGRERR_NONE)
@@ -378,7 +358,7 @@ VbasArrowRecords::openGroups(const QgsVectorLayer& layer, const QStringList& fie
     else if (provider == QLatin1String("ogr") && files && !wholeQuery(subset))
     {
         OGRLayerH fileLayer = nullptr;
-        if (!openOgrLayer(layer, stream->dataset, fileLayer))
+        if (!VbasGdal::openLayer(layer.source(), false, stream->dataset, fileLayer))
             return nullptr;
         const char* driver = GDALGetDriverShortName(GDALGetDatasetDriver(stream->dataset));
         if (std::strcmp(driver, "GPKG") != 0 && std::strcmp(driver, "SQLite") != 0)
@@ -462,7 +442,7 @@ const std::uint32_t* VbasArrowRecords::valueIds() const
     return mStream->ids.data();
 }
 
-long VbasArrowRecords::cheapRowCount() const
+long VbasArrowRecords::expectedRows() const
 {
     // A query's result is counted by running the query again.
     return grouped() ? -1 : long(OGR_L_GetFeatureCount(mStream->layer, FALSE));

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "vbasrecordsource.h"
+#include "vbasrecordstreams.h"
 
 #include <memory>
 
@@ -41,7 +41,7 @@ public:
     /** Throws QgsProcessingException when GDAL fails mid-stream. */
     bool next(QgsFeatureId& id, QVector<QVariant>& values) override;
     /** GDAL's count when it knows it without a pass over the data (a CSV's it does not). */
-    long cheapRowCount() const override;
+    long expectedRows() const override;
     /** Whether rows are groups (openGroups). */
     bool grouped() const override;
     qint64 groupSize() const override;

@@ -1,11 +1,11 @@
 #include "vbasogrtable.h"
 
+#include "vbasarrowbatches.h"
 #include "vbasqgiscompat.h"
-#include "vbasquietgdal.h"
+#include "vbasrecordstorage.h"
 
 #include <qgsexception.h>
-#include <qgsfeature.h>
-#include <qgsproviderregistry.h>
+#include <qgsfeaturesink.h>
 
 #include <QDate>
 #include <QDateTime>
@@ -27,11 +27,6 @@
 
 namespace
 {
-QVariantMap decoded(const QString& destination)
-{
-    return QgsProviderRegistry::instance()->decodeUri(QStringLiteral("ogr"), destination);
-}
-
 /** How a field's values go into OGR. */
 enum class Writing
 {
@@ -44,10 +39,7 @@ enum class Writing
 
 std::string quotedName(const std::string& name)
 {
-    std::string quoted = "\"";
-    for (const char c : name)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
+    return VbasSql::quotedIdentifier(QString::fromStdString(name)).toStdString();
 }
 
 bool execute(sqlite3* db, const std::string& sql)
@@ -139,10 +131,14 @@ std::vector<std::string> csvTexts(const std::vector<std::optional<QByteArray>>& 
 
 struct VbasOgrTable::Table
 {
+    Route route = Route::GdalFeatures;
     /** Per QGIS field: its OGR field and how its values are written. */
     std::vector<std::pair<int, Writing>> columns;
+    /** Per QGIS field: its Arrow array, when GDAL's Arrow write takes every field. */
+    std::vector<VbasArrowBatches::Column> arrowColumns;
 
-    // Through GDAL: dates and times (GDAL's formats), or when SQLite cannot open the file.
+    // Through GDAL (its Arrow write or its features): dates and times (GDAL's formats), or when SQLite
+    // cannot open the file.
     GDALDatasetH dataset = nullptr;
     OGRLayerH layer = nullptr;
     OGRFeatureH feature = nullptr;
@@ -273,7 +269,7 @@ bool VbasOgrTable::Table::commitSqlite()
 
 bool VbasOgrTable::accepts(const QString& destination, const QgsFields& fields)
 {
-    const QString path = decoded(destination).value(QStringLiteral("path")).toString();
+    const QString path = VbasGdal::path(destination);
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (path.isEmpty())
         return false;
@@ -291,7 +287,8 @@ bool VbasOgrTable::accepts(const QString& destination, const QgsFields& fields)
     return true;
 }
 
-VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, const QString& outputName)
+VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, const QString& outputName,
+                           Route route)
     : mTable(std::make_unique<Table>())
     , mOutputName(outputName)
 {
@@ -300,25 +297,20 @@ VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, 
         return QgsProcessingException(
             QObject::tr("%1: could not write %2 through GDAL: %3").arg(outputName, destination, why));
     };
-    const QVariantMap parts = decoded(destination);
     Table& t = *mTable;
-    t.dataset = GDALOpenEx(parts.value(QStringLiteral("path")).toString().toUtf8().constData(),
-                           GDAL_OF_VECTOR | GDAL_OF_UPDATE, nullptr, nullptr, nullptr);
-    if (t.dataset == nullptr)
-        throw fail(QString::fromUtf8(CPLGetLastErrorMsg()));
-    const QString layerName = parts.value(QStringLiteral("layerName")).toString();
-    t.layer = layerName.isEmpty() ? GDALDatasetGetLayer(t.dataset, 0)
-                                  : GDALDatasetGetLayerByName(t.dataset, layerName.toUtf8().constData());
-    if (t.layer == nullptr)
-        throw fail(QObject::tr("no layer '%1'").arg(layerName));
+    if (!VbasGdal::openLayer(destination, true, t.dataset, t.layer))
+        throw fail(t.dataset == nullptr ? VbasQuietGdal::last()
+                                        : QObject::tr("GDAL finds no such layer in it"));
     OGRFeatureDefnH definition = OGR_L_GetLayerDefn(t.layer);
     std::vector<std::string> names;
+    bool arrow = VbasArrowBatches::available();
     for (const QgsField& field : fields)
     {
         const int index = OGR_FD_GetFieldIndex(definition, field.name().toUtf8().constData());
         if (index < 0)
             throw fail(QObject::tr("the table has no field '%1'").arg(field.name()));
-        names.push_back(OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(definition, index)));
+        OGRFieldDefnH ogrField = OGR_FD_GetFieldDefn(definition, index);
+        names.push_back(OGR_Fld_GetNameRef(ogrField));
         Writing writing = Writing::Text;
         switch (field.type())
         {
@@ -342,31 +334,44 @@ VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, 
             throw fail(QObject::tr("field '%1' is of type %2").arg(field.name(), field.typeName()));
         }
         t.columns.emplace_back(index, writing);
+        VbasArrowBatches::Column column{names.back(), VbasArrowBatches::Type::Utf8};
+        arrow = arrow && writing != Writing::DateTime &&
+                VbasArrowBatches::typeOf(OGR_Fld_GetType(ogrField), column.type);
+        t.arrowColumns.push_back(column);
     }
-    // Text and numbers go into the GeoPackage as GDAL binds them; dates and times keep GDAL's formats.
-    const bool plain =
-        std::all_of(t.columns.begin(), t.columns.end(),
-                    [](const auto& column)
-                    { return column.second != Writing::Date && column.second != Writing::DateTime; });
-    const bool geoPackage = std::strcmp(GDALGetDriverShortName(GDALGetDatasetDriver(t.dataset)), "GPKG") == 0;
-    if (plain && geoPackage)
+    const std::string driver = GDALGetDriverShortName(GDALGetDatasetDriver(t.dataset));
+    if (driver == "CSV")
     {
-        t.table = OGR_L_GetName(t.layer);
-        GDALClose(t.dataset);
-        t.dataset = nullptr;
-        t.layer = nullptr;
-        if (t.openSqlite(parts.value(QStringLiteral("path")).toString(), names))
-            return;
-        t.dataset = GDALOpenEx(parts.value(QStringLiteral("path")).toString().toUtf8().constData(),
-                               GDAL_OF_VECTOR | GDAL_OF_UPDATE, nullptr, nullptr, nullptr);
-        if (t.dataset == nullptr)
-            throw fail(QString::fromUtf8(CPLGetLastErrorMsg()));
-        t.layer = GDALDatasetGetLayerByName(t.dataset, t.table.c_str());
-        definition = OGR_L_GetLayerDefn(t.layer);
+        t.route = Route::CsvText;
+        t.csvPath = VbasGdal::path(destination).toStdString();
     }
-    if (std::strcmp(GDALGetDriverShortName(GDALGetDatasetDriver(t.dataset)), "CSV") == 0)
-        t.csvPath = parts.value(QStringLiteral("path")).toString().toStdString();
-    t.feature = OGR_F_Create(definition);
+    else if (driver == "GPKG")
+    {
+        // Text and numbers go into the GeoPackage as GDAL binds them; dates and times keep GDAL's formats.
+        const bool plain =
+            std::all_of(t.columns.begin(), t.columns.end(),
+                        [](const auto& column)
+                        { return column.second != Writing::Date && column.second != Writing::DateTime; });
+        t.table = OGR_L_GetName(t.layer);
+        if (plain && route <= Route::SqliteInserts)
+        {
+            GDALClose(t.dataset);
+            t.dataset = nullptr;
+            t.layer = nullptr;
+            if (t.openSqlite(VbasGdal::path(destination), names))
+            {
+                t.route = Route::SqliteInserts;
+                return;
+            }
+            if (!VbasGdal::openLayer(destination, true, t.dataset, t.layer))
+                throw fail(VbasQuietGdal::last());
+        }
+        if (arrow && route <= Route::GdalArrow)
+            t.route = Route::GdalArrow;
+    }
+    if (t.route != Route::GdalArrow)
+        t.arrowColumns.clear();
+    t.feature = OGR_F_Create(OGR_L_GetLayerDefn(t.layer));
     // One transaction for every row.
     t.inTransaction = GDALDatasetStartTransaction(t.dataset, FALSE) == OGRERR_NONE;
 }
@@ -469,45 +474,22 @@ struct BoundValue
 };
 } // namespace
 
-bool VbasOgrTable::addFeature(QgsFeature& feature, QgsFeatureSink::Flags)
-{
-    Table& t = *mTable;
-    const QgsAttributes attributes = feature.attributes();
-    std::vector<BoundValue> bound;
-    for (std::size_t f = 0; f < t.columns.size(); ++f)
-    {
-        const QVariant value = int(f) < attributes.size() ? attributes.at(int(f)) : QVariant();
-        if (t.db != nullptr)
-        {
-            bound.emplace_back(t.columns[f].second, value);
-            bound.back().bind(t.insert, int(f) + 1);
-        }
-        else
-            setField(t.feature, t.columns[f].first, t.columns[f].second, value);
-    }
-    return create();
-}
-
-bool VbasOgrTable::create()
-{
-    Table& t = *mTable;
-    if (t.db != nullptr)
-        return t.step(t.insert, 1, mError);
-    OGR_F_SetFID(t.feature, OGRNullFID);
-    if (OGR_L_CreateFeature(t.layer, t.feature) != OGRERR_NONE)
-    {
-        mError = QString::fromUtf8(CPLGetLastErrorMsg());
-        return false;
-    }
-    return true;
-}
-
 bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(std::size_t)>& written)
 {
     Table& t = *mTable;
-    if (!t.csvPath.empty() && t.dataset != nullptr && appendCsvText(rows, written))
-        return mError.isEmpty();
+    if (t.route == Route::CsvText)
+    {
+        if (appendCsvText(rows, written))
+            return mError.isEmpty();
+        t.route = Route::GdalFeatures;
+    }
     const std::size_t first = rows.numbered ? 1 : 0;
+    const auto integer = [](VbasArrowBatches::Type type)
+    {
+        return type == VbasArrowBatches::Type::Int32 || type == VbasArrowBatches::Type::Int64;
+    };
+    if (t.route == Route::GdalArrow && (!rows.numbered || integer(t.arrowColumns[0].type)))
+        return VbasArrowBatches::write(t.layer, t.arrowColumns, rows, written, mError);
     // Every value converted once (text to UTF-8 once per value, not once per row).
     std::vector<std::vector<BoundValue>> bound(rows.columns());
     for (std::size_t c = 0; c < rows.columns(); ++c)
@@ -544,7 +526,11 @@ bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(s
             written(i);
         rows.fetchAhead(i);
         if (t.db != nullptr)
+        {
             bindRow(t.insert, 0, i);
+            if (!t.step(t.insert, 1, mError))
+                return false;
+        }
         else
         {
             const std::uint32_t* codes = rows.written(i);
@@ -559,9 +545,13 @@ bool VbasOgrTable::addRows(const VbasCodedRows& rows, const std::function<void(s
                 else
                     setField(t.feature, index, writing, rows.values[c].at(int(codes[c])));
             }
+            OGR_F_SetFID(t.feature, OGRNullFID);
+            if (OGR_L_CreateFeature(t.layer, t.feature) != OGRERR_NONE)
+            {
+                mError = VbasQuietGdal::last();
+                return false;
+            }
         }
-        if (!create())
-            return false;
     }
     written(rows.order.size());
     return true;
@@ -578,6 +568,14 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
     {
         return t.columns[column].second == Writing::Integer ? OFTInteger64 : OFTString;
     };
+    // Before the first rows, GDAL's features can still take them; after, the file is this sink's text.
+    const auto cannotEscape = [&]
+    {
+        if (t.csv == nullptr)
+            return false;
+        mError = QObject::tr("GDAL's CSV escaping cannot be read back");
+        return true;
+    };
     std::string lineEnd;
     std::vector<std::vector<std::string>> texts;
     for (std::size_t c = 0; c < rows.columns(); ++c)
@@ -590,7 +588,7 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
                                  : std::optional(value.toString().toUtf8()));
         texts.push_back(csvTexts(values, typeOf(first + c), lineEnd));
         if (texts.back().size() != values.size())
-            return false; // GDAL's CSV in memory failed: the rows go through its features
+            return cannotEscape(); // GDAL's CSV in memory failed
     }
     // Row numbers are digits, which GDAL writes as it writes 1.
     const std::vector<std::string> numbers = csvTexts({QByteArray("1"), QByteArray("1234567890")},
@@ -598,20 +596,23 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
     const std::size_t one = numbers.empty() ? std::string::npos : numbers[0].find('1');
     if (one == std::string::npos ||
         numbers[1] != numbers[0].substr(0, one) + "1234567890" + numbers[0].substr(one + 1))
-        return false;
+        return cannotEscape();
     const std::string numberBefore = numbers[0].substr(0, one), numberAfter = numbers[0].substr(one + 1);
 
-    // Nothing was written through GDAL: the file is QGIS's header alone, and the rows follow it.
-    OGR_F_Destroy(t.feature);
-    t.feature = nullptr;
-    GDALClose(t.dataset);
-    t.dataset = nullptr;
-    t.layer = nullptr;
-    t.csv = std::fopen(t.csvPath.c_str(), "ab");
     if (t.csv == nullptr)
     {
-        mError = QString::fromLocal8Bit(std::strerror(errno));
-        return true;
+        // Nothing was written through GDAL: the file is QGIS's header alone, and the rows follow it.
+        OGR_F_Destroy(t.feature);
+        t.feature = nullptr;
+        GDALClose(t.dataset);
+        t.dataset = nullptr;
+        t.layer = nullptr;
+        t.csv = std::fopen(t.csvPath.c_str(), "ab");
+        if (t.csv == nullptr)
+        {
+            mError = QString::fromLocal8Bit(std::strerror(errno));
+            return true;
+        }
     }
     std::string buffer;
     const auto flush = [&]
@@ -645,12 +646,9 @@ bool VbasOgrTable::appendCsvText(const VbasCodedRows& rows, const std::function<
     return true;
 }
 
-bool VbasOgrTable::addFeatures(QgsFeatureList& features, QgsFeatureSink::Flags flags)
+VbasOgrTable::Route VbasOgrTable::route() const
 {
-    for (QgsFeature& feature : features)
-        if (!addFeature(feature, flags))
-            return false;
-    return true;
+    return mTable->route;
 }
 
 void VbasOgrTable::finish()

@@ -4,6 +4,7 @@
 #include "data/DistinctRows.h"
 #include "data/TextIds.h"
 #include "vbasqgiscompat.h"
+#include "vbasrecordstorage.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsexception.h>
@@ -444,7 +445,7 @@ bool VbasPostgresRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
     return true;
 }
 
-long VbasPostgresRecords::cheapRowCount() const
+long VbasPostgresRecords::expectedRows() const
 {
     return mCopy->counting == Counting::Here ? long(mCopy->distinctRows) : -1;
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "vbasrecordsource.h"
+#include "vbasrecordstreams.h"
 
 #include <memory>
 
@@ -50,7 +50,7 @@ public:
     /** Throws QgsProcessingException when the server fails midway, vbas::Canceled when canceled. */
     bool next(QgsFeatureId& id, QVector<QVariant>& values) override;
     /** The groups counted here; -1 while the database groups. */
-    long cheapRowCount() const override;
+    long expectedRows() const override;
     bool grouped() const override { return true; }
     qint64 groupSize() const override;
     QString description() const override;

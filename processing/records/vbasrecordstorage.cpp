@@ -1,9 +1,12 @@
-#include "vbasrecordsource.h"
+#include "vbasrecordstorage.h"
 
 #include "vbasqgiscompat.h"
 
 #include <qgsdatasourceuri.h>
+#include <qgsproviderregistry.h>
 #include <qgsvectorlayer.h>
+
+#include <cpl_string.h>
 
 QString VbasSql::quotedIdentifier(QString name)
 {
@@ -47,4 +50,31 @@ QString VbasSql::selectQuery(const QStringList& fields, const QString& from, con
     if (!countName.isEmpty())
         sql += QStringLiteral(" GROUP BY %1").arg(places.join(QStringLiteral(", ")));
     return sql;
+}
+
+QString VbasGdal::path(const QString& source)
+{
+    return QgsProviderRegistry::instance()
+        ->decodeUri(QStringLiteral("ogr"), source)
+        .value(QStringLiteral("path"))
+        .toString();
+}
+
+bool VbasGdal::openLayer(const QString& source, bool update, GDALDatasetH& dataset, OGRLayerH& layer)
+{
+    const QVariantMap parts = QgsProviderRegistry::instance()->decodeUri(QStringLiteral("ogr"), source);
+    CPLStringList openOptions;
+    for (const QString& option : parts.value(QStringLiteral("openOptions")).toStringList())
+        openOptions.AddString(option.toUtf8().constData());
+    layer = nullptr;
+    dataset = GDALOpenEx(parts.value(QStringLiteral("path")).toString().toUtf8().constData(),
+                         GDAL_OF_VECTOR | (update ? GDAL_OF_UPDATE : GDAL_OF_READONLY), nullptr,
+                         openOptions.List(), nullptr);
+    if (dataset == nullptr)
+        return false;
+    const QString layerName = parts.value(QStringLiteral("layerName")).toString();
+    layer = !layerName.isEmpty()
+                ? GDALDatasetGetLayerByName(dataset, layerName.toUtf8().constData())
+                : GDALDatasetGetLayer(dataset, parts.value(QStringLiteral("layerId"), 0).toInt());
+    return layer != nullptr;
 }
