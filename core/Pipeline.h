@@ -246,6 +246,9 @@ public:
     /** Site-count estimate clamped to [1, non-empty regions]; `raw` receives the unclamped one. */
     std::uint64_t estimateSiteCount(const PreparedData& data, Feedback& feedback,
                                     std::uint64_t* raw = nullptr) const;
+    /** The same through `probe`, which keeps the releases a searching counter tried (PipelineProbe). */
+    std::uint64_t estimateSiteCount(const PreparedData& data, ReleaseProbe& probe, Feedback& feedback,
+                                    std::uint64_t* raw) const;
     std::vector<Point> locateSites(const PreparedData& data, std::size_t count, Feedback& feedback) const;
     /** Refines the sites when a refiner is configured (else returns them unchanged and no report). */
     Sites refineSites(const PreparedData& data, std::vector<Point> seeds,
@@ -300,8 +303,6 @@ private:
      * release is the one the search measured.
      */
     SelectedSites selectSites(const PreparedData& data, Feedback& feedback) const;
-    std::uint64_t estimateSiteCount(const PreparedData& data, ReleaseProbe& probe, Feedback& feedback,
-                                    std::uint64_t* raw) const;
     /**
      * A partition around sites, repaired when contiguity is asked for, refined by the boundary refinement
      * unless `refined` is false, and its aggregation.

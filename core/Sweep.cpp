@@ -1,5 +1,6 @@
 #include "Sweep.h"
 
+#include "PipelineProbe.h"
 #include "quality/Pareto.h"
 
 #include <algorithm>
@@ -43,7 +44,8 @@ std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, 
                             Feedback& feedback)
 {
     std::uint64_t raw = 0;
-    const std::uint64_t s0 = pipeline.estimateSiteCount(data, feedback, &raw);
+    PipelineProbe probe(pipeline, data);
+    const std::uint64_t s0 = pipeline.estimateSiteCount(data, probe, feedback, &raw);
     const std::vector<std::uint64_t> counts =
         sweepSiteCounts(s0, options, std::max<std::uint64_t>(1, data.regions.nonEmptyCount()));
     std::vector<SweepRow> rows;
@@ -51,10 +53,23 @@ std::vector<SweepRow> sweep(const Pipeline& pipeline, const PreparedData& data, 
     {
         Feedback::Stage stage(feedback, double(i) / double(counts.size()),
                               double(i + 1) / double(counts.size()));
+        // A count the site counter released refined is that release, as in Pipeline::run(): past 800 counts
+        // the budget search continues refinements, which a refinement from located sites would not repeat.
+        std::optional<RefinedSites> tried = probe.refined(counts[i]);
         std::optional<RefinementReport> refinement;
-        Sites sites =
-            pipeline.refineSites(data, pipeline.locateSites(data, counts[i], feedback), refinement, feedback);
-        SweepRow row{counts[i], pipeline.finish(data, std::move(sites), feedback), false, {}, 0.0};
+        std::optional<PipelineResult> result;
+        if (tried && tried->partitioned)
+        {
+            refinement = std::move(tried->report);
+            result = pipeline.finish(data, std::move(*tried->partitioned), feedback);
+        }
+        else
+        {
+            Sites sites = pipeline.refineSites(data, pipeline.locateSites(data, counts[i], feedback),
+                                               refinement, feedback);
+            result = pipeline.finish(data, std::move(sites), feedback);
+        }
+        SweepRow row{counts[i], std::move(*result), false, {}, 0.0};
         row.result.estimatedSites = raw;
         row.result.refinement = std::move(refinement);
         rows.push_back(std::move(row));

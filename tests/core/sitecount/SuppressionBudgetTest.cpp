@@ -4,6 +4,7 @@
 
 #include "Pipeline.h"
 #include "SceneSupport.h"
+#include "Sweep.h"
 #include "TestSupport.h"
 #include "sitecount/SuppressionBudgetCount.h"
 
@@ -594,4 +595,10 @@ TEST(SuppressionBudget, LargeDataContinuesRefinementsWithinTheStatedBound)
     EXPECT_EQ(again.suppression.suppressed(), result.suppression.suppressed());
     ASSERT_TRUE(again.boundary && result.boundary);
     EXPECT_EQ(again.boundary->movesAccepted, result.boundary->movesAccepted);
+    // A comparison's row at the chosen count is the same release, not a refinement from located sites.
+    const std::vector<SweepRow> rows = sweep(scene.pipeline, data, SweepOptions{0, 0.0}, quiet);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].siteCount, chosen);
+    EXPECT_EQ(rows[0].result.partition.regionSite, result.partition.regionSite);
+    EXPECT_EQ(rows[0].result.suppression.suppressed(), result.suppression.suppressed());
 }
