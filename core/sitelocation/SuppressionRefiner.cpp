@@ -1,5 +1,4 @@
 #include "SuppressionRefiner.h"
-#include <cstdio>
 
 #include "SiteLocator.h"
 #include "StrategyOptions.h"
@@ -58,6 +57,8 @@ public:
         mTargets.clear();
         mNeighbours.clear();
         mPartition.neighbours(s, mNeighbours);
+        // In index order: the targets' sums then do not depend on how the partition keeps its neighbours.
+        std::sort(mNeighbours.begin(), mNeighbours.end());
         const Point site = mPartition.sites()[s];
 
         // Neighbouring regions whose withheld records this aggregate would release.
