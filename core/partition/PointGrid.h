@@ -17,6 +17,10 @@ class PointGrid
 public:
     explicit PointGrid(const std::vector<Point>& points);
 
+    /** The box of the points. */
+    const Point& low() const { return mLow; }
+    const Point& high() const { return mHigh; }
+
     /** Calls `visit(index)` for every point in the box [low, high] (and some just outside it). */
     template <typename Visit> void forEachIn(const Point& low, const Point& high, Visit visit) const
     {

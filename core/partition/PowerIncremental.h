@@ -4,8 +4,8 @@
 #include "PointGrid.h"
 #include "PowerTriangulation.h"
 
+#include <optional>
 #include <unordered_set>
-
 #include <vector>
 
 namespace vbas
@@ -22,6 +22,12 @@ class Feedback;
  * to the nearest of all sites (a walk in the updated regular triangulation, which also finds sites a lighter
  * s uncovers). Comparisons run in doubles with a bound on their rounding; only near ties go to the exact
  * predicate.
+ *
+ * Most changes are tried and undone, so a change leaves the triangulation as it was when the sites that
+ * would take the cell of s if s were removed are its neighbours alone (PowerTriangulation::heirs()) and no
+ * region of s is as near to one of them: its regions then go to s or to the nearest of those, and the box of
+ * its new cell is cut from the bisectors of the sites around its old and new places. The triangulation
+ * takes such a change when anything reads it next (settle()), or never when it is undone first.
  */
 class PowerIncremental : public IncrementalPartition
 {
@@ -50,8 +56,28 @@ private:
         double error;
     };
     Power power(RegionIndex r, SiteIndex s) const;
-    /** Re-assigns the regions after site s changed, appending the changes. */
+    /** Gives site s location p and weight w and re-assigns the regions, appending the changes. */
+    void change(SiteIndex s, const Point& p, double w, std::vector<Change>& changes);
+    /** Gives site s back location p and weight w, which it had before `changes`. */
+    void restore(SiteIndex s, const Point& p, double w, const std::vector<Change>& changes);
+    /** Re-assigns the regions after site s changed, from the updated triangulation. */
     void follow(SiteIndex s, std::vector<Change>& changes);
+    /**
+     * Re-assigns the regions after site s changed from `before` (`beforeWeight`) without the triangulation,
+     * which still holds s there; false, changing nothing, when only the updated triangulation can tell.
+     */
+    bool followLocally(SiteIndex s, const Point& before, double beforeWeight, std::vector<Change>& changes);
+    /** A box holding the power cell of site s, cut from the bisectors of the sites in mNearby; false if none.
+     */
+    bool bisectorBox(SiteIndex s, Point& low, Point& high);
+    /**
+     * Appends the regions of other sites that site s takes, in region order: those in [low, high], or every
+     * region without a box; then re-assigns the changes from `first` on.
+     */
+    void gainAndReassign(SiteIndex s, const Point* low, const Point* high, std::size_t first,
+                         std::vector<Change>& changes);
+    /** Brings the triangulation up to a change followed locally. */
+    void settle() const;
     void revert(const std::vector<Change>& changes);
     void reassign(RegionIndex region, SiteIndex to);
     /** Recomputes the cached power distance of the regions of s after s changed. */
@@ -60,7 +86,9 @@ private:
     const std::vector<Point>& mPoints;
     std::vector<Point> mSites;
     std::vector<double> mWeights;
-    PowerTriangulation mTriangulation;
+    /** Holds every site as in mSites and mWeights but mUnsettled, which it holds as before its change. */
+    mutable PowerTriangulation mTriangulation;
+    mutable std::optional<SiteIndex> mUnsettled;
     /** The region points by place: those that may come to a changed site are the ones near its cell. */
     PointGrid mGrid;
     /** Where the sites are, to refuse a move onto another site. */
@@ -70,6 +98,9 @@ private:
     std::vector<std::uint32_t> mPositionInMembers;
     /** Per region: its power distance to its site, so a change compares one new distance per region. */
     std::vector<Power> mOwnerPower;
+    /** Scratch of followLocally(): the sites around s, and the cell being cut. */
+    std::vector<SiteIndex> mNearby;
+    std::vector<Point> mCell, mCut;
 };
 
 } // namespace vbas

@@ -208,6 +208,22 @@ void PowerTriangulation::neighbours(SiteIndex s, std::vector<SiteIndex>& out) co
     while (++circulator != first);
 }
 
+bool PowerTriangulation::heirs(SiteIndex s, std::vector<SiteIndex>& out) const
+{
+    const Regular& triangulation = mImpl->triangulation;
+    const VertexHandle v = mImpl->siteVertex[s];
+    if (v->is_hidden() || triangulation.dimension() < 2 || v->info() != s)
+        return false;
+    auto face = triangulation.incident_faces(v);
+    const auto first = face;
+    do
+        if (triangulation.is_infinite(face) || !face->vertex_list().empty())
+            return false;
+    while (++face != first);
+    neighbours(s, out);
+    return true;
+}
+
 bool PowerTriangulation::cellBox(SiteIndex s, Point& low, Point& high) const
 {
     const Regular& triangulation = mImpl->triangulation;

@@ -42,6 +42,12 @@ public:
     /** The power neighbours of site s, appended to `out` (none when s is hidden). */
     void neighbours(SiteIndex s, std::vector<SiteIndex>& out) const;
     /**
+     * The power neighbours of site s, appended to `out`, when they alone take its cell if s is removed: s is
+     * visible, not on the hull, and no hidden site lies in a triangle at s (removing s would uncover it);
+     * else false, and `out` is left as it was.
+     */
+    bool heirs(SiteIndex s, std::vector<SiteIndex>& out) const;
+    /**
      * A box holding the power cell of site s, from its corners (the power centres of the triangles at s)
      * widened for their rounding; false when no box is known: the cell is unbounded (s on the hull), s is
      * hidden or shares its vertex, or the sites are collinear.

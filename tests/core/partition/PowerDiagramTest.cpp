@@ -144,11 +144,15 @@ TEST(PowerDiagram, CellsAreThePowerCells)
     EXPECT_FALSE(hidden[0].empty());
 }
 
-TEST(PowerDiagram, IncrementalChangesEqualBruteForceWithTiesOnIntegerGrids)
+namespace
 {
-    // 120 sites over a 40 x 40 grid of regions, most of them inside the hull, where a change looks only at
-    // the regions near the site's new cell: every move and weight change, kept or undone, against brute
-    // force.
+/**
+ * 120 sites over a 40 x 40 grid of regions, most of them inside the hull, where a change looks only at the
+ * regions near the site's new cell: every move and weight change (with `weighted`), kept or undone, against
+ * brute force.
+ */
+void expectIncrementalChangesEqualBruteForce(bool weighted)
+{
     std::mt19937_64 generator(23);
     std::vector<Point> points;
     for (int x = 0; x < 40; ++x)
@@ -158,7 +162,7 @@ TEST(PowerDiagram, IncrementalChangesEqualBruteForceWithTiesOnIntegerGrids)
     std::vector<double> weights;
     const auto randomWeight = [&]
     {
-        return double(int(generator() % 61) - 30);
+        return weighted ? double(int(generator() % 61) - 30) : 0.0;
     };
     while (sites.size() < 120)
     {
@@ -177,7 +181,7 @@ TEST(PowerDiagram, IncrementalChangesEqualBruteForceWithTiesOnIntegerGrids)
     {
         const SiteIndex s = SiteIndex(generator() % sites.size());
         changes.clear();
-        const bool reweigh = generator() % 3 == 0;
+        const bool reweigh = weighted && generator() % 3 == 0;
         const Point previous = partition->sites()[s];
         const double previousWeight = partition->weights()[s];
         if (reweigh)
@@ -216,4 +220,95 @@ TEST(PowerDiagram, IncrementalChangesEqualBruteForceWithTiesOnIntegerGrids)
     }
     EXPECT_GT(moved, 1000u) << "the changes should move regions";
     EXPECT_GT(tiesAfterChanges, 100u) << "the changes should make ties with the changed site";
+}
+} // namespace
+
+TEST(PowerDiagram, IncrementalChangesEqualBruteForceWithTiesOnIntegerGrids)
+{
+    expectIncrementalChangesEqualBruteForce(true);
+}
+
+TEST(PowerDiagram, ARegionWhereFourSitesTieGoesToTheLowestOfTheOthersWhenItsSiteLeaves)
+{
+    // Sites 0, 2 and 3 about the origin, site 1 brought in last opposite site 0: the triangulation has no
+    // edge 0-1, yet when site 0 leaves, the origin (equally near to all four, so site 0's) goes to site 1.
+    std::vector<Point> sites{{1.0, 0.0}, {-6.0, 5.0}, {0.0, 1.0}, {0.0, -1.0}};
+    for (const Point& ring :
+         std::vector<Point>{{10, 3}, {3, 10}, {-3, 10}, {-10, 3}, {-10, -3}, {-3, -10}, {3, -10}, {10, -3}})
+        sites.push_back(ring); // around them, so that every site moved is inside the hull
+    // Few regions, so that no region of site 1 lies where it ties with another site before its move.
+    const std::vector<Point> points{{0, 0}, {7, 0}, {0, -7}, {-8, 8}};
+    const RegionIndex origin = 0;
+    const std::vector<Count> recordCounts(points.size(), 1);
+    const PartitionInput input{points, recordCounts, {}};
+    Feedback feedback;
+    const std::unique_ptr<IncrementalPartition> partition = VoronoiPartitioner().incremental(
+        input, Sites(sites, std::vector<double>(sites.size(), 0.0)), feedback);
+    std::vector<IncrementalPartition::Change> changes;
+    ASSERT_TRUE(partition->move(1, {-1.0, 0.0}, changes));
+    EXPECT_EQ(partition->regionSite()[origin], 0u);
+    changes.clear();
+    ASSERT_TRUE(partition->move(0, {3.0, 0.0}, changes));
+    EXPECT_EQ(partition->regionSite()[origin], 1u);
+    for (RegionIndex r = 0; r < points.size(); ++r)
+        ASSERT_EQ(partition->regionSite()[r], bruteForce(points[r], partition->sites(), partition->weights()))
+            << "region (" << points[r].x << ", " << points[r].y << ")";
+}
+
+TEST(PowerDiagram, NeighboursAfterChangesAreThoseOfAFreshTriangulation)
+{
+    // Sites and regions anywhere (no ties, so that one triangulation is right): after every kept or undone
+    // change, the neighbours of every site are those of a triangulation made anew.
+    std::mt19937_64 generator(5);
+    std::uniform_real_distribution<double> coordinate(0.0, 1000.0), weight(-2000.0, 2000.0);
+    std::vector<Point> points(3000), sites(80);
+    for (Point& p : points)
+        p = {coordinate(generator), coordinate(generator)};
+    for (Point& p : sites)
+        p = {coordinate(generator), coordinate(generator)};
+    std::vector<double> weights(sites.size());
+    for (double& w : weights)
+        w = weight(generator);
+    const std::vector<Count> recordCounts(points.size(), 1);
+    const PartitionInput input{points, recordCounts, {}};
+    Feedback feedback;
+    const std::unique_ptr<IncrementalPartition> partition =
+        VoronoiPartitioner().incremental(input, Sites(sites, weights), feedback);
+    std::vector<IncrementalPartition::Change> changes;
+    std::vector<SiteIndex> around, expected;
+    std::size_t moved = 0;
+    for (int step = 0; step < 400; ++step)
+    {
+        const SiteIndex s = SiteIndex(generator() % sites.size());
+        const Point previous = partition->sites()[s];
+        changes.clear();
+        ASSERT_TRUE(partition->move(s,
+                                    {previous.x + coordinate(generator) / 20.0 - 25.0,
+                                     previous.y + coordinate(generator) / 20.0 - 25.0},
+                                    changes));
+        moved += !changes.empty();
+        if (generator() % 2 == 0)
+            partition->undo(s, previous, changes);
+        const PowerTriangulation fresh(partition->sites(), partition->weights());
+        for (SiteIndex t = 0; t < sites.size(); ++t)
+        {
+            around.clear();
+            expected.clear();
+            partition->neighbours(t, around);
+            fresh.neighbours(t, expected);
+            std::sort(around.begin(), around.end());
+            std::sort(expected.begin(), expected.end());
+            ASSERT_EQ(around, expected) << "site " << t << " after step " << step;
+        }
+        for (RegionIndex r = 0; r < points.size(); r += 7)
+            ASSERT_EQ(partition->regionSite()[r], fresh.nearestSite(points[r], partition->regionSite()[r]));
+    }
+    EXPECT_GT(moved, 100u) << "the moves should move regions";
+}
+
+TEST(PowerDiagram, IncrementalMovesEqualBruteForceWhereFourSitesOrMoreTie)
+{
+    // Unweighted sites on integer points: many regions lie where four sites or more are equally near, so that
+    // a site moving away hands such a region to one it shares no edge with.
+    expectIncrementalChangesEqualBruteForce(false);
 }
