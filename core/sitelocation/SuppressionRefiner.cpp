@@ -61,29 +61,33 @@ public:
         std::sort(mNeighbours.begin(), mNeighbours.end());
         const Point site = mPartition.sites()[s];
 
+        // The regions of the neighbours within reach of s, each with its site.
+        mNear.clear();
+        for (SiteIndex j : mNeighbours)
+            for (RegionIndex r : mPartition.members(j))
+                if (mPartition.inNeighbourhood(s, mRegions.point(r), j))
+                    mNear.emplace_back(r, j);
+
         // Neighbouring regions whose withheld records this aggregate would release.
         WeightedMean gain;
         Count bestGain = 0;
         Point bestRegion;
-        for (SiteIndex j : mNeighbours)
-            for (RegionIndex r : mPartition.members(j))
+        for (const auto& [r, j] : mNear)
+        {
+            Count released = 0;
+            for (const ClassCount& entry : mRegions.histograms().entries(r))
+                if (mLedger.isWithheld(mLedger.count(j, entry.cls)) &&
+                    mLedger.count(s, entry.cls) + entry.count >= mK)
+                    released += entry.count;
+            if (released == 0)
+                continue;
+            gain.add(mRegions.point(r), double(released));
+            if (released > bestGain)
             {
-                if (!mPartition.inNeighbourhood(s, mRegions.point(r), j))
-                    continue;
-                Count released = 0;
-                for (const ClassCount& entry : mRegions.histograms().entries(r))
-                    if (mLedger.isWithheld(mLedger.count(j, entry.cls)) &&
-                        mLedger.count(s, entry.cls) + entry.count >= mK)
-                        released += entry.count;
-                if (released == 0)
-                    continue;
-                gain.add(mRegions.point(r), double(released));
-                if (released > bestGain)
-                {
-                    bestGain = released;
-                    bestRegion = mRegions.point(r);
-                }
+                bestGain = released;
+                bestRegion = mRegions.point(r);
             }
+        }
         if (!gain.empty())
         {
             mTargets.push_back(gain.mean());
@@ -114,13 +118,9 @@ public:
         for (std::size_t i = 0; i < mDeficit.size() && i < kClassTargets; ++i)
         {
             WeightedMean records;
-            for (SiteIndex j : mNeighbours)
-                for (RegionIndex r : mPartition.members(j))
-                {
-                    const Count count = classCountIn(mRegions, r, mDeficit[i].second);
-                    if (count > 0 && mPartition.inNeighbourhood(s, mRegions.point(r), j))
-                        records.add(mRegions.point(r), double(count));
-                }
+            for (const auto& near : mNear)
+                if (const Count count = classCountIn(mRegions, near.first, mDeficit[i].second); count > 0)
+                    records.add(mRegions.point(near.first), double(count));
             if (!records.empty())
                 mTargets.push_back(records.mean());
         }
@@ -152,6 +152,7 @@ private:
     Count mK;
     std::vector<Point> mTargets;
     std::vector<SiteIndex> mNeighbours;
+    std::vector<std::pair<RegionIndex, SiteIndex>> mNear;
     std::vector<std::pair<Count, ClassId>> mDeficit;
 };
 
