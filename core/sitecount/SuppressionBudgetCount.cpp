@@ -247,14 +247,32 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     if (located(most) <= budget)
         return most;
     // The largest count from `from` on whose release without refinement withholds at most `limit`:
-    // double until over (withholding is strongly convex in s), then narrow. Such releases are cheap.
+    // double until over (withholding is strongly convex in s), then narrow. Such releases are cheap; two
+    // doublings are released side by side, of which at most one is beyond the first count over.
     const auto locatedBoundary = [&](std::uint64_t from, Count limit)
     {
         std::uint64_t low = from, high = std::min(most, std::max<std::uint64_t>(from + 1, 2 * from));
         if (located(low) > limit)
             return low;
-        while (high < most && located(high) <= limit)
-            low = high, high = std::min(most, 2 * high);
+        const auto doubled = [&](std::uint64_t count)
+        {
+            return std::min(most, 2 * count);
+        };
+        while (high < most)
+        {
+            std::vector<std::uint64_t> ahead;
+            for (std::uint64_t count = high; ahead.size() < 2; count = doubled(count))
+            {
+                if (!trials.tried(count, false))
+                    ahead.push_back(count);
+                if (count == most)
+                    break;
+            }
+            trials.withheldOfEach(ahead, false);
+            if (located(high) > limit)
+                break;
+            low = high, high = doubled(high);
+        }
         return located(high) <= limit
                    ? high
                    : boundary(low, located(low), high, located(high), limit, most, trials, false);
