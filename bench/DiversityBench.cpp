@@ -102,7 +102,7 @@ void manyValues(benchmark::State& state, DiversityRule::Measure measure)
     config.k = envNumber("VBAS_FRONTIER_K", 5);
     config.diversity = {envNumber("VBAS_DIVERSITY_L", 2), measure};
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
-    config.options.set("suppression_budget", percent);
+    config.suppressionBudget = percent;
     const Pipeline pipeline(config);
     Job job(dataset);
     job.spatial.adjacency = delaunayAdjacency(areas);

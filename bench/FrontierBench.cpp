@@ -494,7 +494,7 @@ void budget(benchmark::State& state, const std::string& scenario, std::size_t de
     Job job(dataset);
     job.spatial.adjacency = delaunayAdjacency(areas);
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
-    config.options.set("suppression_budget", percent);
+    config.suppressionBudget = percent;
     const Pipeline pipeline(config);
     struct Printing : Feedback
     {

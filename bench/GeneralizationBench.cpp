@@ -15,9 +15,9 @@
 // Run: build/bench/vbas_bench --benchmark_filter=Generalization_Eastern
 // Environment overrides: VBAS_BUDGET_PERCENT (1), VBAS_FRONTIER_RECORDS, VBAS_FRONTIER_SEED, VBAS_FRONTIER_K,
 // VBAS_GENERALIZATION (the hierarchy text).
+#include "GeneralizationSearch.h"
 #include "Microdata.h"
 #include "Pipeline.h"
-#include "generalization/GeneralizationSearch.h"
 
 #include <benchmark/benchmark.h>
 
@@ -88,7 +88,7 @@ void Generalization_Eastern(benchmark::State& state)
         buildHierarchies(parseGeneralization(text), {{"education", kEducationTable}}, names,
                          categoryValues(micro), AutomaticBanding{categoryRecords(dataset), config.k, true});
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
-    config.options.set("suppression_budget", percent);
+    config.suppressionBudget = percent;
     const Pipeline pipeline(config);
     std::printf(
         "\n== Generalization Eastern: %s, %llu records, QIs %zu (age exact: %zu values), budget %.3g %%, "
@@ -109,14 +109,14 @@ void Generalization_Eastern(benchmark::State& state)
                     100.0 * double(plain.suppression.suppressed()) / double(dataset.totalRecords()),
                     plainSeconds);
 
-        Job job = plainJob;
-        job.hierarchies = &hierarchies;
         Printing printing;
         start = Clock::now();
-        const GeneralizationChoice choice = searchGeneralization(pipeline, job, printing);
+        const GeneralizationChoice choice = searchGeneralization(pipeline, plainJob, hierarchies, printing);
         const double searchSeconds = secondsSince(start);
         start = Clock::now();
-        const ReleaseResult release = pipeline.release(job, {}, quiet);
+        ReleaseRequest request;
+        request.hierarchies = &hierarchies;
+        const ReleaseResult release = pipeline.release(plainJob, request, quiet);
         const double releaseSeconds = secondsSince(start);
         std::string levels;
         for (std::size_t j = 0; j < hierarchies.size(); ++j)

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "data/Dataset.h"
-#include "generalization/Hierarchy.h"
 #include "geometry/RegionGeometries.h"
 #include "ledger/ReleaseLedger.h"
 #include "partition/SpatialContext.h"
@@ -13,10 +12,10 @@ namespace vbas
 {
 
 /**
- * The inputs of a run, apart from its configuration (PipelineConfig): the records with their regions,
- * and what is known of the regions on the ground. Only the dataset is required; a strategy that needs
- * more (Needs in the registry) fails with an Error naming what is missing. A Job refers to its dataset
- * and geometries: they must outlive it and every run made with it.
+ * The inputs of a run, apart from its configuration (PipelineConfig): the records with their regions (and
+ * the values behind their codes), and what is known of the regions on the ground. Only the dataset is
+ * required; a strategy that needs more (Needs in the registry) fails with an Error naming what is missing. A
+ * Job refers to its dataset and geometries: they must outlive it and every run made with it.
  */
 struct Job
 {
@@ -41,33 +40,11 @@ struct Job
      */
     std::vector<std::uint32_t> regionParent;
     /**
-     * Generalization hierarchies of the quasi-identifiers, in schema order (none for a quasi-identifier
-     * kept as it is); when any is given, a release searches the levels with the geography (SPEC section 12).
-     */
-    const Hierarchies* hierarchies = nullptr;
-    /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
-    double adjacencyTolerance = 0.0;
-    /**
-     * The value behind every category code of each quasi-identifier (as read, level 0): what the released
-     * classes publish, for the difference rule and a ledger's cells. Null: not known.
-     */
-    const std::vector<std::vector<CategoryValue>>* quasiIdentifierValues = nullptr;
-    /**
      * What earlier releases of overlapping records published on the aggregation this release is made on
-     * (SPEC section 13; needs quasiIdentifierValues): no released cell may differ from one of their counts
-     * by 1 to k - 1. Only releases on a given aggregation (releaseGroups()) take them.
+     * (SPEC section 13; needs the dataset's quasiIdentifierValues()): no released cell may differ from one of
+     * their counts by 1 to k - 1. Only releases on a given aggregation (releaseGroups()) take them.
      */
     std::vector<const std::vector<PublishedCell>*> earlierCells;
-
-    /** Whether a quasi-identifier has a hierarchy, so that a release searches generalization levels. */
-    bool generalizes() const
-    {
-        if (hierarchies != nullptr)
-            for (const auto& hierarchy : *hierarchies)
-                if (hierarchy)
-                    return true;
-        return false;
-    }
 };
 
 } // namespace vbas

@@ -15,7 +15,13 @@ inline std::string numberText(double value, int significant)
     return text.str();
 }
 
-/** A percentage as messages show it: "1", "0.25", "12.3". */
+/** `part` as a percentage of `whole` (0 when `whole` is 0), as percentText() writes it. */
+inline double percentOf(double part, double whole)
+{
+    return whole > 0.0 ? 100.0 * part / whole : 0.0;
+}
+
+/** A percentage as messages and reports show it, the one rule for every share: "1", "0.25", "12.3". */
 inline std::string percentText(double value)
 {
     return numberText(value, 3);

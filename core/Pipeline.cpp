@@ -1,12 +1,13 @@
 #include "Pipeline.h"
+#include "GeneralizationSearch.h"
 #include "PipelineProbe.h"
+#include "SuppressionBudget.h"
 
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
 
 #include "quality/Metric.h"
 #include "sitecount/SiteCounter.h"
-#include "sitecount/SuppressionBudgetCount.h"
 #include "sitelocation/SiteLocator.h"
 #include "suppression/Suppressor.h"
 
@@ -42,6 +43,7 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
 {
     const StrategyOptions& options = mConfig.options;
     registry.checkKnownOptions(options);
+    checkSuppressionBudget(mConfig.suppressionBudget);
     mSiteCounter =
         Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").make(options);
     mSiteLocator =
@@ -194,12 +196,40 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
                             " needs the region polygons to know which areas are neighbours");
         }
         const RegionGeometries& geometries = *job.geometries;
-        data.spatial.adjacency = std::make_shared<const RegionAdjacency>(RegionAdjacency::build(
-            geometries,
-            job.adjacencyTolerance > 0.0 ? job.adjacencyTolerance : defaultAdjacencyTolerance(geometries),
-            feedback));
+        data.spatial.adjacency = std::make_shared<const RegionAdjacency>(
+            RegionAdjacency::build(geometries,
+                                   mConfig.adjacencyTolerance > 0.0 ? mConfig.adjacencyTolerance
+                                                                    : defaultAdjacencyTolerance(geometries),
+                                   feedback));
     }
     return data;
+}
+
+Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback&) const
+{
+    const GeneralizationSpec& spec = mConfig.generalization;
+    if (spec.empty())
+        return {};
+    if (dataset.quasiIdentifierValues().size() != dataset.schema().size())
+        throw Error(Subject::Generalization, "the generalization needs the values of the quasi-identifiers");
+    std::vector<std::string> names;
+    for (std::size_t j = 0; j < dataset.schema().size(); ++j)
+        names.push_back(dataset.schema().at(j).name);
+    Hierarchies hierarchies =
+        buildHierarchies(spec.specs, spec.tables, names, dataset.quasiIdentifierValues(),
+                         {categoryRecords(dataset), mConfig.k, spec.bandNumbers});
+    if (!generalizes(hierarchies))
+        hierarchies.clear();
+    return hierarchies;
+}
+
+const Hierarchies& Pipeline::hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
+                                           Hierarchies& built, Feedback& feedback) const
+{
+    if (request.hierarchies != nullptr)
+        return *request.hierarchies;
+    built = prepareHierarchies(dataset, feedback);
+    return built;
 }
 
 const Partitioner& Pipeline::partitioner(const PreparedData& data,
@@ -239,7 +269,7 @@ Pipeline::SelectedSites Pipeline::selectSites(const PreparedData& data, Feedback
     selected.count = estimateSiteCount(data, probe, feedback, &selected.estimate);
     if (!probe.trials().empty())
     {
-        const double percent = suppressionBudgetPercent(mConfig.options);
+        const double percent = mConfig.suppressionBudget;
         selected.search = SiteCountSearch{probe.records(), suppressionBudget(probe.records(), percent),
                                           percent, probe.trials()};
     }
@@ -442,12 +472,14 @@ ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const Re
 
 ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
 {
-    if (job.generalizes())
+    Hierarchies built;
+    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
+    if (generalizes(hierarchies))
     {
         std::optional<GeneralizationChoice> choice;
         {
             Feedback::Stage stage(feedback, 0.0, 0.4);
-            choice.emplace(searchGeneralization(*this, job, feedback));
+            choice.emplace(searchGeneralization(*this, job, hierarchies, feedback));
         }
         Job chosen = job;
         chosen.dataset = &choice->dataset;
@@ -459,7 +491,7 @@ ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, F
             result = run(chosen, feedback);
         }
         choice->report.releasedLoss =
-            releasedLoss(result, classLoss(choice->dataset, *job.hierarchies, choice->report.levels));
+            releasedLoss(result, classLoss(choice->dataset, hierarchies, choice->report.levels));
         Feedback::Stage stage(feedback, 0.8, 1.0);
         ReleaseResult whole = complete(chosen, std::move(result), request, feedback);
         whole.generalization = std::move(choice->report);
@@ -496,11 +528,13 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
     // At given levels: the records generalized to them, as a release of the lattice's node would be.
     std::optional<Dataset> generalized;
     Job atLevels = job;
+    Hierarchies built;
+    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
     if (!request.levels.empty())
     {
-        if (job.hierarchies == nullptr)
+        if (!generalizes(hierarchies))
             throw Error(Subject::Generalization, "levels were given without hierarchies");
-        generalized.emplace(generalizedDataset(*job.dataset, *job.hierarchies, request.levels));
+        generalized.emplace(generalizedDataset(*job.dataset, hierarchies, request.levels));
         atLevels.dataset = &*generalized;
     }
     PipelineResult result;
@@ -509,11 +543,12 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
         PreparedData data = prepare(atLevels, feedback);
         if (!job.earlierCells.empty())
         {
-            if (job.quasiIdentifierValues == nullptr)
+            if (job.dataset->quasiIdentifierValues().empty())
                 throw Error(Subject::Ledger, "the difference rule needs the values of the quasi-identifiers");
             // The key of each released class: that of any level-0 class generalized into it.
             const std::vector<std::string> keys =
-                classKeys(*job.dataset, *job.quasiIdentifierValues, job.hierarchies, request.levels);
+                classKeys(*job.dataset, job.dataset->quasiIdentifierValues(),
+                          generalizes(hierarchies) ? &hierarchies : nullptr, request.levels);
             std::vector<std::string> releasedKeys(atLevels.dataset->classes().size());
             for (std::size_t row = 0; row < job.dataset->rows(); ++row)
                 if (job.dataset->rowRegion(row) != kNoRegion)
@@ -529,7 +564,7 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
         whole.generalization.emplace();
         whole.generalization->levels = request.levels;
         whole.generalization->releasedLoss =
-            releasedLoss(whole.result, classLoss(*atLevels.dataset, *job.hierarchies, request.levels));
+            releasedLoss(whole.result, classLoss(*atLevels.dataset, hierarchies, request.levels));
     }
     return whole;
 }

@@ -5,7 +5,8 @@
 #include "Registry.h"
 #include "boundary/BoundaryRefiner.h"
 #include "data/RegionSet.h"
-#include "generalization/GeneralizationSearch.h"
+#include "generalization/GeneralizationReport.h"
+#include "generalization/Hierarchy.h"
 #include "geometry/ClippedCells.h"
 #include "geometry/Dissolve.h"
 #include "partition/Aggregation.h"
@@ -31,8 +32,9 @@ class Partitioner;
 class Suppressor;
 
 /**
- * A configured run: k, global suppression, l-diversity, and one strategy id per component with their
- * options. Pure configuration: the data a run works on is its Job.
+ * A configured run: k, global suppression, l-diversity, one strategy id per component with their
+ * options, the suppression budget and the generalization spec. Pure configuration: the data a run works on is
+ * its Job.
  */
 struct PipelineConfig
 {
@@ -49,8 +51,21 @@ struct PipelineConfig
     std::string suppressor = "suppression.small_classes";
     /** Options of the strategies by key (see each entry's options); unset ones take their defaults. */
     StrategyOptions options;
+    /**
+     * Most records a release may withhold, percent of all records, in (0, 100] (suppressionBudgetOption()):
+     * what sitecount.suppression_budget finds the most regions within, and the limit of the generalization
+     * search.
+     */
+    double suppressionBudget = 1.0;
+    /**
+     * How the quasi-identifiers may be generalized (SPEC section 12); prepareHierarchies() builds the
+     * hierarchies from it and the dataset's values. Empty: released as they are.
+     */
+    GeneralizationSpec generalization;
     /** Move stranded pieces of aggregates to an adjacent aggregate before suppression (needs adjacency). */
     bool repairContiguity = false;
+    /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
+    double adjacencyTolerance = 0.0;
     /** l-diversity of the sensitive fields, checked on every released group (off by default). */
     DiversityRule diversity;
     /**
@@ -167,9 +182,14 @@ struct ReleaseRequest
     bool cells = false;
     /**
      * The level of every quasi-identifier to release at, for a release on a given aggregation
-     * (releaseGroups()) with the job's hierarchies; empty: the values as they are.
+     * (releaseGroups()) with the hierarchies; empty: the values as they are.
      */
     std::vector<std::size_t> levels;
+    /**
+     * The hierarchies of the job's quasi-identifiers as prepareHierarchies() built them (a front end that
+     * labels the release with them builds them once), or one's own; null: prepareHierarchies() builds them.
+     */
+    const Hierarchies* hierarchies = nullptr;
 };
 
 /** A whole release: what its outputs publish and what its review shows, in the job's planar frame. */
@@ -183,7 +203,7 @@ struct ReleaseResult
     ClippedCells cells;
     /** Per input row of the dataset: released, or why not. */
     std::vector<RecordFate> fates;
-    /** The levels the job's hierarchies were released at and how they were chosen (only with hierarchies). */
+    /** The levels the hierarchies were released at and how they were chosen (only with hierarchies). */
     std::optional<GeneralizationReport> generalization;
 };
 
@@ -219,8 +239,8 @@ public:
 
     /**
      * All stages, with the aggregates' polygons, the cells when asked for and every record's fate. With
-     * hierarchies in the job, the generalization levels are searched first (searchGeneralization()) and
-     * the release is made of the records at the chosen levels.
+     * hierarchies (the request's, else the configuration's), the generalization levels are searched first
+     * (searchGeneralization()) and the release is made of the records at the chosen levels.
      */
     ReleaseResult release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const;
     /** The release of a partition around given sites (no site count, location or refinement). */
@@ -228,8 +248,8 @@ public:
                                      Feedback& feedback) const;
     /**
      * The release of an existing aggregation given as a group per region (groups 0..groups-1, none empty),
-     * rated as the engine's own, at the request's levels, keeping its differences with the job's earlier
-     * cells (SPEC section 13).
+     * rated as the engine's own, at the request's levels of the hierarchies, keeping its differences with
+     * the job's earlier cells (SPEC section 13).
      */
     ReleaseResult releaseGroups(const Job& job, const std::vector<std::uint32_t>& regionGroup,
                                 std::size_t groups, const ReleaseRequest& request, Feedback& feedback) const;
@@ -243,6 +263,13 @@ public:
      * and builds the region adjacency when needs() asks for it and the job lacks it.
      */
     PreparedData prepare(const Job& job, Feedback& feedback) const;
+    /**
+     * The hierarchies of the configuration's generalization spec on `dataset` (buildHierarchies() with its
+     * quasi-identifiers' names, values and records, and k), in schema order; empty when the spec is empty or
+     * gives no quasi-identifier a hierarchy. Throws Error(Generalization) as buildHierarchies() does, and
+     * when the dataset lacks the values.
+     */
+    Hierarchies prepareHierarchies(const Dataset& dataset, Feedback& feedback) const;
     /** Site-count estimate clamped to [1, non-empty regions]; `raw` receives the unclamped one. */
     std::uint64_t estimateSiteCount(const PreparedData& data, Feedback& feedback,
                                     std::uint64_t* raw = nullptr) const;
@@ -313,6 +340,9 @@ private:
                         Feedback& feedback) const;
     /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */
     const Partitioner& partitioner(const PreparedData& data, std::unique_ptr<Partitioner>& constrained) const;
+    /** The request's hierarchies, else the configuration's built on `dataset` into `built`. */
+    const Hierarchies& hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
+                                     Hierarchies& built, Feedback& feedback) const;
     /** Adds the polygons, cells and fates to a result of `job`. */
     ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
                            Feedback& feedback) const;

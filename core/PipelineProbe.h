@@ -33,6 +33,7 @@ public:
     {
     }
     Count records() const override { return mData.regions.totalRecords() + mData.globallySuppressed; }
+    double budgetPercent() const override { return mPipeline.config().suppressionBudget; }
     bool refines() const override
     {
         return !mPipeline.config().siteRefiner.empty() || !mPipeline.config().boundaryRefiner.empty();

@@ -25,6 +25,8 @@ struct Needs
     bool adjacency = false;
     /** Obstacles are used when given (others ignore them). */
     bool obstacles = false;
+    /** Reads the suppression budget (PipelineConfig::suppressionBudget). */
+    bool suppressionBudget = false;
 };
 
 /**

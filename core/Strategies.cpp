@@ -38,10 +38,13 @@ Registry makeBuiltIn()
          &NaiveAnonymityCount::create, NaiveAnonymityCount::options()},
         {"sitecount.fixed", "Fixed number", "the number of regions given as site_count", &FixedCount::create,
          FixedCount::options()},
-        {"sitecount.suppression_budget", "Most regions within the withholding budget",
+        {"sitecount.suppression_budget",
+         "Most regions within the withholding budget",
          "the most regions whose release withholds at most the suppression_budget share of the records "
          "(tries the whole release at several numbers of regions; the finest map for a given loss)",
-         &SuppressionBudgetCount::create, SuppressionBudgetCount::options()},
+         &SuppressionBudgetCount::create,
+         {},
+         Needs{false, false, true}},
     };
     r.siteLocators = {
         {"sitelocation.balanced_density", "Balanced density",

@@ -1,5 +1,6 @@
 #include "Sweep.h"
 
+#include "GeneralizationSearch.h"
 #include "PipelineProbe.h"
 #include "quality/Pareto.h"
 
@@ -104,10 +105,16 @@ Comparison::Comparison(const PipelineConfig& base, const ComparisonChoices& choi
 
 Comparison::~Comparison() = default;
 
-ComparisonResult Comparison::run(const Job& job, Feedback& feedback) const
+ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hierarchies* hierarchies) const
 {
     ComparisonResult result;
-    if (job.generalizes())
+    Hierarchies built;
+    if (hierarchies == nullptr)
+    {
+        built = mPipelines.front()->prepareHierarchies(*job.dataset, feedback);
+        hierarchies = &built;
+    }
+    if (generalizes(*hierarchies))
     {
         // Each configuration releases its own generalization levels, so each prepares its own records.
         for (std::size_t i = 0; i < mPipelines.size(); ++i)
@@ -117,22 +124,35 @@ ComparisonResult Comparison::run(const Job& job, Feedback& feedback) const
             std::optional<GeneralizationChoice> choice;
             {
                 Feedback::Stage stage(feedback, from, from + 0.5 * (to - from));
-                choice.emplace(searchGeneralization(*mPipelines[i], job, feedback));
+                choice.emplace(searchGeneralization(*mPipelines[i], job, *hierarchies, feedback));
             }
-            Feedback::Stage stage(feedback, from + 0.5 * (to - from), to);
             Job chosen = job;
-            chosen.dataset = &choice->dataset;
             if (choice->adjacency)
                 chosen.spatial.adjacency = choice->adjacency;
-            const std::vector<double> lossOfClass =
-                classLoss(choice->dataset, *job.hierarchies, choice->report.levels);
-            const PreparedData data = mPipelines[i]->prepare(chosen, feedback);
-            for (SweepRow& row : sweep(*mPipelines[i], data, mSweep, feedback))
+            // The chosen levels, then (when asked) the other nodes of the search's frontier.
+            std::vector<std::vector<std::size_t>> nodes{choice->report.levels};
+            if (mSweep.generalizationLevels)
+                for (const NodeEvaluation& node : choice->report.evaluated)
+                    if (node.frontier && std::find(nodes.begin(), nodes.end(), node.levels) == nodes.end())
+                        nodes.push_back(node.levels);
+            for (std::size_t n = 0; n < nodes.size(); ++n)
             {
-                row.levels = choice->report.levels;
-                row.attributeLoss = releasedLoss(row.result, lossOfClass);
-                result.rows.push_back(std::move(row));
-                result.rowConfig.push_back(i);
+                const double step = 0.5 * (to - from) / double(nodes.size());
+                Feedback::Stage stage(feedback, from + 0.5 * (to - from) + double(n) * step,
+                                      from + 0.5 * (to - from) + double(n + 1) * step);
+                std::optional<Dataset> other;
+                if (n > 0)
+                    other.emplace(generalizedDataset(*job.dataset, *hierarchies, nodes[n]));
+                chosen.dataset = n == 0 ? &choice->dataset : &*other;
+                const std::vector<double> lossOfClass = classLoss(*chosen.dataset, *hierarchies, nodes[n]);
+                const PreparedData data = mPipelines[i]->prepare(chosen, feedback);
+                for (SweepRow& row : sweep(*mPipelines[i], data, mSweep, feedback))
+                {
+                    row.levels = nodes[n];
+                    row.attributeLoss = releasedLoss(row.result, lossOfClass);
+                    result.rows.push_back(std::move(row));
+                    result.rowConfig.push_back(i);
+                }
             }
         }
     }

@@ -14,6 +14,11 @@ struct SweepOptions
 {
     int steps = 2;
     double fraction = 0.1;
+    /**
+     * With hierarchies, a comparison also sweeps every other node on the frontier of each configuration's
+     * generalization search (GeneralizationReport::evaluated), not only the levels its release chooses.
+     */
+    bool generalizationLevels = false;
 };
 
 struct SweepRow
@@ -66,9 +71,10 @@ struct ComparisonResult
 /**
  * Several approaches on one job (thesis section 4.3): every combination of the chosen site counters,
  * site locators and refinements (and none) on a base configuration, each swept over site counts around
- * its own estimate. With hierarchies in the job, each combination first searches its generalization
- * levels as its release would (SPEC section 12) and sweeps the records at them. Only one row may ever be
- * released: two aggregations of the same records can be intersected.
+ * its own estimate. With hierarchies, each combination first searches its generalization levels as its
+ * release would (SPEC section 12) and sweeps the records at them, and with SweepOptions::generalizationLevels
+ * at every other node of the search's frontier too. Only one row may ever be released: two aggregations of
+ * the same records can be intersected.
  */
 class Comparison
 {
@@ -82,7 +88,13 @@ public:
     ~Comparison();
 
     const std::vector<PipelineConfig>& configs() const { return mConfigs; }
-    ComparisonResult run(const Job& job, Feedback& feedback) const;
+    /** The pipeline of configs()[configuration]. */
+    const Pipeline& pipeline(std::size_t configuration) const { return *mPipelines.at(configuration); }
+    /**
+     * The rows on `job`; `hierarchies` as Pipeline::prepareHierarchies() built them (or one's own), null:
+     * the base configuration's built here.
+     */
+    ComparisonResult run(const Job& job, Feedback& feedback, const Hierarchies* hierarchies = nullptr) const;
 
 private:
     std::vector<PipelineConfig> mConfigs;

@@ -72,6 +72,10 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
         throw Error(Subject::QuasiIdentifier, "the record codes do not match the " +
                                                   std::to_string(schema.size()) +
                                                   " quasi-identifiers of the schema");
+    if (!records.quasiIdentifierValues.empty() && records.quasiIdentifierValues.size() != schema.size())
+        throw Error(Subject::QuasiIdentifier,
+                    "the values are given for " + std::to_string(records.quasiIdentifierValues.size()) +
+                        " quasi-identifiers, not the " + std::to_string(schema.size()) + " of the schema");
     if (records.sensitiveCodes.size() != records.rows() * records.sensitiveCount)
         throw Error(Subject::Sensitive, "the sensitive codes hold " +
                                             std::to_string(records.sensitiveCodes.size()) + " values, not " +
@@ -130,7 +134,7 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
         if (double(unknownRecords) > options.maxDroppedShare * double(total))
             throw Error(
                 Subject::RecordRegion,
-                what + ", " + percentText(100.0 * double(unknownRecords) / double(total)) +
+                what + ", " + percentText(percentOf(double(unknownRecords), double(total))) +
                     " % of the records: more than the " + percentText(100.0 * options.maxDroppedShare) +
                     " % that may be dropped (MAX_DROPPED). So many unknown ids mean the region fields "
                     "do not correspond; fix the ids or choose the right fields rather than drop them");
@@ -164,6 +168,7 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
 
     dataset.mSensitiveCount = records.sensitiveCount;
     dataset.mSensitiveCodes = records.sensitiveCodes;
+    dataset.mQuasiIdentifierValues = records.quasiIdentifierValues;
     if (!records.counts.empty())
         dataset.mRowCount.assign(records.counts.begin(), records.counts.end());
     dataset.mClasses = ClassDictionary::build(categories, records.codes.data(), rows,
@@ -184,10 +189,10 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
 }
 
 Dataset Dataset::generalized(const std::vector<std::vector<std::uint32_t>>& codeMap,
-                             const std::vector<std::uint64_t>& groupCounts) const
+                             const std::vector<std::vector<CategoryValue>>& groupValues) const
 {
     const std::size_t q = mSchema.size();
-    if (codeMap.size() != q || groupCounts.size() != q)
+    if (codeMap.size() != q || groupValues.size() != q)
         throw Error(Subject::QuasiIdentifier, "a generalization needs a code map for each of the " +
                                                   std::to_string(q) + " quasi-identifiers");
     std::vector<QuasiIdentifier> quasiIdentifiers;
@@ -195,7 +200,7 @@ Dataset Dataset::generalized(const std::vector<std::vector<std::uint32_t>>& code
     for (std::size_t j = 0; j < q; ++j)
     {
         const bool mapped = !codeMap[j].empty();
-        categories[j] = mapped ? groupCounts[j] : mSchema.categories(j);
+        categories[j] = mapped ? groupValues[j].size() : mSchema.categories(j);
         quasiIdentifiers.push_back({mSchema.at(j).name, mapped ? 0 : mSchema.at(j).declaredCategories});
     }
     // Every class of this dataset becomes one "row" of generalized codes; interning them gives the
@@ -227,6 +232,10 @@ Dataset Dataset::generalized(const std::vector<std::vector<std::uint32_t>>& code
     dataset.mRowCount = mRowCount;
     dataset.mSensitiveCount = mSensitiveCount;
     dataset.mSensitiveCodes = mSensitiveCodes;
+    if (!mQuasiIdentifierValues.empty())
+        for (std::size_t j = 0; j < q; ++j)
+            dataset.mQuasiIdentifierValues.push_back(codeMap[j].empty() ? mQuasiIdentifierValues[j]
+                                                                        : groupValues[j]);
     dataset.mDroppedRows = mDroppedRows;
     dataset.mDroppedRecords = mDroppedRecords;
     return dataset;

@@ -55,13 +55,14 @@ public:
                          const DatasetOptions& options, Feedback& feedback);
 
     /**
-     * The same records with code c of quasi-identifier i read as codeMap[i][c], a group below
-     * groupCounts[i] (an empty codeMap[i] keeps quasi-identifier i as it is): generalized values
-     * (SPEC section 12). Classes, histograms and the class of every row are re-keyed from this
-     * dataset's, without reading records again; declared category counts give way to the group counts.
+     * The same records with code c of quasi-identifier i read as codeMap[i][c], a group of
+     * groupValues[i] (the value each group publishes; an empty codeMap[i] keeps quasi-identifier i as it
+     * is): generalized values (SPEC section 12). Classes, histograms and the class of every row are re-keyed
+     * from this dataset's, without reading records again; declared category counts give way to the group
+     * counts, and the values of a mapped quasi-identifier (when this dataset has values) to its groups'.
      */
     Dataset generalized(const std::vector<std::vector<std::uint32_t>>& codeMap,
-                        const std::vector<std::uint64_t>& groupCounts) const;
+                        const std::vector<std::vector<CategoryValue>>& groupValues) const;
 
     std::size_t regionCount() const { return mRegionIds.size(); }
     const std::string& regionId(RegionIndex r) const { return mRegionIds[r]; }
@@ -85,6 +86,14 @@ public:
     {
         return mSensitiveCodes[row * mSensitiveCount + field];
     }
+    /**
+     * The value behind every category code of each quasi-identifier (RecordTable::quasiIdentifierValues);
+     * empty when not known.
+     */
+    const std::vector<std::vector<CategoryValue>>& quasiIdentifierValues() const
+    {
+        return mQuasiIdentifierValues;
+    }
     std::size_t droppedRows() const { return mDroppedRows; }
     Count droppedRecords() const { return mDroppedRecords; }
 
@@ -99,6 +108,7 @@ private:
     std::vector<Count> mRowCount;
     std::size_t mSensitiveCount = 0;
     std::vector<std::uint32_t> mSensitiveCodes;
+    std::vector<std::vector<CategoryValue>> mQuasiIdentifierValues;
     std::size_t mDroppedRows = 0;
     Count mDroppedRecords = 0;
 };

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "CategoryValue.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +32,11 @@ struct RecordTable
      * values are encoded by the front end, NULL being a value of its own.
      */
     std::vector<std::uint32_t> sensitiveCodes;
+    /**
+     * The value behind every category code of each quasi-identifier, as read (what the released classes
+     * publish, what hierarchies are built from); empty when the front end does not give them.
+     */
+    std::vector<std::vector<CategoryValue>> quasiIdentifierValues;
 
     std::size_t rows() const { return regionKey.size(); }
 };

@@ -319,6 +319,11 @@ Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
     return hierarchies;
 }
 
+bool generalizes(const Hierarchies& hierarchies)
+{
+    return std::any_of(hierarchies.begin(), hierarchies.end(), [](const auto& qi) { return qi.has_value(); });
+}
+
 std::string generalizationText(const Hierarchies& hierarchies)
 {
     std::string text;

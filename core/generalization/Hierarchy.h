@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Types.h"
+#include "data/CategoryValue.h"
 
 #include <cstdint>
 #include <map>
@@ -10,21 +11,6 @@
 
 namespace vbas
 {
-
-/**
- * The value behind one category code of a quasi-identifier, as the front end read it. Codes are the
- * Dataset's (0..categories-1); the front end gives the value of every code.
- */
-struct CategoryValue
-{
-    bool null = false;
-    /** The value as published without generalization (numbers and dates too). */
-    std::string text;
-    /** The number, when the field is numeric (else kinds that need one parse `text`). */
-    std::optional<double> number;
-    /** Days since 1970-01-01, when the field is a date or date-time (else parsed from `text`). */
-    std::optional<std::int64_t> day;
-};
 
 /**
  * The generalization levels of one quasi-identifier (SPEC section 12): level 0 is the values as they
@@ -112,6 +98,24 @@ struct HierarchySpec
  */
 std::vector<HierarchySpec> parseGeneralization(const std::string& text);
 
+/**
+ * How the quasi-identifiers of a release may be generalized, as configuration
+ * (PipelineConfig::generalization): the parsed specs, the ARX tables by field and whether numeric
+ * quasi-identifiers no spec names get the automatic bands. Pipeline::prepareHierarchies() builds the
+ * hierarchies of a dataset from it.
+ */
+struct GeneralizationSpec
+{
+    std::vector<HierarchySpec> specs;
+    /** The text of each field's ARX table (value;level1;level2;...). */
+    std::map<std::string, std::string> tables;
+    /** AutomaticBanding::byDefault. */
+    bool bandNumbers = false;
+
+    /** Whether it asks for no hierarchy at all. */
+    bool empty() const { return specs.empty() && tables.empty() && !bandNumbers; }
+};
+
 /** A quasi-identifier's hierarchy with the highest level the search may use. */
 struct QuasiIdentifierHierarchy
 {
@@ -134,6 +138,9 @@ struct QuasiIdentifierHierarchy
 
 /** The hierarchies of a schema's quasi-identifiers, in its order; none for one kept as it is. */
 using Hierarchies = std::vector<std::optional<QuasiIdentifierHierarchy>>;
+
+/** Whether any quasi-identifier has a hierarchy, so that a release searches generalization levels. */
+bool generalizes(const Hierarchies& hierarchies);
 
 /** What the automatic kind decides its bands from, besides the values (SPEC section 12). */
 struct AutomaticBanding

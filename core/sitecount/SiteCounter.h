@@ -21,6 +21,8 @@ public:
     virtual ~ReleaseProbe() = default;
     /** Records of the data set, withheld ones included (the N of a budget's share). */
     virtual Count records() const = 0;
+    /** The suppression budget, percent of records() (PipelineConfig::suppressionBudget). */
+    virtual double budgetPercent() const = 0;
     /**
      * Records the release with `sites` sites withholds: global, local and l-diversity suppression;
      * `refined`: after the configured refinement (false: the located sites as they are; the

@@ -2,6 +2,7 @@
 
 #include "NumberText.h"
 #include "StrategyOptions.h"
+#include "SuppressionBudget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,16 +30,6 @@ constexpr double kLowGuessedShare = 1.45, kHighGuessedShare = 1.6;
  * boundary (1.53 on the Eastern benchmark with the region moves), for a speculative first bracket.
  */
 constexpr double kGuessedShare = 1.5;
-
-const OptionSpec& budgetOption()
-{
-    static const OptionSpec spec = OptionSpec::number(
-        "suppression_budget", "Most records to withhold (% of all records)", 1.0, 0.0, 100.0,
-        "The release makes as many regions as it can while withholding at most this share of the records "
-        "(records that would stand out in their region, for k or for the variety of sensitive values): 1 "
-        "is common. Finer maps withhold more records.");
-    return spec;
-}
 
 /** How far apart the counts within and over the budget may end, at count `lo`: 1 is exact. */
 std::uint64_t tolerance(std::uint64_t lo)
@@ -373,35 +364,18 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
 }
 } // namespace
 
-SuppressionBudgetCount::SuppressionBudgetCount(double percent)
-    : mPercent(percent)
+std::unique_ptr<SiteCounter> SuppressionBudgetCount::create(const StrategyOptions&)
 {
-    if (!(percent > 0.0 && percent <= 100.0))
-        throw optionError("suppression_budget",
-                          "the suppression budget must be a percentage above 0 and at most 100");
-}
-
-std::unique_ptr<SiteCounter> SuppressionBudgetCount::create(const StrategyOptions& options)
-{
-    return std::make_unique<SuppressionBudgetCount>(options.number(budgetOption()));
-}
-
-std::vector<OptionSpec> SuppressionBudgetCount::options()
-{
-    return {budgetOption()};
-}
-
-Count suppressionBudget(Count records, double percent)
-{
-    return Count(floorDecimal(static_cast<long double>(records) * percent / 100.0L));
+    return std::make_unique<SuppressionBudgetCount>();
 }
 
 std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, ReleaseProbe& probe,
                                                Feedback& feedback) const
 {
-    const Count budget = suppressionBudget(probe.records(), mPercent);
+    const double percent = probe.budgetPercent();
+    const Count budget = suppressionBudget(probe.records(), percent);
     Trials trials(probe, feedback);
-    const std::uint64_t sites = mostSitesWithin(regions, budget, mPercent, trials, probe, feedback);
+    const std::uint64_t sites = mostSitesWithin(regions, budget, percent, trials, probe, feedback);
     const std::optional<Count> withheld =
         probe.refines() ? trials.refinedWithheld(sites) : trials.withheldAt(sites);
     const std::optional<std::uint64_t> over = trials.leastOver(sites, budget);
@@ -413,16 +387,11 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
                                    : std::string();
     if (!withheld || *withheld <= budget) // else the search has warned
         feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
-                      std::to_string(probe.records()) + " records (" + percentText(mPercent) +
+                      std::to_string(probe.records()) + " records (" + percentText(percent) +
                       " %) withheld; " + std::to_string(sites) + " regions are the most within it" + margin +
                       " (" + (withheld ? std::to_string(*withheld) + " withheld; " : std::string()) +
                       std::to_string(trials.count()) + " releases tried)");
     return sites;
-}
-
-double suppressionBudgetPercent(const StrategyOptions& options)
-{
-    return options.number(budgetOption());
 }
 
 } // namespace vbas

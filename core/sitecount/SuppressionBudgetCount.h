@@ -11,7 +11,7 @@ class StrategyOptions;
 
 /**
  * sitecount.suppression_budget (SPEC section 11): the most sites whose release withholds at most
- * the budget, a share of all records (option "suppression_budget", percent, default 1).
+ * the budget, a share of all records (PipelineConfig::suppressionBudget, which the probe gives).
  *
  * Withheld records grow with the site count, though not strictly. The search first doubles the
  * count from one until the release without refinement exceeds the budget and narrows that boundary
@@ -35,24 +35,9 @@ class StrategyOptions;
 class SuppressionBudgetCount : public SiteCounter
 {
 public:
-    explicit SuppressionBudgetCount(double percent);
     static std::unique_ptr<SiteCounter> create(const StrategyOptions& options);
-    /** "suppression_budget": percent of the records that may be withheld, in (0, 100]. */
-    static std::vector<OptionSpec> options();
     std::uint64_t estimate(const RegionSet& regions, Count k, ReleaseProbe& release,
                            Feedback& feedback) const override;
-
-private:
-    double mPercent;
 };
-
-/**
- * The suppression budget in percent that `options` give (the option "suppression_budget", default 1),
- * also the limit of the generalization search whatever the site count.
- */
-double suppressionBudgetPercent(const StrategyOptions& options);
-
-/** The most records a release of `records` records may withhold under a budget of `percent` %. */
-Count suppressionBudget(Count records, double percent);
 
 } // namespace vbas

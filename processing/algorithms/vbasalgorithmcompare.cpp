@@ -1,6 +1,7 @@
 #include "vbasalgorithmcompare.h"
 
 #include "Sweep.h"
+#include "vbaschoiceparameter.h"
 #include "vbascomparisonreport.h"
 #include "vbasdataparameters.h"
 #include "vbashtml.h"
@@ -29,6 +30,16 @@ void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
     addParameter(VbasCompat::advanced(new QgsProcessingParameterNumber(
         kSweepFraction, QObject::tr("Sweep step as a fraction of the estimate"), VbasCompat::NumberTypeDouble,
         0.1, false, 0.0)));
+    addParameter(VbasCompat::advanced(vbasWithHelp(
+        new QgsProcessingParameterBoolean(
+            kSweepGeneralizationLevels,
+            QObject::tr("Also sweep the other generalization levels on the frontier"), false, true),
+        QObject::tr(
+            "With GENERALIZATION, each combination sweeps the levels its release would choose; switched on, "
+            "it also sweeps every other combination of levels the search found on its frontier (more "
+            "regions, less attribute loss, fewer withheld records or lower entropy than any other it "
+            "tried), so that the table shows what coarser or finer values would give. Each row's "
+            "levels are in its generalization field."))));
     addParameter(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Comparison (review only: never publish)"), VbasCompat::SourceTypeVector));
     addParameter(new QgsProcessingParameterFileDestination(
@@ -121,18 +132,20 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
             const vbas::ComparisonChoices choices{ids(read.strategyIds(kSiteCountMethod)),
                                                   ids(read.strategyIds(kSiteLocation)),
                                                   ids(VbasStrategyParameters::refinerIds(read))};
-            const vbas::SweepOptions sweep{read.asInt(kSweepSteps), read.asDouble(kSweepFraction)};
+            const vbas::SweepOptions sweep{read.asInt(kSweepSteps), read.asDouble(kSweepFraction),
+                                           read.has(kSweepGeneralizationLevels) &&
+                                               read.asBoolean(kSweepGeneralizationLevels)};
             const vbas::PipelineConfig base = VbasStrategyParameters::readConfig(read, feedback);
             // A bad combination fails here, before any data is read.
             const auto comparison =
                 read.runEngine(feedback, [&](vbas::Feedback&)
                                { return std::make_unique<vbas::Comparison>(base, choices, sweep); });
             VbasSteps steps(3, feedback);
-            const VbasJob job = VbasDataParameters::loadJob(read, &steps);
+            const VbasJob job = VbasDataParameters::loadJob(read, &steps, comparison->pipeline(0));
             steps.next();
-            const vbas::ComparisonResult rows =
-                read.runEngine(&steps, [&](vbas::Feedback& engineFeedback)
-                               { return comparison->run(job.engineJob(), engineFeedback); });
+            const vbas::ComparisonResult rows = read.runEngine(
+                &steps, [&](vbas::Feedback& engineFeedback)
+                { return comparison->run(job.engineJob(), engineFeedback, &job.hierarchies); });
             steps.next();
             const QList<QgsAttributes> table = VbasOutputs::comparisonTable(
                 rows, comparison->configs(), job.hierarchies.empty() ? nullptr : &job.hierarchies);

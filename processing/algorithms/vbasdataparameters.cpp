@@ -1,6 +1,6 @@
 #include "vbasdataparameters.h"
 
-#include "generalization/GeneralizationSearch.h"
+#include "Pipeline.h"
 #include "generalization/HierarchyKinds.h"
 #include "vbasalgorithm.h"
 #include "vbaschoiceparameter.h"
@@ -301,6 +301,7 @@ void VbasDataParameters::requireGeometryType(const QgsFeatureSource& source, con
 }
 
 VbasJob VbasDataParameters::loadJob(const VbasParameterReader& read, QgsProcessingFeedback* feedback,
+                                    const vbas::Pipeline& pipeline,
                                     const VbasGeneralizationDefinition* earlier)
 {
     VbasJob job;
@@ -328,12 +329,8 @@ VbasJob VbasDataParameters::loadJob(const VbasParameterReader& read, QgsProcessi
     job.recordFields.k = read.requiredK();
     job.recordFields.emptyTextIsNull = vbasIsCsvFile(recordsLayer(read));
     checkRoles(read, job, feedback);
-    // Hierarchies are read before the records, so that a typo fails at once.
+    // The pipeline's configuration holds the generalization; the ledger entry keeps its text and tables.
     job.generalization = earlier ? *earlier : readGeneralization(read);
-    const VbasGeneralizationDefinition& generalization = job.generalization;
-    const std::vector<vbas::HierarchySpec> specs = read.runEngine(
-        feedback, [&](vbas::Feedback&) { return vbas::parseGeneralization(generalization.text); });
-    const std::map<std::string, std::string>& tables = generalization.tables;
     const vbas::RepresentativePoint point = read.choiceId(kRepresentativePoint) == kPointOnSurface
                                                 ? vbas::RepresentativePoint::PointOnSurface
                                                 : vbas::RepresentativePoint::Centroid;
@@ -367,41 +364,40 @@ VbasJob VbasDataParameters::loadJob(const VbasParameterReader& read, QgsProcessi
     {
         const QList<QgsMapLayer*> obstacles = read.asLayerList(kObstacles);
         const int parentField = read.fieldIndex(kParentField, job.regions->fields());
-        job.adjacencyTolerance = read.asDouble(kAdjacencyTolerance);
         job.spatial = read.runEngine(feedback,
                                      [&](vbas::Feedback& engineFeedback) {
                                          return vbasLoadSpatial(obstacles, *job.regions, parentField,
                                                                 job.data, *job.frame, engineFeedback);
                                      });
     }
-    if (!specs.empty() || !tables.empty() || generalization.bandNumbers)
-    {
-        vbas::Hierarchies hierarchies = read.runEngine(
-            feedback,
-            [&](vbas::Feedback&)
-            {
-                std::vector<std::string> names;
-                for (const int field : job.recordFields.quasiIdentifiers)
-                    names.push_back(fields.at(field).name().toStdString());
-                return vbas::buildHierarchies(specs, tables, names, job.data.quasiIdentifierValues,
-                                              {vbas::categoryRecords(*job.data.dataset), job.recordFields.k,
-                                               generalization.bandNumbers});
-            });
-        if (std::any_of(hierarchies.begin(), hierarchies.end(), [](const auto& h) { return h.has_value(); }))
-            job.hierarchies = std::move(hierarchies);
-        for (const auto& qi : job.hierarchies)
-            if (qi && qi->automatic && feedback)
-            {
-                const QString field = QString::fromStdString(qi->spec.field);
-                feedback->pushInfo(
-                    QObject::tr("%1: numbers, banded automatically as '%2' (the bands for its range, the "
-                                "sparse ends coded until each holds k records; never removed unless "
-                                "allowed). In %3, '%1: none' keeps the values as they are, '%1: auto max *' "
-                                "allows removing %1")
-                        .arg(field, QString::fromStdString(qi->spec.text()), kGeneralization));
-            }
-    }
+    job.hierarchies =
+        read.runEngine(feedback, [&](vbas::Feedback& engineFeedback)
+                       { return pipeline.prepareHierarchies(*job.data.dataset, engineFeedback); });
+    for (const auto& qi : job.hierarchies)
+        if (qi && qi->automatic && feedback)
+        {
+            const QString field = QString::fromStdString(qi->spec.field);
+            feedback->pushInfo(
+                QObject::tr("%1: numbers, banded automatically as '%2' (the bands for its range, the "
+                            "sparse ends coded until each holds k records; never removed unless "
+                            "allowed). In %3, '%1: none' keeps the values as they are, '%1: auto max *' "
+                            "allows removing %1")
+                    .arg(field, QString::fromStdString(qi->spec.text()), kGeneralization));
+        }
     return job;
+}
+
+vbas::GeneralizationSpec
+VbasDataParameters::generalizationSpec(const VbasParameterReader& read,
+                                       const VbasGeneralizationDefinition& definition,
+                                       QgsProcessingFeedback* feedback)
+{
+    vbas::GeneralizationSpec spec;
+    spec.specs =
+        read.runEngine(feedback, [&](vbas::Feedback&) { return vbas::parseGeneralization(definition.text); });
+    spec.tables = definition.tables;
+    spec.bandNumbers = definition.bandNumbers;
+    return spec;
 }
 
 VbasGeneralizationDefinition VbasDataParameters::readGeneralization(const VbasParameterReader& read)

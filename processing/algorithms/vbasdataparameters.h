@@ -5,6 +5,11 @@
 
 #include <QString>
 
+namespace vbas
+{
+class Pipeline;
+}
+
 class QgsFeatureSource;
 class QgsProcessingFeedback;
 class VbasAlgorithm;
@@ -53,13 +58,19 @@ void addDiversityTo(VbasAlgorithm& algorithm, const QString& parentLayerParamete
 /** Returns the generalization GENERALIZATION and HIERARCHY_TABLES give, numeric quasi-identifiers banded
  * automatically unless named. */
 VbasGeneralizationDefinition readGeneralization(const VbasParameterReader& read);
+/** Returns the configuration's generalization of `definition`: its text parsed through the engine funnel. */
+vbas::GeneralizationSpec generalizationSpec(const VbasParameterReader& read,
+                                            const VbasGeneralizationDefinition& definition,
+                                            QgsProcessingFeedback* feedback);
 /**
  * Reads the data parameters, failing fast on bad ones, and loads regions, records, obstacles and
  * parents through the engine funnel, reporting progress to `feedback` (a step of the algorithm's). The
- * hierarchies are built from `earlier` (an earlier release's) when given, else from readGeneralization().
+ * hierarchies are those `pipeline` builds from its configuration's generalization
+ * (Pipeline::prepareHierarchies()), which is `earlier`'s (an earlier release's, kept for the ledger) when
+ * given, else readGeneralization()'s.
  */
 VbasJob loadJob(const VbasParameterReader& read, QgsProcessingFeedback* feedback,
-                const VbasGeneralizationDefinition* earlier = nullptr);
+                const vbas::Pipeline& pipeline, const VbasGeneralizationDefinition* earlier = nullptr);
 
 /**
  * Throws, naming `parameter`, unless `source` holds geometries of `type` (`typeName` in the

@@ -44,7 +44,14 @@ const VbasLedgerStore* VbasReleaseRun::openLedger()
 const VbasJob& VbasReleaseRun::loadJob(const VbasGeneralizationDefinition* earlier)
 {
     mSteps = std::make_unique<VbasSteps>(3, mFeedback);
-    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get(), earlier));
+    if (earlier)
+    {
+        // The release is made at the earlier release's generalization, not at GENERALIZATION's.
+        vbas::PipelineConfig config = mPipeline->config();
+        config.generalization = VbasDataParameters::generalizationSpec(mRead, *earlier, mFeedback);
+        mPipeline = std::make_unique<vbas::Pipeline>(std::move(config));
+    }
+    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get(), *mPipeline, earlier));
     return *mJob;
 }
 
@@ -58,7 +65,7 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
                                    [&](vbas::Feedback& engineFeedback)
                                    {
                                        return vbas::fingerprintRecords(
-                                           *mJob->data.dataset, mJob->data.quasiIdentifierValues,
+                                           *mJob->data.dataset, mJob->data.dataset->quasiIdentifierValues(),
                                            mJob->data.recordIds, mLedger->key(), engineFeedback);
                                    });
         const vbas::LedgerDecision decision =
@@ -95,6 +102,7 @@ void VbasReleaseRun::compute(const Compute& engineCall)
 {
     vbas::ReleaseRequest request;
     request.cells = mRead.has(kOutputCells) && VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputCells);
+    request.hierarchies = &mJob->hierarchies;
     mSteps->next();
     QElapsedTimer engine;
     engine.start();
@@ -225,7 +233,7 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
                         {
                             return vbas::publishedCells(
                                 dataset,
-                                vbas::classKeys(dataset, job.data.quasiIdentifierValues,
+                                vbas::classKeys(dataset, dataset.quasiIdentifierValues(),
                                                 job.hierarchies.empty() ? nullptr : &job.hierarchies, levels),
                                 release.result.aggregation, released);
                         });

@@ -1,5 +1,8 @@
 #include "vbasstrategyparameters.h"
 
+#include "SuppressionBudget.h"
+#include "vbasdataparameters.h"
+
 #include "vbasalgorithm.h"
 #include "vbaschoiceparameter.h"
 #include "vbasparameterreader.h"
@@ -242,6 +245,15 @@ void VbasStrategyParameters::addSiteCountTo(VbasAlgorithm& algorithm, Choice cho
         registry.siteCounters, several ? vbas::PipelineConfig{}.siteCounter : defaults.siteCounter, several);
     algorithm.addParameter(several ? method : VbasCompat::advanced(method));
     addOptionParameters(algorithm, registry.siteCounters);
+    // The suppression budget is the configuration's, shown as an option of the counters that read it.
+    QStringList readers;
+    for (const auto& counter : registry.siteCounters)
+        if (counter.needs.suppressionBudget)
+            readers << QString::fromStdString(counter.name);
+    const vbas::OptionSpec& budget = vbas::suppressionBudgetOption();
+    algorithm.addParameter(
+        optionParameter(budget, withParameterNames(budget.help) + QStringLiteral("\n") +
+                                    QObject::tr("Used by: %1").arg(readers.join(QStringLiteral(", ")))));
 }
 
 void VbasStrategyParameters::addSiteLocationTo(VbasAlgorithm& algorithm, Choice choice)
@@ -364,6 +376,12 @@ vbas::PipelineConfig VbasStrategyParameters::readConfig(const VbasParameterReade
                     .arg(boundaryRefiners.size()));
         config.boundaryRefiner = boundaryRefiners.value(0).toStdString();
     }
+    if (const QString budget = optionParameterName(vbas::suppressionBudgetOption().key); has(budget))
+        config.suppressionBudget = read.asDouble(budget);
+    if (has(kPartition))
+        config.adjacencyTolerance = read.asDouble(kAdjacencyTolerance);
+    config.generalization =
+        VbasDataParameters::generalizationSpec(read, VbasDataParameters::readGeneralization(read), feedback);
     // QGIS's "max cores to use" (Settings > Options > Rendering): one core means one release at a time.
     config.releasesSideBySide = QgsApplication::maxThreads() != 1;
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.

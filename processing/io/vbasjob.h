@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Job.h"
+#include "generalization/Hierarchy.h"
 #include "vbasjobloader.h"
 #include "vbasspatial.h"
 
@@ -35,9 +36,10 @@ struct VbasJob
     VbasLoadedData data;
     /** Obstacles and parents, for the algorithms with partition parameters. */
     VbasSpatialInputs spatial;
-    /** ADJACENCY_TOLERANCE (0: the engine's default). */
-    double adjacencyTolerance = 0.0;
-    /** GENERALIZATION and HIERARCHY_TABLES: a hierarchy per quasi-identifier, or none (empty: not asked for).
+    /**
+     * The hierarchies the pipeline built from GENERALIZATION and HIERARCHY_TABLES
+     * (Pipeline::prepareHierarchies()): a hierarchy per quasi-identifier, or none (empty: none); the release
+     * is made and labelled with them.
      */
     vbas::Hierarchies hierarchies;
     /** What the hierarchies were built from, as a release's ledger entry keeps it. */
@@ -52,9 +54,6 @@ struct VbasJob
         job.geometries = data.geometries.get();
         job.spatial.obstacles = spatial.obstacles;
         job.regionParent = spatial.regionParent;
-        job.adjacencyTolerance = adjacencyTolerance;
-        job.hierarchies = hierarchies.empty() ? nullptr : &hierarchies;
-        job.quasiIdentifierValues = &data.quasiIdentifierValues;
         for (const std::vector<vbas::PublishedCell>& cells : earlierCells)
             job.earlierCells.push_back(&cells);
         return job;

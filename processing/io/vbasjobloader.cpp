@@ -682,7 +682,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     // Codes become ranks in text order: the same codes whatever order the rows come in (grouped or not).
     for (std::size_t j = 0; j < categories.size(); ++j)
     {
-        data.quasiIdentifierValues.push_back(categories[j].values());
+        table.quasiIdentifierValues.push_back(categories[j].values());
         data.recordValues.values.push_back(categories[j].rankedValues());
         vbas::rankCodes(categories[j].ranks(), table.codes, j, categories.size());
     }

@@ -68,8 +68,6 @@ struct VbasLoadedData
     bool recordsGrouped = false;
     /** The id of every record row (VbasRecordFields::recordId), as text; empty without the field. */
     std::vector<std::string> recordIds;
-    /** The value of every category code of each quasi-identifier (for generalization hierarchies). */
-    std::vector<std::vector<vbas::CategoryValue>> quasiIdentifierValues;
     /**
      * What the released records publish, kept from the one read of RECORDS: writing them reads nothing
      * again, so a table edited meanwhile cannot change what is published. Codes are ranks in text order.

@@ -89,6 +89,7 @@ inline const QString kAggregateField = QStringLiteral("AGGREGATE_FIELD");
 // Comparing approaches
 inline const QString kSweepSteps = QStringLiteral("SWEEP_STEPS");
 inline const QString kSweepFraction = QStringLiteral("SWEEP_FRACTION");
+inline const QString kSweepGeneralizationLevels = QStringLiteral("SWEEP_GENERALIZATION_LEVELS");
 inline const QString kRows = QStringLiteral("ROWS");
 inline const QString kParetoRows = QStringLiteral("PARETO_ROWS");
 inline const QString kParetoChartX = QStringLiteral("PARETO_CHART_X");

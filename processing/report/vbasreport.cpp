@@ -1,5 +1,6 @@
 #include "vbasreport.h"
 
+#include "NumberText.h"
 #include "Registry.h"
 #include "vbascharts.h"
 #include "vbaswithheld.h"
@@ -387,7 +388,7 @@ QString siteCountSearch(const VbasRelease& release)
                          "It chose the most sites whose refined release stays within the budget: %6 "
                          "sites, which make %7 regions.")
                          .arg(count(qint64(search.budget)), count(qint64(search.records)))
-                         .arg(search.budgetPercent)
+                         .arg(QString::fromStdString(vbas::percentText(search.budgetPercent)))
                          .arg(tried.size())
                          .arg(search.trials.size())
                          .arg(result.requestedSites)
@@ -529,7 +530,7 @@ QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayo
                              .arg(report.evaluated.size())
                              .arg(report.latticeNodes)
                              .arg(report.prunedNodes)
-                             .arg(report.budgetPercent)),
+                             .arg(QString::fromStdString(vbas::percentText(report.budgetPercent)))),
                  escaped(
                      QObject::tr("To be quick, the search evaluates each combination without the site "
                                  "refinement and region moves: the columns under \"evaluated\". The chosen "

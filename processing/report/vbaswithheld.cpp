@@ -84,7 +84,7 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
         quasiIdentifier.name = fields.at(layout.roles.quasiIdentifiers.at(int(j))).name();
         const bool asRead = level[j] == 0;
         for (const std::uint32_t group :
-             naturalOrder(published[j], asRead ? &job.data.quasiIdentifierValues[j] : nullptr))
+             naturalOrder(published[j], asRead ? &job.data.dataset->quasiIdentifierValues()[j] : nullptr))
         {
             Share share = byGroup[j][group];
             if (share.records == 0) // a value of dropped records only

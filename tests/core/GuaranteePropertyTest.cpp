@@ -206,19 +206,20 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverGeneralizedValues)
         config.partitioner = GetParam();
         config.options.set("site_count", double(scenario.fixedSites));
         config.options.set("seed", double(scenario.seed));
-        config.options.set("suppression_budget", 0.5 + double(pick(10)));
+        config.suppressionBudget = 0.5 + double(pick(10));
         config.repairContiguity = scenario.contiguity;
         config.diversity = scenario.diversity;
         Job job(*scenario.dataset);
         job.spatial = scenario.scene->spatial;
         job.regionParent = scenario.parents;
-        job.hierarchies = &hierarchies;
+        ReleaseRequest request;
+        request.hierarchies = &hierarchies;
         Feedback feedback;
-        const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+        const ReleaseResult release = Pipeline(config).release(job, request, feedback);
         const std::string combination = "scenario " + std::to_string(s) + ": " + config.siteCounter + " + " +
                                         config.siteLocator + " + " + config.siteRefiner + " + " +
                                         config.boundaryRefiner;
-        if (!job.generalizes())
+        if (!generalizes(hierarchies))
         {
             ASSERT_FALSE(release.generalization) << combination;
             continue;

@@ -64,6 +64,13 @@ public:
         return *this;
     }
 
+    /** The value behind every category code of each quasi-identifier (RecordTable::quasiIdentifierValues). */
+    DatasetBuilder& values(std::vector<std::vector<CategoryValue>> values)
+    {
+        mRecords.quasiIdentifierValues = std::move(values);
+        return *this;
+    }
+
     const RecordTable& table() const { return mRecords; }
 
     Dataset build(DatasetOptions options = {}) const

@@ -152,7 +152,7 @@ TEST_F(PostGIS, AMillionRecordsCountedHereOrByTheDatabaseHoldTheRecordsEveryRowH
 
     // By construction: every record in a known tract, and education NULL for i = 997, 1994, ... (1003).
     vbas::Count total = 0, nullEducation = 0;
-    const std::vector<vbas::CategoryValue>& education = streamed.quasiIdentifierValues.at(2);
+    const std::vector<vbas::CategoryValue>& education = streamed.dataset->quasiIdentifierValues().at(2);
     for (const auto& [key, count] : recordsPerGroup(streamed))
     {
         total += count;

@@ -1,4 +1,4 @@
-#include "generalization/GeneralizationSearch.h"
+#include "GeneralizationSearch.h"
 #include "Pipeline.h"
 #include "ReleaseCheck.h"
 #include "Sweep.h"
@@ -11,6 +11,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 namespace vbas
 {
@@ -60,7 +61,7 @@ protected:
         config.k = 2;
         config.siteCounter = "sitecount.fixed";
         config.options.set("site_count", 2.0);
-        config.options.set("suppression_budget", 15.0);
+        config.suppressionBudget = 15.0;
     }
 
     RecordTable table;
@@ -72,10 +73,11 @@ protected:
 TEST_F(HandLattice, ChoosesTheLeastLossThatReachesTheCoarsestRegions)
 {
     Job job(*dataset);
-    job.hierarchies = &hierarchies;
+    ReleaseRequest request;
+    request.hierarchies = &hierarchies;
     Feedback feedback;
     const Pipeline pipeline(config);
-    const ReleaseResult release = pipeline.release(job, {}, feedback);
+    const ReleaseResult release = pipeline.release(job, request, feedback);
     ASSERT_TRUE(release.generalization);
     const GeneralizationReport& report = *release.generalization;
     EXPECT_EQ(report.levels, (std::vector<std::size_t>{1, 0}));
@@ -120,9 +122,10 @@ TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
 {
     hierarchies[0]->maxLevel = 0;
     Job job(*dataset);
-    job.hierarchies = &hierarchies;
+    ReleaseRequest request;
+    request.hierarchies = &hierarchies;
     Feedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
     ASSERT_TRUE(release.generalization);
     EXPECT_EQ(release.generalization->latticeNodes, 1u);
     EXPECT_EQ(release.generalization->levels[0], 0u);
@@ -139,9 +142,10 @@ TEST_F(HandLattice, WhenOnlyARemovalMeetsTheBudgetTheReportSaysWhichAndRemovesNo
     hierarchies[0]->maxLevel = 0;
     hierarchies[0]->spec = {"age", "interval", {"10"}, "0"};
     Job job(*dataset);
-    job.hierarchies = &hierarchies;
+    ReleaseRequest request;
+    request.hierarchies = &hierarchies;
     test::RecordingFeedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
     ASSERT_TRUE(release.generalization);
     const GeneralizationReport& report = *release.generalization;
     EXPECT_EQ(report.levels[0], 0u) << "never removed unless allowed";
@@ -168,9 +172,10 @@ TEST_F(HandLattice, AnAllowedRemovalIsSaid)
     // Age's only level is "*", allowed: as is misses the budget (3 withheld), "*" meets it (1).
     hierarchies[0] = QuasiIdentifierHierarchy{Hierarchy("age", numbers({21, 23, 27, 34}), {}), 1, {}, false};
     Job job(*dataset);
-    job.hierarchies = &hierarchies;
+    ReleaseRequest request;
+    request.hierarchies = &hierarchies;
     test::RecordingFeedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
     ASSERT_TRUE(release.generalization);
     EXPECT_EQ(release.generalization->levels[0], 1u);
     EXPECT_EQ(release.generalization->removed, (std::vector<std::string>{"age"}));
@@ -182,14 +187,13 @@ TEST_F(HandLattice, AnAllowedRemovalIsSaid)
 TEST_F(HandLattice, TheComparisonSweepsTheLevelsTheReleaseChooses)
 {
     Job job(*dataset);
-    job.hierarchies = &hierarchies;
     // Site counts 1 and 2 (2 +- ceil(0.5 * 2), within the 2 regions). At bands of 10 both release the same 8
     // records (one aggregate: 30-39M is alone in the table; two: as in the release above), so both lose
     // 62/208.
     const Comparison comparison(config, {{"sitecount.fixed"}, {"sitelocation.balanced_density"}, {}},
                                 SweepOptions{1, 0.5});
     Feedback feedback;
-    ComparisonResult result = comparison.run(job, feedback);
+    ComparisonResult result = comparison.run(job, feedback, &hierarchies);
     ASSERT_EQ(result.rows.size(), 2u);
     for (const SweepRow& row : result.rows)
     {
@@ -221,7 +225,8 @@ TEST(GeneralizedDataset, ReKeyedHistogramsEqualThoseBuiltFromGeneralizedCodes)
             {std::uint32_t(random() % 6), std::uint32_t(random() % 3), std::uint32_t(random() % 4)});
     const Dataset dataset = builder.build();
     const std::vector<std::vector<std::uint32_t>> codeMap{{0, 0, 1, 1, 2, 2}, {}, {0, 1, 0, 1}};
-    const Dataset generalized = dataset.generalized(codeMap, {3, 0, 2});
+    const Dataset generalized =
+        dataset.generalized(codeMap, {std::vector<CategoryValue>(3), {}, std::vector<CategoryValue>(2)});
 
     RecordTable table = builder.table();
     for (std::size_t i = 0; i < table.codes.size(); ++i)
@@ -356,12 +361,12 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
         config.options.set("site_count", 12.0);
         // Budgets from loose to tight, so that some nodes near the top miss and rule out finer ones.
         const double percent = std::vector<double>{4.0, 1.0, 0.5, 2.0, 0.3, 1.5}[seed - 1];
-        config.options.set("suppression_budget", percent);
+        config.suppressionBudget = percent;
         const Pipeline pipeline(config);
         Job job(*lattice.dataset);
-        job.hierarchies = &lattice.hierarchies;
         Feedback feedback;
-        const GeneralizationChoice choice = searchGeneralization(pipeline, job, feedback);
+        const GeneralizationChoice choice =
+            searchGeneralization(pipeline, job, lattice.hierarchies, feedback);
 
         // Brute force: every node, ordered by loss (ties in mixed-radix order, first QI fastest).
         std::vector<std::vector<std::size_t>> nodes;
@@ -429,11 +434,12 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
             lattice.hierarchies[0]->maxLevel = 1;
         PipelineConfig config = recommendedConfig();
         config.k = 3;
-        config.options.set("suppression_budget", 2.0);
+        config.suppressionBudget = 2.0;
         if (diverse)
             config.diversity.l = 2;
         Job job(*lattice.dataset);
-        job.hierarchies = &lattice.hierarchies;
+        ReleaseRequest request;
+        request.hierarchies = &lattice.hierarchies;
         job.spatial.adjacency = RandomLattice::adjacency(); // the recommended region moves need it
         std::vector<std::uint32_t> parents;
         if (seed == 14)
@@ -443,7 +449,7 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
             job.regionParent = parents;
         }
         Feedback feedback;
-        const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+        const ReleaseResult release = Pipeline(config).release(job, request, feedback);
         ASSERT_TRUE(release.generalization);
         const RecordTable generalized =
             test::generalizedTable(lattice.table, lattice.hierarchies, release.generalization->levels);
@@ -457,6 +463,48 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
                 EXPECT_LE(release.generalization->levels[j], lattice.hierarchies[j]->maxLevel);
             }
         }
+    }
+}
+
+// A comparison that sweeps the generalization levels too: rows at the frontier's other nodes besides the
+// chosen one, each release k-anonymous and accounting for every record, today's rows among them.
+TEST(GeneralizationSearch, AComparisonSweepsTheFrontierLevels)
+{
+    for (unsigned seed = 1; seed <= 3; ++seed)
+    {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        RandomLattice lattice(seed);
+        PipelineConfig config;
+        config.k = 4;
+        config.siteCounter = "sitecount.fixed";
+        config.options.set("site_count", 12.0);
+        config.suppressionBudget = 2.0;
+        const ComparisonChoices choices{{"sitecount.fixed"}, {"sitelocation.balanced_density"}, {}};
+        Feedback feedback;
+        const ComparisonResult chosen = Comparison(config, choices, SweepOptions{1, 0.25})
+                                            .run(*lattice.dataset, feedback, &lattice.hierarchies);
+        const ComparisonResult frontier = Comparison(config, choices, SweepOptions{1, 0.25, true})
+                                              .run(*lattice.dataset, feedback, &lattice.hierarchies);
+        std::set<std::vector<std::size_t>> levels;
+        for (const SweepRow& row : frontier.rows)
+        {
+            levels.insert(row.levels);
+            EXPECT_EQ(row.result.suppression.released + row.result.suppression.suppressed(),
+                      lattice.dataset->totalRecords());
+            const std::vector<ClassCount>& entries = row.result.aggregation.histograms.allEntries();
+            for (std::size_t e = 0; e < entries.size(); ++e)
+                EXPECT_TRUE(row.result.suppression.aggregateEntrySuppressed[e] || entries[e].count >= config.k);
+        }
+        EXPECT_GT(levels.size(), 1u);
+        for (const SweepRow& row : chosen.rows)
+            EXPECT_TRUE(std::any_of(frontier.rows.begin(), frontier.rows.end(),
+                                    [&](const SweepRow& other)
+                                    {
+                                        return other.levels == row.levels &&
+                                               other.siteCount == row.siteCount &&
+                                               other.result.suppression.suppressed() ==
+                                                   row.result.suppression.suppressed();
+                                    }));
     }
 }
 

@@ -153,6 +153,7 @@ struct Scene
 
     explicit Scene(std::mt19937_64& random, int records, int firstRecord = 0)
     {
+        builder.values(values);
         for (int i = 0; i < 36; ++i)
         {
             builder.region("t" + std::to_string(100 + i), i % 6, i / 6);
@@ -173,7 +174,6 @@ ReleaseResult releaseOn(const Pipeline& pipeline, const Dataset& dataset, const 
                         const std::vector<const std::vector<PublishedCell>*>& earlier)
 {
     Job job(dataset);
-    job.quasiIdentifierValues = &scene.values;
     job.earlierCells = earlier;
     Feedback feedback;
     return pipeline.releaseGroups(job, scene.regionGroup, 4, ReleaseRequest{}, feedback);

@@ -104,6 +104,7 @@ TEST(SiteCount, NaiveUsesCeilingOfKOverExpectedAnonymity)
     struct NoRelease : ReleaseProbe
     {
         Count records() const override { throw std::logic_error("probed"); }
+        double budgetPercent() const override { throw std::logic_error("probed"); }
         Count withheld(std::uint64_t, bool, Feedback&) override { throw std::logic_error("probed"); }
     } noRelease;
     EXPECT_EQ(NaiveAnonymityCount(1.0).estimate(data.regions, 5, noRelease, feedback), 2u);

@@ -37,6 +37,7 @@ public:
     {
     }
     Count records() const override { return mRecords; }
+    double budgetPercent() const override { return percent; }
     Count withheld(std::uint64_t sites, bool refined, Feedback&) override
     {
         (refined ? refinedAsked : locatedAsked).insert(sites);
@@ -45,6 +46,7 @@ public:
     }
     std::set<std::uint64_t> refinedAsked, locatedAsked;
     std::vector<SiteCountTrial> trials;
+    double percent = 1.0;
 
 private:
     Count mRecords;
@@ -65,7 +67,8 @@ std::uint64_t search(double percent, FunctionProbe& probe, std::size_t regions =
     const Dataset dataset = regionsOnly(regions);
     const RegionSet set(dataset, dataset.regionHistograms());
     Feedback feedback;
-    return SuppressionBudgetCount(percent).estimate(set, 5, probe, feedback);
+    probe.percent = percent;
+    return SuppressionBudgetCount().estimate(set, 5, probe, feedback);
 }
 } // namespace
 
@@ -110,8 +113,12 @@ TEST(SuppressionBudget, AllRegionsOrOneAtTheEnds)
     EXPECT_EQ(search(1.0, none, 50), 50u) << "nothing withheld: every region its own";
     FunctionProbe tooMuch(1000, [](std::uint64_t, bool) { return Count(11); });
     EXPECT_EQ(search(1.0, tooMuch, 50), 1u) << "over the budget even as one region";
-    EXPECT_THROW(SuppressionBudgetCount(0.0), Error);
-    EXPECT_THROW(SuppressionBudgetCount(101.0), Error);
+    for (const double percent : {0.0, 101.0})
+    {
+        PipelineConfig config;
+        config.suppressionBudget = percent;
+        EXPECT_THROW(Pipeline{config}, Error) << percent;
+    }
 }
 
 namespace
@@ -122,7 +129,7 @@ std::uint64_t searchLarge(FunctionProbe& probe, std::string& line)
     const Dataset dataset = regionsOnly(100000);
     const RegionSet set(dataset, dataset.regionHistograms());
     test::RecordingFeedback log;
-    const std::uint64_t chosen = SuppressionBudgetCount(1.0).estimate(set, 5, probe, log);
+    const std::uint64_t chosen = SuppressionBudgetCount().estimate(set, 5, probe, log);
     for (const std::string& info : log.infos)
         if (info.rfind("suppression budget:", 0) == 0)
             line = info;
@@ -266,7 +273,7 @@ TEST(SuppressionBudget, ChosenReleaseIsWithinTheBudgetAndTheNextCountsAreNot)
         config.k = 5;
         config.siteCounter = "sitecount.suppression_budget";
         config.siteRefiner = "refinement.suppression";
-        config.options.set("suppression_budget", percent);
+        config.suppressionBudget = percent;
         const Pipeline pipeline(config);
         Feedback feedback;
         const PipelineResult result = pipeline.run(dataset, feedback);
@@ -333,7 +340,7 @@ struct GridRelease
     static PipelineConfig config(bool sideBySide = true)
     {
         PipelineConfig config = recommendedConfig();
-        config.options.set("suppression_budget", 2.0);
+        config.suppressionBudget = 2.0;
         config.releasesSideBySide = sideBySide;
         return config;
     }
@@ -381,7 +388,7 @@ TEST(SuppressionBudget, TheReleaseIsTheOneTheSearchMeasured)
     const Dataset dataset = builder.build();
     PipelineConfig config;
     config.siteCounter = "sitecount.suppression_budget";
-    config.options.set("suppression_budget", 2.0);
+    config.suppressionBudget = 2.0;
 
     Registry counting = Registry::builtIn();
     counting.siteRefiners.emplace_back(
@@ -496,7 +503,8 @@ TEST(SuppressionBudget, ReleasesSideBySideAsOneByOne)
                                    pipeline.refineSites(data, std::move(located), report, feedback);
                                return pipeline.finish(data, refinedSites, feedback).suppression.suppressed();
                            });
-    EXPECT_EQ(SuppressionBudgetCount(2.0).estimate(data.regions, data.k, oneByOne, quiet),
+    oneByOne.percent = 2.0;
+    EXPECT_EQ(SuppressionBudgetCount().estimate(data.regions, data.k, oneByOne, quiet),
               sideBySide.requestedSites);
     EXPECT_EQ(tried(sideBySide.siteCountSearch->trials), tried(oneByOne.trials));
     EXPECT_GT(oneByOne.refinedAsked.size(), 4u) << "the search should try several refined counts";

@@ -68,11 +68,12 @@ void expectSameData(const VbasLoadedData& columnar, const VbasLoadedData& iterat
         for (std::size_t f = 0; f < a.sensitiveCount(); ++f)
             ASSERT_EQ(a.rowSensitive(row, f), b.rowSensitive(row, f)) << "row " << row;
     }
-    ASSERT_EQ(columnar.quasiIdentifierValues.size(), iterated.quasiIdentifierValues.size());
-    for (std::size_t j = 0; j < columnar.quasiIdentifierValues.size(); ++j)
+    ASSERT_EQ(columnar.dataset->quasiIdentifierValues().size(),
+              iterated.dataset->quasiIdentifierValues().size());
+    for (std::size_t j = 0; j < columnar.dataset->quasiIdentifierValues().size(); ++j)
     {
-        const auto& x = columnar.quasiIdentifierValues[j];
-        const auto& y = iterated.quasiIdentifierValues[j];
+        const auto& x = columnar.dataset->quasiIdentifierValues()[j];
+        const auto& y = iterated.dataset->quasiIdentifierValues()[j];
         ASSERT_EQ(x.size(), y.size());
         for (std::size_t c = 0; c < x.size(); ++c)
         {
@@ -294,11 +295,12 @@ TEST(ArrowRecords, GroupsCountedByTheDatabaseHoldTheRecordsEveryRowHolds)
             EXPECT_LT(grouped.dataset->rows(), rows.dataset->rows() / 2);
             EXPECT_EQ(grouped.dataset->rows(), recordsPerGroup(grouped).size());
             EXPECT_EQ(recordsPerGroup(grouped), recordsPerGroup(rows));
-            EXPECT_EQ(grouped.quasiIdentifierValues.size(), rows.quasiIdentifierValues.size());
-            for (std::size_t j = 0; j < rows.quasiIdentifierValues.size(); ++j)
-                for (std::size_t c = 0; c < rows.quasiIdentifierValues[j].size(); ++c)
-                    EXPECT_EQ(grouped.quasiIdentifierValues[j].at(c).text,
-                              rows.quasiIdentifierValues[j][c].text);
+            EXPECT_EQ(grouped.dataset->quasiIdentifierValues().size(),
+                      rows.dataset->quasiIdentifierValues().size());
+            for (std::size_t j = 0; j < rows.dataset->quasiIdentifierValues().size(); ++j)
+                for (std::size_t c = 0; c < rows.dataset->quasiIdentifierValues()[j].size(); ++c)
+                    EXPECT_EQ(grouped.dataset->quasiIdentifierValues()[j].at(c).text,
+                              rows.dataset->quasiIdentifierValues()[j][c].text);
         }
 }
 

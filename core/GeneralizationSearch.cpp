@@ -1,10 +1,9 @@
 #include "GeneralizationSearch.h"
 
 #include "NumberText.h"
-#include "Pipeline.h"
+#include "SuppressionBudget.h"
 #include "generalization/HierarchyKinds.h"
 #include "quality/Pareto.h"
-#include "sitecount/SuppressionBudgetCount.h"
 
 #include <algorithm>
 #include <numeric>
@@ -202,7 +201,7 @@ std::string removalSpec(const QuasiIdentifierHierarchy& qi, std::size_t level)
 std::string withheldText(const NodeEvaluation& node)
 {
     return std::to_string(node.withheld) + " records (" +
-           percentText(node.records > 0 ? 100.0 * double(node.withheld) / double(node.records) : 0.0) + " %)";
+           percentText(percentOf(double(node.withheld), double(node.records))) + " %)";
 }
 
 /**
@@ -263,7 +262,7 @@ void adviseRemovals(GeneralizationReport& report, const Hierarchies& hierarchies
                     : "leave it out of the quasi-identifiers if it may go unpublished. ");
     }
     report.budgetWarning = text + "Or raise the suppression budget to " +
-                           percentText(100.0 * double(released.withheld) / double(released.records)) +
+                           percentText(percentOf(double(released.withheld), double(released.records))) +
                            " %, or release fewer quasi-identifiers.";
     feedback.warning(report.budgetWarning);
 }
@@ -286,7 +285,7 @@ Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchie
 {
     const std::size_t q = dataset.schema().size();
     std::vector<std::vector<std::uint32_t>> codeMap(q);
-    std::vector<std::uint64_t> groupCounts(q, 0);
+    std::vector<std::vector<CategoryValue>> groupValues(q);
     for (std::size_t j = 0; j < q; ++j)
     {
         if (!hierarchies[j] || levels[j] == 0)
@@ -295,9 +294,11 @@ Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchie
         codeMap[j].resize(hierarchy.categories());
         for (std::uint32_t code = 0; code < hierarchy.categories(); ++code)
             codeMap[j][code] = hierarchy.group(levels[j], code);
-        groupCounts[j] = hierarchy.groups(levels[j]);
+        for (std::uint32_t group = 0; group < hierarchy.groups(levels[j]); ++group)
+            groupValues[j].push_back(
+                {hierarchy.isNull(levels[j], group), hierarchy.label(levels[j], group), {}, {}});
     }
-    return dataset.generalized(codeMap, groupCounts);
+    return dataset.generalized(codeMap, groupValues);
 }
 
 std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
@@ -319,13 +320,13 @@ std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hie
     return loss;
 }
 
-GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job, Feedback& feedback)
+GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job,
+                                          const Hierarchies& hierarchies, Feedback& feedback)
 {
     const Dataset& dataset = *job.dataset;
-    if (!job.generalizes() || job.hierarchies->size() != dataset.schema().size())
+    if (!generalizes(hierarchies) || hierarchies.size() != dataset.schema().size())
         throw Error(Subject::Generalization,
                     "the generalization search needs a hierarchy for a quasi-identifier");
-    const Hierarchies& hierarchies = *job.hierarchies;
     for (std::size_t j = 0; j < hierarchies.size(); ++j)
         if (hierarchies[j] && hierarchies[j]->hierarchy.categories() < dataset.schema().categories(j))
             throw Error(Subject::Generalization, "the hierarchy of " +
@@ -333,7 +334,7 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
                                                      " covers fewer values than the records hold");
 
     GeneralizationReport report;
-    report.budgetPercent = suppressionBudgetPercent(pipeline.config().options);
+    report.budgetPercent = pipeline.config().suppressionBudget;
     const Count total = dataset.totalRecords();
     const Count budget = suppressionBudget(total, report.budgetPercent);
 

@@ -1,22 +1,13 @@
 #pragma once
 
-#include "Feedback.h"
-#include "Job.h"
 #include "Types.h"
-#include "data/Dataset.h"
-#include "generalization/Hierarchy.h"
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace vbas
 {
-
-class Pipeline;
-struct PipelineResult;
-class RegionAdjacency;
 
 /** One evaluated node of the lattice: its levels and the release the search made of it. */
 struct NodeEvaluation
@@ -81,41 +72,5 @@ struct GeneralizationReport
     /** The quasi-identifiers the release removes (their level puts every value in one group: "max *"). */
     std::vector<std::string> removed;
 };
-
-/** The chosen node: its report and the records at its levels, ready for the release. */
-struct GeneralizationChoice
-{
-    GeneralizationReport report;
-    Dataset dataset;
-    /** The region adjacency the search built, when the configuration needs one, for the release to reuse. */
-    std::shared_ptr<const RegionAdjacency> adjacency;
-};
-
-/**
- * Searches the lattice of the job's hierarchies (one level per quasi-identifier, within each one's highest
- * allowed level) with `pipeline`'s configuration without refinement (SPEC section 12): the coarsest node
- * first, which reaches the most aggregates; then the nodes in order of increasing attribute loss until one
- * reaches as many aggregates within the suppression budget. A node that misses rules out every finer node
- * (generalizing only merges groups), except under entropy l-diversity, which is not monotone. Ties and
- * every other choice are deterministic. Throws Error when the job has no hierarchy.
- */
-GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job, Feedback& feedback);
-
-/** The records holding each category code of every quasi-identifier of `dataset` (its known regions). */
-std::vector<std::vector<Count>> categoryRecords(const Dataset& dataset);
-
-/** The dataset of `job` at `levels` (one per quasi-identifier). */
-Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
-                           const std::vector<std::size_t>& levels);
-
-/**
- * Attribute loss of every class of a dataset generalized at `levels`: the mean over quasi-identifiers
- * of the loss of its group (0 for quasi-identifiers without a hierarchy).
- */
-std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
-                              const std::vector<std::size_t>& levels);
-
-/** Attribute loss of a release: the mean class loss (classLoss()) of its released records. */
-double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass);
 
 } // namespace vbas

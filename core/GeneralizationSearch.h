@@ -1,0 +1,54 @@
+#pragma once
+
+#include "Pipeline.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vbas
+{
+
+/** The chosen node: its report and the records at its levels, ready for the release. */
+struct GeneralizationChoice
+{
+    GeneralizationReport report;
+    Dataset dataset;
+    /** The region adjacency the search built, when the configuration needs one, for the release to reuse. */
+    std::shared_ptr<const RegionAdjacency> adjacency;
+};
+
+/**
+ * Searches the lattice of `hierarchies` (the job's quasi-identifiers', as Pipeline::prepareHierarchies()
+ * builds them: one level per quasi-identifier, within each one's highest allowed level) with `pipeline`'s
+ * configuration without refinement (SPEC section 12), each node held to its suppression budget: the coarsest
+ * node first, which reaches the most aggregates; then the nodes in order of increasing attribute loss until
+ * one reaches as many aggregates within the suppression budget. A node that misses rules out every finer node
+ * (generalizing only merges groups), except under entropy l-diversity, which is not monotone. Ties and
+ * every other choice are deterministic. Throws Error when `hierarchies` has none.
+ */
+GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job,
+                                          const Hierarchies& hierarchies, Feedback& feedback);
+
+/** The records holding each category code of every quasi-identifier of `dataset` (its known regions). */
+std::vector<std::vector<Count>> categoryRecords(const Dataset& dataset);
+
+/**
+ * `dataset` at `levels` (one per quasi-identifier): each generalized quasi-identifier's values are its
+ * groups' labels (NULL for the NULL group).
+ */
+Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
+                           const std::vector<std::size_t>& levels);
+
+/**
+ * Attribute loss of every class of a dataset generalized at `levels`: the mean over quasi-identifiers
+ * of the loss of its group (0 for quasi-identifiers without a hierarchy).
+ */
+std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
+                              const std::vector<std::size_t>& levels);
+
+/** Attribute loss of a release: the mean class loss (classLoss()) of its released records. */
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass);
+
+} // namespace vbas
