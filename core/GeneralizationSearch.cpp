@@ -1,11 +1,13 @@
 #include "GeneralizationSearch.h"
 
 #include "NumberText.h"
+#include "PipelineProbe.h"
 #include "SuppressionBudget.h"
 #include "generalization/HierarchyKinds.h"
 #include "quality/Pareto.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <sstream>
 #include <tuple>
@@ -159,7 +161,12 @@ public:
         QuietFeedback quiet(feedback);
         const PreparedData data = mPipeline.prepare(job, quiet);
         mAdjacency = data.spatial.adjacency;
-        const std::uint64_t sites = mPipeline.estimateSiteCount(data, quiet);
+        PipelineProbe probe(mPipeline, data);
+        const std::uint64_t sites = mPipeline.estimateSiteCount(data, probe, quiet, nullptr);
+        std::vector<SiteCountTrial>& located = mLocatedTrials[levels];
+        for (const SiteCountTrial& trial : probe.trials())
+            if (!trial.refined)
+                located.push_back(trial);
         const PipelineResult result =
             mPipeline.finish(data, mPipeline.locateSites(data, sites, quiet), quiet);
         NodeEvaluation node;
@@ -175,6 +182,12 @@ public:
     }
 
     const std::shared_ptr<const RegionAdjacency>& adjacency() const { return mAdjacency; }
+    /** The releases without refinement the evaluation of the node `levels` made. */
+    std::vector<SiteCountTrial> locatedTrials(const std::vector<std::size_t>& levels) const
+    {
+        const auto found = mLocatedTrials.find(levels);
+        return found == mLocatedTrials.end() ? std::vector<SiteCountTrial>{} : found->second;
+    }
 
 private:
     static PipelineConfig unrefined(PipelineConfig config)
@@ -188,6 +201,7 @@ private:
     const Job& mJob;
     Count mBudget;
     std::shared_ptr<const RegionAdjacency> mAdjacency;
+    std::map<std::vector<std::size_t>, std::vector<SiteCountTrial>> mLocatedTrials;
 };
 
 /** The spec of a quasi-identifier's hierarchy with `level` as its highest ("age: auto max *"). */
@@ -482,7 +496,8 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
                   std::to_string(report.evaluated.size()) + " level combinations tried (" +
                   std::to_string(report.prunedNodes) + " more ruled out, as a coarser one missed)");
     Dataset chosenDataset = generalizedDataset(dataset, hierarchies, report.levels);
-    return {std::move(report), std::move(chosenDataset), evaluator.adjacency()};
+    std::vector<SiteCountTrial> locatedTrials = evaluator.locatedTrials(report.levels);
+    return {std::move(report), std::move(chosenDataset), evaluator.adjacency(), std::move(locatedTrials)};
 }
 
 } // namespace vbas

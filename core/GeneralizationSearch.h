@@ -17,6 +17,11 @@ struct GeneralizationChoice
     Dataset dataset;
     /** The region adjacency the search built, when the configuration needs one, for the release to reuse. */
     std::shared_ptr<const RegionAdjacency> adjacency;
+    /**
+     * The releases without refinement the search made of the chosen node's records, which are those the
+     * release's own site-count search would make: it takes them instead (Pipeline::run()).
+     */
+    std::vector<SiteCountTrial> locatedTrials;
 };
 
 /**

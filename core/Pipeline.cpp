@@ -262,10 +262,12 @@ std::uint64_t Pipeline::estimateSiteCount(const PreparedData& data, ReleaseProbe
     return clamped;
 }
 
-Pipeline::SelectedSites Pipeline::selectSites(const PreparedData& data, Feedback& feedback) const
+Pipeline::SelectedSites Pipeline::selectSites(const PreparedData& data, Feedback& feedback,
+                                              const std::vector<SiteCountTrial>& located) const
 {
     SelectedSites selected;
     PipelineProbe probe(*this, data);
+    probe.knowLocated(located);
     selected.count = estimateSiteCount(data, probe, feedback, &selected.estimate);
     if (!probe.trials().empty())
     {
@@ -423,7 +425,8 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     return result;
 }
 
-PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
+PipelineResult Pipeline::run(const Job& job, Feedback& feedback,
+                             const std::vector<SiteCountTrial>& located) const
 {
     std::optional<PreparedData> data;
     {
@@ -433,7 +436,7 @@ PipelineResult Pipeline::run(const Job& job, Feedback& feedback) const
     std::optional<SelectedSites> selected;
     {
         Feedback::Stage stage(feedback, 0.1, 0.7);
-        selected.emplace(selectSites(*data, feedback));
+        selected.emplace(selectSites(*data, feedback, located));
     }
     Feedback::Stage stage(feedback, 0.7, 1.0);
     PipelineResult result = selected->partitioned ? finish(*data, std::move(*selected->partitioned), feedback)
@@ -488,7 +491,7 @@ ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, F
         PipelineResult result;
         {
             Feedback::Stage stage(feedback, 0.4, 0.8);
-            result = run(chosen, feedback);
+            result = run(chosen, feedback, choice->locatedTrials);
         }
         choice->report.releasedLoss =
             releasedLoss(result, classLoss(choice->dataset, hierarchies, choice->report.levels));

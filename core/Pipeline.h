@@ -309,8 +309,13 @@ public:
     /** Rates an existing aggregation given as a group per region (groups 0..groups-1, none empty). */
     PipelineResult rateGroups(const PreparedData& data, const std::vector<std::uint32_t>& regionGroup,
                               std::size_t groups, Feedback& feedback) const;
-    /** All stages. */
-    PipelineResult run(const Job& job, Feedback& feedback) const;
+    /**
+     * All stages. `located`: releases without refinement already made of the job's prepared records (the
+     * generalization search's of its chosen node), which the site-count search takes instead of making them
+     * again.
+     */
+    PipelineResult run(const Job& job, Feedback& feedback,
+                       const std::vector<SiteCountTrial>& located = {}) const;
 
 private:
     /** The site stages on prepared data: the count, and its sites located and refined. */
@@ -329,7 +334,8 @@ private:
      * The site stages; a count the site counter tried refined keeps the sites it was tried with, so the
      * release is the one the search measured.
      */
-    SelectedSites selectSites(const PreparedData& data, Feedback& feedback) const;
+    SelectedSites selectSites(const PreparedData& data, Feedback& feedback,
+                              const std::vector<SiteCountTrial>& located = {}) const;
     /**
      * A partition around sites, repaired when contiguity is asked for, refined by the boundary refinement
      * unless `refined` is false, and its aggregation.

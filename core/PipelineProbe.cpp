@@ -12,12 +12,20 @@ std::vector<Count> PipelineProbe::withheldOfEach(const std::vector<std::uint64_t
 {
     std::vector<Count> values(counts.size());
     std::vector<std::optional<RefinedSites>> chosen(counts.size());
+    // The counts to release: those not known already.
+    std::vector<std::size_t> released;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        if (const auto known = mKnownLocated.find(counts[i]); !refined && known != mKnownLocated.end())
+            values[i] = known->second;
+        else
+            released.push_back(i);
     // The first release runs on this thread and shows its progress; one beside it runs quietly.
-    const auto release = [&](std::size_t i)
+    const auto release = [&](std::size_t j)
     {
-        values[i] = releaseAt(counts[i], refined, from, feedback, i == 0, chosen[i]);
+        const std::size_t i = released[j];
+        values[i] = releaseAt(counts[i], refined, from, feedback, j == 0, chosen[i]);
     };
-    if (counts.size() == 2 && mPipeline.config().releasesSideBySide &&
+    if (released.size() == 2 && mPipeline.config().releasesSideBySide &&
         std::thread::hardware_concurrency() >= 2)
     {
         std::exception_ptr failure;
@@ -47,8 +55,8 @@ std::vector<Count> PipelineProbe::withheldOfEach(const std::vector<std::uint64_t
             std::rethrow_exception(failure);
     }
     else
-        for (std::size_t i = 0; i < counts.size(); ++i)
-            release(i);
+        for (std::size_t j = 0; j < released.size(); ++j)
+            release(j);
     for (std::size_t i = 0; i < counts.size(); ++i)
     {
         mTrials.push_back({counts[i], refined, values[i]});

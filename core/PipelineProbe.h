@@ -50,6 +50,16 @@ public:
     std::vector<Count> withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
                                       Feedback& feedback, RefinedFrom from) override;
 
+    /**
+     * Releases without refinement made already of the same prepared records: a count among them is taken from
+     * there, not released again (it still counts as tried).
+     */
+    void knowLocated(const std::vector<SiteCountTrial>& located)
+    {
+        for (const SiteCountTrial& trial : located)
+            if (!trial.refined)
+                mKnownLocated.emplace(trial.sites, trial.withheld);
+    }
     /** Every release tried so far, in the order asked for. */
     const std::vector<SiteCountTrial>& trials() const { return mTrials; }
 
@@ -73,6 +83,7 @@ private:
     const Pipeline& mPipeline;
     const PreparedData& mData;
     std::map<std::uint64_t, RefinedSites> mRefined;
+    std::map<std::uint64_t, Count> mKnownLocated;
     std::vector<SiteCountTrial> mTrials;
 };
 

@@ -7,6 +7,7 @@
 #include "Sweep.h"
 #include "TestSupport.h"
 #include "sitecount/SuppressionBudgetCount.h"
+#include "sitelocation/BalancedDensitySites.h"
 
 #include <gtest/gtest.h>
 
@@ -412,6 +413,58 @@ TEST(SuppressionBudget, TheReleaseIsTheOneTheSearchMeasured)
     const PipelineResult refined = Pipeline(config).run(dataset, quiet);
     EXPECT_EQ(triedRefined(refined, refined.requestedSites), (long long)refined.suppression.suppressed());
     ASSERT_TRUE(refined.refinement);
+}
+
+/** Site locations made so far by CountingLocator (atomic: the search may locate two counts side by side). */
+std::atomic<int> gLocations{0};
+
+/** Balanced density; counts its runs. */
+class CountingLocator : public SiteLocator
+{
+public:
+    std::vector<Point> locate(const RegionSet& regions, std::size_t count, Feedback& feedback) const override
+    {
+        ++gLocations;
+        return mLocator->locate(regions, count, feedback);
+    }
+
+private:
+    std::unique_ptr<SiteLocator> mLocator = BalancedDensitySites::create({});
+};
+
+// A run given the releases without refinement made already of its records (the generalization search's of
+// the chosen node) takes them instead of making them again, and releases what it releases without them.
+TEST(SuppressionBudget, ARunTakesTheLocatedReleasesItIsGiven)
+{
+    const GridRelease scene(17);
+    Registry counting = Registry::builtIn();
+    counting.siteLocators.emplace_back(
+        "sitelocation.counting", "Counting", "Counts its runs.",
+        [](const StrategyOptions&) -> std::unique_ptr<SiteLocator>
+        { return std::make_unique<CountingLocator>(); },
+        std::vector<OptionSpec>{}, Needs{}, "counting");
+    PipelineConfig config = GridRelease::config();
+    config.siteLocator = "sitelocation.counting";
+    const Pipeline pipeline(config, counting);
+    Feedback quiet;
+    gLocations = 0;
+    const PipelineResult alone = pipeline.run(scene.job, quiet);
+    const int locationsAlone = gLocations;
+    ASSERT_TRUE(alone.siteCountSearch);
+    std::vector<SiteCountTrial> located;
+    for (const SiteCountTrial& trial : alone.siteCountSearch->trials)
+        if (!trial.refined)
+            located.push_back(trial);
+    ASSERT_GT(located.size(), 5u);
+
+    gLocations = 0;
+    const PipelineResult given = pipeline.run(scene.job, quiet, located);
+    EXPECT_EQ(gLocations, locationsAlone - int(located.size()));
+    ASSERT_TRUE(given.siteCountSearch);
+    EXPECT_EQ(tried(given.siteCountSearch->trials), tried(alone.siteCountSearch->trials));
+    EXPECT_EQ(given.requestedSites, alone.requestedSites);
+    EXPECT_EQ(given.partition.regionSite, alone.partition.regionSite);
+    EXPECT_EQ(given.suppression.suppressed(), alone.suppression.suppressed());
 }
 
 // With the region moves (the recommended release) the search measures the release with them: the chosen
