@@ -92,6 +92,7 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
     feedback.checkCanceled();
 
     Dataset dataset;
+    const auto kept = std::make_shared<Kept>();
     // Resolve each distinct region key once.
     std::vector<RegionIndex> keyRegion(records.regionKeys.size(), kNoRegion);
     for (std::size_t key = 0; key < records.regionKeys.size(); ++key)
@@ -101,7 +102,7 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
             keyRegion[key] = found->second;
     }
     const std::size_t rows = records.rows();
-    dataset.mRowRegion.resize(rows);
+    kept->rowRegion.resize(rows);
     std::size_t unknownRows = 0;
     Count unknownRecords = 0;
     std::size_t firstUnknownKey = 0;
@@ -109,7 +110,7 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
     {
         const std::uint32_t key = records.regionKey[row];
         const RegionIndex region = key < keyRegion.size() ? keyRegion[key] : kNoRegion;
-        dataset.mRowRegion[row] = region;
+        kept->rowRegion[row] = region;
         if (region == kNoRegion)
         {
             if (unknownRows++ == 0)
@@ -152,7 +153,7 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
     std::vector<std::uint64_t> observed(q, 0);
     for (std::size_t row = 0; row < rows; ++row)
     {
-        if (dataset.mRowRegion[row] == kNoRegion)
+        if (kept->rowRegion[row] == kNoRegion)
             continue;
         const std::uint32_t* codes = records.codes.data() + row * q;
         for (std::size_t j = 0; j < q; ++j)
@@ -166,25 +167,26 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
     }
     feedback.checkCanceled();
 
-    dataset.mSensitiveCount = records.sensitiveCount;
-    dataset.mSensitiveCodes = records.sensitiveCodes;
+    kept->sensitiveCount = records.sensitiveCount;
+    kept->sensitiveCodes = records.sensitiveCodes;
     dataset.mQuasiIdentifierValues = records.quasiIdentifierValues;
     if (!records.counts.empty())
-        dataset.mRowCount.assign(records.counts.begin(), records.counts.end());
-    dataset.mClasses = ClassDictionary::build(categories, records.codes.data(), rows,
-                                              dataset.mRowRegion.data(), dataset.mRowClass, feedback);
-    dataset.mHistograms = HistogramTable::fromRows(
-        dataset.mRowRegion, dataset.mRowClass, dataset.mRowCount.empty() ? nullptr : dataset.mRowCount.data(),
-        regions.size(), dataset.mClasses.size(), feedback);
+        kept->rowCount.assign(records.counts.begin(), records.counts.end());
+    dataset.mClasses = ClassDictionary::build(categories, records.codes.data(), rows, kept->rowRegion.data(),
+                                              dataset.mRowClass, feedback);
+    dataset.mHistograms = HistogramTable::fromRows(kept->rowRegion, dataset.mRowClass,
+                                                   kept->rowCount.empty() ? nullptr : kept->rowCount.data(),
+                                                   regions.size(), dataset.mClasses.size(), feedback);
 
-    dataset.mRegionIds.reserve(regions.size());
-    dataset.mPoints.reserve(regions.size());
+    kept->regionIds.reserve(regions.size());
+    kept->points.reserve(regions.size());
     for (RegionInput& region : regions)
     {
-        dataset.mRegionIds.push_back(std::move(region.id));
-        dataset.mPoints.push_back(region.point);
+        kept->regionIds.push_back(std::move(region.id));
+        kept->points.push_back(region.point);
     }
     dataset.mSchema = std::move(schema);
+    dataset.mKept = kept;
     return dataset;
 }
 
@@ -226,12 +228,7 @@ Dataset Dataset::generalized(const std::vector<std::vector<std::uint32_t>>& code
     dataset.mSchema = Schema(std::move(quasiIdentifiers));
     for (std::size_t j = 0; j < q; ++j)
         dataset.mSchema.setObservedCategories(j, categories[j]);
-    dataset.mRegionIds = mRegionIds;
-    dataset.mPoints = mPoints;
-    dataset.mRowRegion = mRowRegion;
-    dataset.mRowCount = mRowCount;
-    dataset.mSensitiveCount = mSensitiveCount;
-    dataset.mSensitiveCodes = mSensitiveCodes;
+    dataset.mKept = mKept;
     if (!mQuasiIdentifierValues.empty())
         for (std::size_t j = 0; j < q; ++j)
             dataset.mQuasiIdentifierValues.push_back(codeMap[j].empty() ? mQuasiIdentifierValues[j]

@@ -7,6 +7,7 @@
 #include "Schema.h"
 #include "Types.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,9 +65,9 @@ public:
     Dataset generalized(const std::vector<std::vector<std::uint32_t>>& codeMap,
                         const std::vector<std::vector<CategoryValue>>& groupValues) const;
 
-    std::size_t regionCount() const { return mRegionIds.size(); }
-    const std::string& regionId(RegionIndex r) const { return mRegionIds[r]; }
-    const std::vector<Point>& points() const { return mPoints; }
+    std::size_t regionCount() const { return mKept->regionIds.size(); }
+    const std::string& regionId(RegionIndex r) const { return mKept->regionIds[r]; }
+    const std::vector<Point>& points() const { return mKept->points; }
     const Schema& schema() const { return mSchema; }
     const ClassDictionary& classes() const { return mClasses; }
     /** Per-region class histograms of every loaded record (before any suppression). */
@@ -74,17 +75,17 @@ public:
     /** N: records loaded (weighted), without dropped ones. */
     Count totalRecords() const { return mHistograms.grandTotal(); }
 
-    std::size_t rows() const { return mRowRegion.size(); }
+    std::size_t rows() const { return mKept->rowRegion.size(); }
     /** Region of an input row, or kNoRegion when the row was dropped. */
-    RegionIndex rowRegion(std::size_t row) const { return mRowRegion[row]; }
+    RegionIndex rowRegion(std::size_t row) const { return mKept->rowRegion[row]; }
     ClassId rowClass(std::size_t row) const { return mRowClass[row]; }
-    Count rowCount(std::size_t row) const { return mRowCount.empty() ? 1 : mRowCount[row]; }
+    Count rowCount(std::size_t row) const { return mKept->rowCount.empty() ? 1 : mKept->rowCount[row]; }
     /** Number of sensitive fields (SPEC section 10). */
-    std::size_t sensitiveCount() const { return mSensitiveCount; }
+    std::size_t sensitiveCount() const { return mKept->sensitiveCount; }
     /** Code of sensitive field `field` in an input row. */
     std::uint32_t rowSensitive(std::size_t row, std::size_t field) const
     {
-        return mSensitiveCodes[row * mSensitiveCount + field];
+        return mKept->sensitiveCodes[row * mKept->sensitiveCount + field];
     }
     /**
      * The value behind every category code of each quasi-identifier (RecordTable::quasiIdentifierValues);
@@ -98,16 +99,22 @@ public:
     Count droppedRecords() const { return mDroppedRecords; }
 
 private:
-    std::vector<std::string> mRegionIds;
-    std::vector<Point> mPoints;
+    /** What generalizing leaves as it is, shared by a dataset, its copies and its generalizations. */
+    struct Kept
+    {
+        std::vector<std::string> regionIds;
+        std::vector<Point> points;
+        std::vector<RegionIndex> rowRegion;
+        std::vector<Count> rowCount;
+        std::size_t sensitiveCount = 0;
+        std::vector<std::uint32_t> sensitiveCodes;
+    };
+
+    std::shared_ptr<const Kept> mKept = std::make_shared<const Kept>();
     Schema mSchema;
     ClassDictionary mClasses;
     HistogramTable mHistograms;
-    std::vector<RegionIndex> mRowRegion;
     std::vector<ClassId> mRowClass;
-    std::vector<Count> mRowCount;
-    std::size_t mSensitiveCount = 0;
-    std::vector<std::uint32_t> mSensitiveCodes;
     std::vector<std::vector<CategoryValue>> mQuasiIdentifierValues;
     std::size_t mDroppedRows = 0;
     Count mDroppedRecords = 0;
