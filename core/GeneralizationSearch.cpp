@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -149,11 +150,21 @@ public:
     {
     }
 
+    /** A node evaluated: its records and the releases without refinement made of them. */
+    struct Evaluated
+    {
+        std::vector<std::size_t> levels;
+        std::optional<Dataset> dataset;
+        std::vector<SiteCountTrial> located;
+    };
+
     /** The release of the node `levels` of `hierarchies` (the job's, or with stand-ins for removals). */
     NodeEvaluation evaluate(const std::vector<std::size_t>& levels, const Hierarchies& hierarchies,
                             Feedback& feedback)
     {
-        const Dataset dataset = generalizedDataset(*mJob.dataset, hierarchies, levels);
+        mLast = Evaluated{levels, std::nullopt, {}};
+        const Dataset& dataset =
+            mLast.dataset.emplace(generalizedDataset(*mJob.dataset, hierarchies, levels));
         Job job = mJob;
         job.dataset = &dataset;
         if (mAdjacency)
@@ -163,10 +174,9 @@ public:
         mAdjacency = data.spatial.adjacency;
         PipelineProbe probe(mPipeline, data);
         const std::uint64_t sites = mPipeline.estimateSiteCount(data, probe, quiet, nullptr);
-        std::vector<SiteCountTrial>& located = mLocatedTrials[levels];
         for (const SiteCountTrial& trial : probe.trials())
             if (!trial.refined)
-                located.push_back(trial);
+                mLast.located.push_back(trial);
         const PipelineResult result =
             mPipeline.finish(data, mPipeline.locateSites(data, sites, quiet), quiet);
         NodeEvaluation node;
@@ -182,11 +192,14 @@ public:
     }
 
     const std::shared_ptr<const RegionAdjacency>& adjacency() const { return mAdjacency; }
-    /** The releases without refinement the evaluation of the node `levels` made. */
-    std::vector<SiteCountTrial> locatedTrials(const std::vector<std::size_t>& levels) const
+    /** Keeps the node evaluated last, the best so far, for the release (freeing the one kept before). */
+    void keepLast() { mBest = std::move(mLast); }
+    /** The node kept last, when it is the node `levels`. */
+    std::optional<Evaluated> best(const std::vector<std::size_t>& levels)
     {
-        const auto found = mLocatedTrials.find(levels);
-        return found == mLocatedTrials.end() ? std::vector<SiteCountTrial>{} : found->second;
+        if (mBest.dataset && mBest.levels == levels)
+            return std::move(mBest);
+        return std::nullopt;
     }
 
 private:
@@ -201,7 +214,7 @@ private:
     const Job& mJob;
     Count mBudget;
     std::shared_ptr<const RegionAdjacency> mAdjacency;
-    std::map<std::vector<std::size_t>, std::vector<SiteCountTrial>> mLocatedTrials;
+    Evaluated mLast, mBest;
 };
 
 /** The spec of a quasi-identifier's hierarchy with `level` as its highest ("age: auto max *"). */
@@ -404,6 +417,9 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     {
         return node.withinBudget && node.aggregates >= coarsest.aggregates;
     };
+    // The best node is always the last evaluated that reaches: its records are kept for the release.
+    if (reaches(coarsest))
+        evaluator.keepLast();
     /** Evaluates `n` unless known; whether it reaches (a ruled-out node does not). */
     const auto tryNode = [&](std::size_t n)
     {
@@ -415,6 +431,8 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
             evaluation[n] = report.evaluated.size() - 1;
             if (!reaches(report.evaluated.back()))
                 missed.push_back(nodes[n]);
+            else
+                evaluator.keepLast();
         }
         return reaches(report.evaluated[*evaluation[n]]);
     };
@@ -495,9 +513,11 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     feedback.info("generalization: " + nodeText(hierarchies, report.levels) + ", the best of " +
                   std::to_string(report.evaluated.size()) + " level combinations tried (" +
                   std::to_string(report.prunedNodes) + " more ruled out, as a coarser one missed)");
+    if (std::optional<NodeEvaluator::Evaluated> best = evaluator.best(report.levels))
+        return {std::move(report), std::move(*best->dataset), evaluator.adjacency(),
+                std::move(best->located)};
     Dataset chosenDataset = generalizedDataset(dataset, hierarchies, report.levels);
-    std::vector<SiteCountTrial> locatedTrials = evaluator.locatedTrials(report.levels);
-    return {std::move(report), std::move(chosenDataset), evaluator.adjacency(), std::move(locatedTrials)};
+    return {std::move(report), std::move(chosenDataset), evaluator.adjacency(), {}};
 }
 
 } // namespace vbas

@@ -5,6 +5,7 @@
 
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
+#include "partition/SpatialOrder.h"
 
 #include "quality/Metric.h"
 #include "sitecount/SiteCounter.h"
@@ -161,9 +162,11 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
                       {},
                       job.spatial,
                       job.regionParent,
+                      {},
                       {}};
     for (RegionIndex r = 0; r < data.regions.size(); ++r)
         data.regionWeights.push_back(data.regions.records(r));
+    data.regionOrder = std::make_shared<const std::vector<std::size_t>>(spatialOrder(data.regions.points()));
     if (data.regions.totalRecords() == 0)
         feedback.warning(
             "global suppression withheld every record: no combination of quasi-identifier values "

@@ -101,8 +101,13 @@ struct PreparedData
     /** What earlier releases published in the cells of this release's aggregation (the job's earlierCells).
      */
     std::shared_ptr<const CellHistory> history;
+    /** The regions' points in spatial order, made once for the many partitions of a search. */
+    std::shared_ptr<const std::vector<std::size_t>> regionOrder;
 
-    PartitionInput partitionInput() const { return {regions.points(), regionWeights, spatial}; }
+    PartitionInput partitionInput() const
+    {
+        return {regions.points(), regionWeights, spatial, regionOrder.get()};
+    }
 };
 
 /** One release a site-count search tried (through its ReleaseProbe). */

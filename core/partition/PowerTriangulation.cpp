@@ -143,23 +143,25 @@ PowerTriangulation::PowerTriangulation(const std::vector<Point>& sites, const st
 
 PowerTriangulation::~PowerTriangulation() = default;
 
-std::vector<SiteIndex> PowerTriangulation::nearestSites(const std::vector<Point>& queries,
-                                                        Feedback& feedback) const
+std::vector<SiteIndex> PowerTriangulation::nearestSites(const std::vector<Point>& queries, Feedback& feedback,
+                                                        const std::vector<std::size_t>* order) const
 {
-    const std::vector<std::size_t> order = spatialOrder(queries);
+    std::vector<std::size_t> sorted;
+    if (order == nullptr)
+        order = &(sorted = spatialOrder(queries));
 
     std::vector<SiteIndex> nearest(queries.size(), kNoSite);
     VertexHandle hint = mImpl->triangulation.finite_vertex();
-    for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t i = 0; i < order->size(); ++i)
     {
         if (i % 65536 == 0)
         {
             feedback.checkCanceled();
-            feedback.setProgress(double(i) / double(order.size()));
+            feedback.setProgress(double(i) / double(order->size()));
         }
-        const CgalPoint q = toCgal(queries[order[i]]);
+        const CgalPoint q = toCgal(queries[(*order)[i]]);
         hint = mImpl->nearest(q, hint);
-        nearest[order[i]] = mImpl->lowestEqual(hint, q);
+        nearest[(*order)[i]] = mImpl->lowestEqual(hint, q);
     }
     return nearest;
 }

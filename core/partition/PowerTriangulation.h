@@ -32,8 +32,12 @@ public:
     PowerTriangulation(const PowerTriangulation&) = delete;
     PowerTriangulation& operator=(const PowerTriangulation&) = delete;
 
-    /** Site of least power distance for each query; queries are spatially sorted and located with hints. */
-    std::vector<SiteIndex> nearestSites(const std::vector<Point>& queries, Feedback& feedback) const;
+    /**
+     * Site of least power distance for each query; queries are spatially sorted (or taken in `order`, their
+     * spatialOrder()) and located with hints.
+     */
+    std::vector<SiteIndex> nearestSites(const std::vector<Point>& queries, Feedback& feedback,
+                                        const std::vector<std::size_t>* order = nullptr) const;
     /** Site of least power distance to q, walking from site `near` (cheap when q is near it). */
     SiteIndex nearestSite(const Point& q, SiteIndex near) const;
 

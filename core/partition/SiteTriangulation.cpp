@@ -261,24 +261,26 @@ SiteIndex SiteTriangulation::nearestAmong(const Point& q, const std::vector<Poin
     return best;
 }
 
-std::vector<SiteIndex> SiteTriangulation::nearestSites(const std::vector<Point>& queries,
-                                                       Feedback& feedback) const
+std::vector<SiteIndex> SiteTriangulation::nearestSites(const std::vector<Point>& queries, Feedback& feedback,
+                                                       const std::vector<std::size_t>* order) const
 {
-    const std::vector<std::size_t> order = spatialOrder(queries);
+    std::vector<std::size_t> sorted;
+    if (order == nullptr)
+        order = &(sorted = spatialOrder(queries));
 
     std::vector<SiteIndex> nearest(queries.size(), kNoSite);
     FaceHandle hint;
-    for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t i = 0; i < order->size(); ++i)
     {
         if (i % 65536 == 0)
         {
             feedback.checkCanceled();
-            feedback.setProgress(double(i) / double(order.size()));
+            feedback.setProgress(double(i) / double(order->size()));
         }
-        const CgalPoint q = toCgal(queries[order[i]]);
+        const CgalPoint q = toCgal(queries[(*order)[i]]);
         const VertexHandle v = mImpl->triangulation.nearest_vertex(q, hint);
         hint = v->face();
-        nearest[order[i]] = mImpl->lowestEquidistant(v, q);
+        nearest[(*order)[i]] = mImpl->lowestEquidistant(v, q);
     }
     return nearest;
 }

@@ -26,8 +26,12 @@ public:
     SiteTriangulation(SiteTriangulation&&) noexcept;
     SiteTriangulation& operator=(SiteTriangulation&&) noexcept;
 
-    /** Nearest site of each query; queries are spatially sorted once and located with hints. */
-    std::vector<SiteIndex> nearestSites(const std::vector<Point>& queries, Feedback& feedback) const;
+    /**
+     * Nearest site of each query; queries are spatially sorted once (or taken in `order`, their
+     * spatialOrder()) and located with hints.
+     */
+    std::vector<SiteIndex> nearestSites(const std::vector<Point>& queries, Feedback& feedback,
+                                        const std::vector<std::size_t>* order = nullptr) const;
     /** Nearest site of one query. */
     SiteIndex nearestSite(const Point& query) const;
 

@@ -28,6 +28,8 @@ struct PartitionInput
     /** Records of each region (after global suppression). */
     const std::vector<Count>& weights;
     SpatialContext spatial;
+    /** The points in spatial order (spatialOrder()), when kept for many partitions; null: sorted for each. */
+    const std::vector<std::size_t>* order = nullptr;
 };
 
 } // namespace vbas

@@ -19,11 +19,11 @@ Partition VoronoiPartitioner::assignRegions(const PartitionInput& input, Sites s
     if (sites.weights.empty())
     {
         std::vector<SiteIndex> regionSite =
-            SiteTriangulation(sites.points).nearestSites(input.points, feedback);
+            SiteTriangulation(sites.points).nearestSites(input.points, feedback, input.order);
         return {std::move(sites.points), std::move(regionSite), {}};
     }
     std::vector<SiteIndex> regionSite =
-        PowerTriangulation(sites.points, sites.weights).nearestSites(input.points, feedback);
+        PowerTriangulation(sites.points, sites.weights).nearestSites(input.points, feedback, input.order);
     return {std::move(sites.points), std::move(regionSite), std::move(sites.weights)};
 }
 

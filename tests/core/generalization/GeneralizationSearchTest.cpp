@@ -1,5 +1,6 @@
 #include "GeneralizationSearch.h"
 #include "Pipeline.h"
+#include "PipelineProbe.h"
 #include "ReleaseCheck.h"
 #include "Sweep.h"
 #include "TestSupport.h"
@@ -414,8 +415,52 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
                            << least;
         EXPECT_LE(choice.report.evaluated.size() + choice.report.prunedNodes, nodes.size());
         pruned += choice.report.prunedNodes;
+        // The records the release takes are the chosen node's, whichever evaluation kept them.
+        const Dataset expected =
+            generalizedDataset(*lattice.dataset, lattice.hierarchies, choice.report.levels);
+        ASSERT_EQ(choice.dataset.rows(), expected.rows());
+        for (std::size_t row = 0; row < expected.rows(); ++row)
+            for (std::size_t j = 0; j < 3; ++j)
+                ASSERT_EQ(choice.dataset.classes().codes(choice.dataset.rowClass(row))[j],
+                          expected.classes().codes(expected.rowClass(row))[j]);
+        EXPECT_EQ(choice.dataset.totalRecords(), expected.totalRecords());
     }
     EXPECT_GT(pruned, 0u) << "the scenarios exercise the pruning";
+}
+
+// The releases without refinement the search hands to the release are those the release's own budget
+// search would make of the chosen node's records.
+TEST(GeneralizationSearch, TheLocatedReleasesItKeepsAreThoseOfTheChosenRecords)
+{
+    std::size_t kept = 0;
+    for (unsigned seed = 1; seed <= 4; ++seed)
+    {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        RandomLattice lattice(seed);
+        PipelineConfig config;
+        config.k = 4;
+        config.siteCounter = "sitecount.suppression_budget";
+        config.suppressionBudget = std::vector<double>{3.0, 1.0, 2.0, 0.5}[seed - 1];
+        const Pipeline pipeline(config);
+        Job job(*lattice.dataset);
+        Feedback feedback;
+        const GeneralizationChoice choice =
+            searchGeneralization(pipeline, job, lattice.hierarchies, feedback);
+        if (choice.locatedTrials.empty())
+            continue; // the chosen node was not the last that reached (a budget no node meets)
+        ++kept;
+        const PreparedData data = pipeline.prepare(Job(choice.dataset), feedback);
+        PipelineProbe probe(pipeline, data);
+        pipeline.estimateSiteCount(data, probe, feedback, nullptr);
+        std::vector<std::pair<std::uint64_t, Count>> expected, given;
+        for (const SiteCountTrial& trial : probe.trials())
+            if (!trial.refined)
+                expected.emplace_back(trial.sites, trial.withheld);
+        for (const SiteCountTrial& trial : choice.locatedTrials)
+            given.emplace_back(trial.sites, trial.withheld);
+        EXPECT_EQ(given, expected);
+    }
+    EXPECT_GT(kept, 1u) << "the scenarios should keep the chosen node's releases";
 }
 
 // The guarantee, recounted over the generalized values straight from the hierarchies, for the
@@ -493,7 +538,8 @@ TEST(GeneralizationSearch, AComparisonSweepsTheFrontierLevels)
                       lattice.dataset->totalRecords());
             const std::vector<ClassCount>& entries = row.result.aggregation.histograms.allEntries();
             for (std::size_t e = 0; e < entries.size(); ++e)
-                EXPECT_TRUE(row.result.suppression.aggregateEntrySuppressed[e] || entries[e].count >= config.k);
+                EXPECT_TRUE(row.result.suppression.aggregateEntrySuppressed[e] ||
+                            entries[e].count >= config.k);
         }
         EXPECT_GT(levels.size(), 1u);
         for (const SweepRow& row : chosen.rows)
