@@ -7,7 +7,6 @@
 #include "quality/Pareto.h"
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <optional>
 #include <sstream>
