@@ -79,6 +79,12 @@ bool PowerIncremental::followLocally(SiteIndex s, const Point& before, double be
     {
         mNearby.push_back(near);
         mTriangulation.neighbours(near, mNearby);
+        // Each site once, s not at all: the box is cut once per bisector.
+        const auto known = mNearby.begin() + std::ptrdiff_t(heirs);
+        mNearby.erase(std::remove_if(known, mNearby.end(),
+                                     [&](SiteIndex t)
+                                     { return t == s || std::find(mNearby.begin(), known, t) != known; }),
+                      mNearby.end());
     }
     Point low, high;
     if (!bisectorBox(s, low, high))
@@ -136,8 +142,6 @@ bool PowerIncremental::bisectorBox(SiteIndex s, Point& low, Point& high)
     double reach = 0.0;
     for (const SiteIndex t : mNearby)
     {
-        if (t == s)
-            continue;
         const double dx = mSites[t].x - p.x, dy = mSites[t].y - p.y;
         const double ax = 2.0 * dx, ay = 2.0 * dy, bound = dx * dx + dy * dy - mWeights[t] + ws;
         reach = std::max({reach, std::abs(dx), std::abs(dy)});
