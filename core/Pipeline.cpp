@@ -412,12 +412,9 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     PipelineResult result;
     result.k = data.k;
     result.diversity = mConfig.diversity;
-    std::optional<std::vector<std::vector<Count>>> earlierCounts;
-    if (data.history)
-        earlierCounts.emplace(data.history->countsOfEntries(*data.dataset, aggregation));
-    result.suppression = SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k,
-                                                   mConfig.diversity, data.globallySuppressed, feedback,
-                                                   earlierCounts ? &*earlierCounts : nullptr);
+    result.suppression =
+        SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
+                                  data.globallySuppressed, feedback, data.differences.get());
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
@@ -547,19 +544,47 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
     {
         Feedback::Stage stage(feedback, 0.0, 0.5);
         PreparedData data = prepare(atLevels, feedback);
-        if (!job.earlierCells.empty())
+        if (job.earlier != nullptr && !job.earlier->bound.empty())
         {
-            if (job.dataset->quasiIdentifierValues().empty())
+            const std::vector<std::vector<CategoryValue>>& values = job.dataset->quasiIdentifierValues();
+            if (values.empty())
                 throw Error(Subject::Ledger, "the difference rule needs the values of the quasi-identifiers");
-            // The key of each released class: that of any level-0 class generalized into it.
-            const std::vector<std::string> keys =
-                classKeys(*job.dataset, job.dataset->quasiIdentifierValues(),
-                          generalizes(hierarchies) ? &hierarchies : nullptr, request.levels);
-            std::vector<std::string> releasedKeys(atLevels.dataset->classes().size());
+            const Hierarchies* levelled = generalizes(hierarchies) ? &hierarchies : nullptr;
+            std::vector<std::string> names;
+            for (std::size_t i = 0; i < job.dataset->schema().size(); ++i)
+                names.push_back(job.dataset->schema().at(i).name);
+            const std::vector<LabelValues> labels =
+                releasedLabelValues(names, values, levelled, request.levels);
+            // The labels of each released class: those of any level-0 class generalized into it.
+            const std::vector<std::string> keys = classKeys(*job.dataset, values, levelled, request.levels);
+            std::vector<std::vector<std::uint32_t>> classLabels(atLevels.dataset->classes().size());
             for (std::size_t row = 0; row < job.dataset->rows(); ++row)
-                if (job.dataset->rowRegion(row) != kNoRegion)
-                    releasedKeys[atLevels.dataset->rowClass(row)] = keys[job.dataset->rowClass(row)];
-            data.history = std::make_shared<const CellHistory>(job.earlierCells, std::move(releasedKeys));
+            {
+                if (job.dataset->rowRegion(row) == kNoRegion)
+                    continue;
+                std::vector<std::uint32_t>& indices = classLabels[atLevels.dataset->rowClass(row)];
+                if (!indices.empty())
+                    continue;
+                std::size_t i = 0;
+                std::string label;
+                for (const char c : keys[job.dataset->rowClass(row)])
+                {
+                    if (c != '\x1f')
+                    {
+                        label += c;
+                        continue;
+                    }
+                    const auto& byLabel = labels[i++].labels;
+                    indices.push_back(
+                        std::uint32_t(std::find_if(byLabel.begin(), byLabel.end(),
+                                                   [&](const auto& l) { return l.first == label; }) -
+                                      byLabel.begin()));
+                    label.clear();
+                }
+            }
+            data.differences = std::make_shared<const DifferenceRule>(
+                *job.earlier->entries, job.earlier->bound, *atLevels.dataset, job.earlier->territory, labels,
+                std::move(classLabels));
         }
         result = rateGroups(data, regionGroup, groups, feedback);
     }

@@ -98,9 +98,8 @@ struct PreparedData
     SpatialContext spatial;
     /** The job's parent of every region (empty: no constraint). */
     std::vector<std::uint32_t> regionParent;
-    /** What earlier releases published in the cells of this release's aggregation (the job's earlierCells).
-     */
-    std::shared_ptr<const CellHistory> history;
+    /** The difference rule against the earlier releases on this release's aggregation (the job's earlier). */
+    std::shared_ptr<const DifferenceRule> differences;
     /** The regions' points in spatial order, made once for the many partitions of a search. */
     std::shared_ptr<const std::vector<std::size_t>> regionOrder;
 

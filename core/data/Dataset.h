@@ -72,14 +72,24 @@ public:
     const ClassDictionary& classes() const { return mClasses; }
     /** Per-region class histograms of every loaded record (before any suppression). */
     const HistogramTable& regionHistograms() const { return mHistograms; }
-    /** N: records loaded (weighted), without dropped ones. */
+    /** N: records loaded (weighted; people, when the dataset counts people), without dropped ones. */
     Count totalRecords() const { return mHistograms.grandTotal(); }
 
     std::size_t rows() const { return mKept->rowRegion.size(); }
     /** Region of an input row, or kNoRegion when the row was dropped. */
     RegionIndex rowRegion(std::size_t row) const { return mKept->rowRegion[row]; }
     ClassId rowClass(std::size_t row) const { return mRowClass[row]; }
+    /** The records an input row stands for (1, or its count in a pre-aggregated table). */
     Count rowCount(std::size_t row) const { return mKept->rowCount.empty() ? 1 : mKept->rowCount[row]; }
+    /**
+     * What an input row adds to the count of its (region, class) group: rowCount(), or, when the dataset
+     * counts people, 1 for the first row of its person in the group and 0 for the others.
+     */
+    Count rowWeight(std::size_t row) const { return mRowWeight ? (*mRowWeight)[row] : rowCount(row); }
+    /** Whether every count is a count of distinct people (RecordTable::persons). */
+    bool countsPeople() const { return !mKept->persons.empty(); }
+    /** The person of an input row, when the dataset counts people. */
+    std::uint32_t rowPerson(std::size_t row) const { return mKept->persons[row]; }
     /** Number of sensitive fields (SPEC section 10). */
     std::size_t sensitiveCount() const { return mKept->sensitiveCount; }
     /** Code of sensitive field `field` in an input row. */
@@ -106,6 +116,7 @@ private:
         std::vector<Point> points;
         std::vector<RegionIndex> rowRegion;
         std::vector<Count> rowCount;
+        std::vector<std::uint32_t> persons;
         std::size_t sensitiveCount = 0;
         std::vector<std::uint32_t> sensitiveCodes;
     };
@@ -115,6 +126,8 @@ private:
     ClassDictionary mClasses;
     HistogramTable mHistograms;
     std::vector<ClassId> mRowClass;
+    /** rowWeight() of every row when the dataset counts people (it depends on the classes); else null. */
+    std::shared_ptr<const std::vector<Count>> mRowWeight;
     std::vector<std::vector<CategoryValue>> mQuasiIdentifierValues;
     std::size_t mDroppedRows = 0;
     Count mDroppedRecords = 0;

@@ -25,6 +25,12 @@ struct RecordTable
     std::vector<std::uint32_t> codes;
     /** Count (weight) of each row; empty means every row is one record. */
     std::vector<std::int64_t> counts;
+    /**
+     * The person of each row (0, 1, ... in any order; rows of one person share a number), from a person id
+     * field; empty: every record is a person of its own. With persons every count is a count of distinct
+     * people: a person with several rows in one group counts once there (SPEC section 14).
+     */
+    std::vector<std::uint32_t> persons;
     /** Number of sensitive fields (SPEC section 10); their values are published, not generalized. */
     std::size_t sensitiveCount = 0;
     /**

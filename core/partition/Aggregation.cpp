@@ -2,6 +2,8 @@
 
 #include "CompressedLists.h"
 
+#include <algorithm>
+
 namespace vbas
 {
 
@@ -46,6 +48,29 @@ Aggregation Aggregation::fromGroups(const RegionSet& regions, const std::vector<
     aggregation.histograms = regions.histograms().mergeGroups(regionGroup, groups, regions.classCount(),
                                                               &aggregation.regionEntryTarget);
     return aggregation;
+}
+
+std::vector<std::size_t> Aggregation::releasedEntryOfRows(const Dataset& dataset,
+                                                          const std::vector<bool>& withheld) const
+{
+    std::vector<std::size_t> rowEntry(dataset.rows(), HistogramTable::kNoEntry);
+    for (std::size_t row = 0; row < dataset.rows(); ++row)
+    {
+        const RegionIndex region = dataset.rowRegion(row);
+        if (region == kNoRegion)
+            continue;
+        const ClassId cls = dataset.rowClass(row);
+        const HistogramTable::Range entries = histograms.entries(regionAggregate[region]);
+        const ClassCount* entry = std::lower_bound(entries.begin(), entries.end(), cls,
+                                                   [](const ClassCount& e, ClassId c) { return e.cls < c; });
+        // A class that global suppression withheld has no entry.
+        if (entry == entries.end() || entry->cls != cls)
+            continue;
+        const std::size_t index = std::size_t(entry - histograms.allEntries().data());
+        if (!withheld[index])
+            rowEntry[row] = index;
+    }
+    return rowEntry;
 }
 
 } // namespace vbas

@@ -33,6 +33,12 @@ struct Aggregation
 
     std::size_t size() const { return aggregateSite.size(); }
     std::size_t memberCount(std::size_t a) const { return memberOffsets[a + 1] - memberOffsets[a]; }
+    /**
+     * The entry of histograms that every input row of `dataset` is counted in, when `withheld` (a flag per
+     * entry) leaves it released; HistogramTable::kNoEntry for a row dropped, withheld globally or withheld.
+     */
+    std::vector<std::size_t> releasedEntryOfRows(const Dataset& dataset,
+                                                 const std::vector<bool>& withheld) const;
 
     /** Aggregates of `partition` over `regions`. */
     static Aggregation build(const RegionSet& regions, const Partition& partition);

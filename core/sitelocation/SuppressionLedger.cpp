@@ -267,7 +267,7 @@ void SuppressionLedger::tallySensitiveValues()
             continue;
         for (std::size_t field = 0; field < mFields; ++field)
             rowValues.push_back({region, cls, std::uint32_t(field), dataset.rowSensitive(row, field),
-                                 dataset.rowCount(row), 0});
+                                 dataset.rowWeight(row), 0});
     }
     // Values numbered in (class, field, code) order: a region's tallies by value then run class by class,
     // as its histogram entries do, and within a class field by field.

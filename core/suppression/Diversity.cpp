@@ -19,31 +19,6 @@ struct Tally
     Count count;
 };
 
-/** The released aggregate entry of every input row, or kNoEntry (dropped or withheld). */
-std::vector<std::size_t> releasedEntryOfRows(const Dataset& dataset, const Aggregation& aggregation,
-                                             const std::vector<bool>& withheld)
-{
-    const HistogramTable& histograms = aggregation.histograms;
-    std::vector<std::size_t> rowEntry(dataset.rows(), HistogramTable::kNoEntry);
-    for (std::size_t row = 0; row < dataset.rows(); ++row)
-    {
-        const RegionIndex region = dataset.rowRegion(row);
-        if (region == kNoRegion)
-            continue;
-        const ClassId cls = dataset.rowClass(row);
-        const HistogramTable::Range entries = histograms.entries(aggregation.regionAggregate[region]);
-        const ClassCount* entry = std::lower_bound(entries.begin(), entries.end(), cls,
-                                                   [](const ClassCount& e, ClassId c) { return e.cls < c; });
-        // A class that global suppression withheld has no entry.
-        if (entry == entries.end() || entry->cls != cls)
-            continue;
-        const std::size_t index = std::size_t(entry - histograms.allEntries().data());
-        if (!withheld[index])
-            rowEntry[row] = index;
-    }
-    return rowEntry;
-}
-
 } // namespace
 
 CountLogCountSum::Scaled CountLogCountSum::scaled(Count count)
@@ -84,7 +59,7 @@ std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& 
         return failing;
     const Dataset& dataset = regions.dataset();
     checkDiversityRule(rule, dataset);
-    const std::vector<std::size_t> rowEntry = releasedEntryOfRows(dataset, aggregation, withheld);
+    const std::vector<std::size_t> rowEntry = aggregation.releasedEntryOfRows(dataset, withheld);
     std::vector<Tally> tallies;
     for (std::size_t field = 0; field < dataset.sensitiveCount(); ++field)
     {
@@ -92,7 +67,7 @@ std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& 
         tallies.clear();
         for (std::size_t row = 0; row < dataset.rows(); ++row)
             if (rowEntry[row] != HistogramTable::kNoEntry && !failing[rowEntry[row]])
-                tallies.push_back({rowEntry[row], dataset.rowSensitive(row, field), dataset.rowCount(row)});
+                tallies.push_back({rowEntry[row], dataset.rowSensitive(row, field), dataset.rowWeight(row)});
         std::sort(tallies.begin(), tallies.end(),
                   [](const Tally& a, const Tally& b)
                   { return std::tie(a.entry, a.value) < std::tie(b.entry, b.value); });

@@ -1,41 +1,39 @@
 #include "SuppressionOutcome.h"
 
+#include "PeopleCount.h"
+
 namespace vbas
 {
 
 SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Aggregation& aggregation,
                                              const Suppressor& suppressor, Count k,
                                              const DiversityRule& diversity, Count globallySuppressed,
-                                             Feedback& feedback,
-                                             const std::vector<std::vector<Count>>* earlierCounts)
+                                             Feedback& feedback, const ReleaseCriterion* differences)
 {
     SuppressionOutcome outcome;
     const HistogramTable& histograms = aggregation.histograms;
     outcome.aggregateEntrySuppressed = suppressor.suppress(histograms, k, feedback);
+    // Groups of k rows but fewer people are below k too.
+    const std::vector<bool> fewerPeople =
+        fewerPeopleThan(regions, aggregation, outcome.aggregateEntrySuppressed, k, feedback);
+    for (std::size_t e = 0; e < fewerPeople.size(); ++e)
+        if (fewerPeople[e])
+            outcome.aggregateEntrySuppressed[e] = true;
     outcome.aggregateEntryDiversityFailed =
         failingDiversity(regions, aggregation, outcome.aggregateEntrySuppressed, diversity, feedback);
     for (std::size_t e = 0; e < outcome.aggregateEntrySuppressed.size(); ++e)
         if (outcome.aggregateEntryDiversityFailed[e])
             outcome.aggregateEntrySuppressed[e] = true;
-    // The difference of two releases of overlapping records is published too: no cell may change by fewer
-    // than k records (a withheld cell shows no count to take a difference with).
+    // The sums and differences of releases of overlapping records are published too.
     outcome.aggregateEntryTooCloseToEarlier.assign(outcome.aggregateEntrySuppressed.size(), false);
-    if (earlierCounts != nullptr)
+    if (differences != nullptr)
+    {
+        outcome.aggregateEntryTooCloseToEarlier =
+            differences->withhold(regions, aggregation, outcome.aggregateEntrySuppressed, k, feedback);
         for (std::size_t e = 0; e < outcome.aggregateEntrySuppressed.size(); ++e)
-        {
-            if (outcome.aggregateEntrySuppressed[e])
-                continue;
-            const Count count = histograms.allEntries()[e].count;
-            for (const Count earlier : (*earlierCounts)[e])
-            {
-                const Count difference = count > earlier ? count - earlier : earlier - count;
-                if (difference >= 1 && difference < k)
-                {
-                    outcome.aggregateEntryTooCloseToEarlier[e] = true;
-                    outcome.aggregateEntrySuppressed[e] = true;
-                }
-            }
-        }
+            if (outcome.aggregateEntryTooCloseToEarlier[e])
+                outcome.aggregateEntrySuppressed[e] = true;
+    }
     const std::size_t aggregates = aggregation.size();
     outcome.aggregateReleased.assign(aggregates, 0);
     outcome.aggregateSuppressed.assign(aggregates, 0);

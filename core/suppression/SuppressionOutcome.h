@@ -2,6 +2,7 @@
 
 #include "Diversity.h"
 #include "Feedback.h"
+#include "ReleaseCriterion.h"
 #include "Suppressor.h"
 #include "partition/Aggregation.h"
 
@@ -22,8 +23,7 @@ struct SuppressionOutcome
     std::vector<bool> aggregateEntrySuppressed;
     /** Entries withheld for l-diversity alone (they hold k or more records). */
     std::vector<bool> aggregateEntryDiversityFailed;
-    /** Entries withheld because their count differs from an earlier release's by 1 to k - 1 (else released).
-     */
+    /** Entries withheld because their count with earlier releases' would pin a group of 1 to k - 1. */
     std::vector<bool> aggregateEntryTooCloseToEarlier;
     std::vector<Count> aggregateReleased;
     /** Withheld records of each aggregate, for either reason. */
@@ -40,11 +40,11 @@ struct SuppressionOutcome
 
     Count inputRecords = 0;
     Count globallySuppressed = 0;
-    /** Records in groups below k in their aggregate. */
+    /** Records in groups below k in their aggregate (groups of fewer than k people, when counting people). */
     Count locallySuppressed = 0;
     /** Records in groups of k or more that fail l-diversity. */
     Count diversitySuppressed = 0;
-    /** Records in groups that pass k and l but whose count differs from an earlier release's by 1 to k - 1.
+    /** Records in groups that pass k and l but whose count with earlier releases' would pin a group below k.
      */
     Count differenceSuppressed = 0;
     Count released = 0;
@@ -56,15 +56,14 @@ struct SuppressionOutcome
     }
 
     /**
-     * Applies `suppressor` to the aggregates, then withholds the remaining groups that fail `diversity`,
-     * then those whose count differs by 1 to k - 1 from a count in `earlierCounts` (per entry of the
-     * aggregation's histograms, what earlier releases of overlapping records published in its cell; null:
-     * none), and counts what is released.
+     * Applies `suppressor` to the aggregates, withholds the groups of fewer than k people (when the dataset
+     * counts people), then the remaining groups that fail `diversity`, then those that `differences`
+     * withholds (the difference rule against earlier releases; null: none), and counts what is released.
      */
     static SuppressionOutcome apply(const RegionSet& regions, const Aggregation& aggregation,
                                     const Suppressor& suppressor, Count k, const DiversityRule& diversity,
                                     Count globallySuppressed, Feedback& feedback,
-                                    const std::vector<std::vector<Count>>* earlierCounts = nullptr);
+                                    const ReleaseCriterion* differences = nullptr);
 };
 
 } // namespace vbas

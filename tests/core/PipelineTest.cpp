@@ -292,7 +292,10 @@ TEST(Pipeline, ReleaseWithoutPolygonsHasNoneAndRefusesCells)
     const ReleaseResult whole = pipeline.release(grid.dataset, ReleaseRequest{}, feedback);
     EXPECT_TRUE(whole.polygons.empty());
     EXPECT_EQ(whole.fates.size(), grid.dataset.rows());
-    EXPECT_EQ(errorSubject([&] { pipeline.release(grid.dataset, ReleaseRequest{true, {}}, feedback); }),
+    EXPECT_EQ(errorSubject(
+                  [&] {
+                      pipeline.release(grid.dataset, ReleaseRequest{true, {}}, feedback);
+                  }),
               Subject::Partition);
 }
 

@@ -64,6 +64,13 @@ public:
         return *this;
     }
 
+    /** The person of every row added so far, in order (RecordTable::persons). */
+    DatasetBuilder& persons(std::vector<std::uint32_t> persons)
+    {
+        mRecords.persons = std::move(persons);
+        return *this;
+    }
+
     /** The value behind every category code of each quasi-identifier (RecordTable::quasiIdentifierValues). */
     DatasetBuilder& values(std::vector<std::vector<CategoryValue>> values)
     {
