@@ -4,6 +4,7 @@
 #include "NumberText.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace vbas
@@ -85,13 +86,29 @@ private:
 };
 } // namespace
 
-PublishedRows publishedRows(const Dataset& dataset, const Aggregation& aggregation,
-                            const std::vector<std::uint32_t>& rowClass, const std::vector<bool>& released,
-                            const std::vector<std::uint32_t>& publishedCodes, std::size_t fieldCount)
+PublishedRows publishedRows(const Dataset& dataset, const Hierarchies* hierarchies,
+                            const std::vector<std::size_t>& levels, const Aggregation& aggregation,
+                            const std::vector<bool>& released, const std::vector<std::uint32_t>& publishedCodes,
+                            std::size_t fieldCount)
 {
-    if (rowClass.size() != dataset.rows() || released.size() != dataset.rows() ||
-        publishedCodes.size() != dataset.rows() * fieldCount)
+    if (released.size() != dataset.rows() || publishedCodes.size() != dataset.rows() * fieldCount)
         throw Error(Subject::Records, "the published rows do not match the records");
+    // The class each level-0 class is published as.
+    const std::size_t q = dataset.schema().size();
+    std::map<std::vector<std::uint32_t>, std::uint32_t> published;
+    std::vector<std::uint32_t> publishedClass(dataset.classes().size());
+    std::vector<std::uint32_t> codes(q);
+    for (ClassId c = 0; c < publishedClass.size(); ++c)
+    {
+        for (std::size_t i = 0; i < q; ++i)
+        {
+            const std::uint32_t code = dataset.classes().codes(c)[i];
+            const bool generalized = hierarchies != nullptr && !levels.empty() && levels[i] > 0 &&
+                                     i < hierarchies->size() && (*hierarchies)[i];
+            codes[i] = generalized ? (*hierarchies)[i]->hierarchy.group(levels[i], code) : code;
+        }
+        publishedClass[c] = published.emplace(codes, std::uint32_t(published.size())).first->second;
+    }
     PublishedRows rows;
     rows.fields.resize(fieldCount);
     for (std::size_t row = 0; row < dataset.rows(); ++row)
@@ -101,7 +118,7 @@ PublishedRows publishedRows(const Dataset& dataset, const Aggregation& aggregati
         const RegionIndex area = dataset.rowRegion(row);
         rows.region.push_back(aggregation.regionAggregate[area]);
         rows.smallArea.push_back(area);
-        rows.cls.push_back(rowClass[row]);
+        rows.cls.push_back(publishedClass[dataset.rowClass(row)]);
         for (std::size_t f = 0; f < fieldCount; ++f)
             rows.fields[f].push_back(publishedCodes[row * fieldCount + f]);
         if (dataset.countsPeople())

@@ -3,6 +3,7 @@
 #include "Feedback.h"
 #include "Types.h"
 #include "data/Dataset.h"
+#include "generalization/Hierarchy.h"
 #include "partition/Aggregation.h"
 
 #include <string>
@@ -40,12 +41,14 @@ struct PublishedRows
 
 /**
  * The published rows of a release: the rows of `dataset` (level 0) that `released` marks, with their
- * region of `aggregation`, their class `rowClass` (the quasi-identifiers at the levels released) and their
- * codes of the published fields, `publishedCodes` holding `fieldCount` codes per input row.
+ * region of `aggregation`, their class (the quasi-identifiers at `levels` of `hierarchies`; empty levels or
+ * no hierarchies: as they are) and their codes of the published fields, `publishedCodes` holding `fieldCount`
+ * codes per input row.
  */
-PublishedRows publishedRows(const Dataset& dataset, const Aggregation& aggregation,
-                            const std::vector<std::uint32_t>& rowClass, const std::vector<bool>& released,
-                            const std::vector<std::uint32_t>& publishedCodes, std::size_t fieldCount);
+PublishedRows publishedRows(const Dataset& dataset, const Hierarchies* hierarchies,
+                            const std::vector<std::size_t>& levels, const Aggregation& aggregation,
+                            const std::vector<bool>& released, const std::vector<std::uint32_t>& publishedCodes,
+                            std::size_t fieldCount);
 
 /** Above these, a published field (or pair) is refused (SPEC section 14; docs/publishing.md). */
 inline constexpr double kMaxPlacement = 0.2;

@@ -1,5 +1,7 @@
 #include "vbasalgorithmcheckanonymity.h"
 
+#include "privacy/PublishedColumns.h"
+#include "vbascolumnfigures.h"
 #include "vbasdataparameters.h"
 #include "vbasgroupcounts.h"
 #include "vbasoutputguard.h"
@@ -22,9 +24,17 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     VbasDataParameters::addCountFieldTo(*this, kInput);
     VbasDataParameters::addKTo(*this);
     VbasDataParameters::addDiversityTo(*this, kInput, true);
+    addParameter(new QgsProcessingParameterField(kRecordIdField, QObject::tr("Person id field (optional)"),
+                                                 QVariant(), kInput, VbasCompat::FieldTypeAny, false, true));
+    addParameter(new QgsProcessingParameterField(kSmallAreaField,
+                                                 QObject::tr("Small area of each row (optional, for placement)"),
+                                                 QVariant(), kInput, VbasCompat::FieldTypeAny, false, true));
     addParameter(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Groups below k or not l-diverse (review only: never publish)"),
         VbasCompat::SourceTypeVector, QVariant(), true));
+    addParameter(new QgsProcessingParameterFeatureSink(
+        kOutputColumns, QObject::tr("What each other column reveals (review only: never publish)"),
+        VbasCompat::SourceTypeVector, QVariant(), true, false));
     addOutput(
         new QgsProcessingOutputNumber(kGroups, QObject::tr("Groups (region × quasi-identifier values)")));
     addOutput(new QgsProcessingOutputNumber(kRecords, QObject::tr("Records")));
@@ -77,7 +87,17 @@ QString VbasAlgorithmCheckAnonymity::shortHelpString() const
         "Required anonymity k (K): the smallest allowed group size.\n"
         "Sensitive fields, L and L_MEASURE (optional): with L of 2 or more, every group must also hold at "
         "least L distinct values of each sensitive field (distinct), or values whose entropy is at least "
-        "ln(L) (entropy).\n\n"
+        "ln(L) (entropy).\n"
+        "Person id field (RECORD_ID_FIELD, optional): when a person can have several rows (visits), every group "
+        "counts its distinct people, and k is a number of people.\n"
+        "Small area field (SMALL_AREA_FIELD, optional): the small area of each row, in a table kept for review, "
+        "to measure how well each other column tells it inside the region.\n\n"
+        "Every other column (not the region, a quasi-identifier, the count, the person id, a sensitive field or "
+        "a key such as fid or row_id) is judged together with the region and the quasi-identifiers: the share of "
+        "rows it puts in groups below k and the share it makes unique, and, with SMALL_AREA_FIELD, its placement "
+        "(how well it tells the small area beyond the region alone, 0 no better, 1 every row). A column above "
+        "%1 % of rows below k, or with placement above %2, fails the check; sensitive fields are judged on "
+        "placement only. OUTPUT_COLUMNS lists the figures of every column.\n\n"
         "Values are compared exactly, as text; NULL is a value of its own, distinct from an empty text.\n\n"
         "Groups below k or not l-diverse (OUTPUT, optional) lists every such group with its region, "
         "quasi-identifier values and group_size (with sensitive fields also distinct_values and entropy, the "
@@ -86,7 +106,9 @@ QString VbasAlgorithmCheckAnonymity::shortHelpString() const
         "check; VERDICT is PASS when no group fails, else FAIL.\n\n"
         "A FAIL means the table must not be released as it is: merge the listed regions further, "
         "generalize the quasi-identifiers or suppress the listed records, then check again. The check "
-        "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.");
+        "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.")
+        .arg(100.0 * vbas::kMaxShareBelowK)
+        .arg(vbas::kMaxPlacement);
 }
 
 QString VbasAlgorithmCheckAnonymity::shortDescription() const
@@ -123,13 +145,46 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
                 keyFields.append(field);
             }
             const int countField = read.fieldIndex(kParameterCountField, fields);
+            const int personField = read.fieldIndex(kRecordIdField, fields);
+            const int smallAreaField = read.fieldIndex(kSmallAreaField, fields);
             const int k = read.k();
             const VbasDiversity diversity = read.diversity();
             const QList<int> sensitive =
                 diversity.isOn() ? read.fieldIndices(kParameterSensitiveFields, fields) : QList<int>();
 
             const VbasGroupCounts counts =
-                VbasGroupCounts::count(*source, keyFields, sensitive, countField, *feedback);
+                VbasGroupCounts::count(*source, keyFields, sensitive, countField, personField, *feedback);
+            // Every other column, judged with the region and the quasi-identifiers (keys VBAS or a provider adds,
+            // fresh numbers in a random order, aside).
+            QList<int> columns;
+            const QList<int> allSensitive = read.fieldIndices(kParameterSensitiveFields, fields);
+            for (int field = 0; field < fields.size(); ++field)
+            {
+                const QString name = fields.at(field).name();
+                if (keyFields.contains(field) || field == countField || field == personField ||
+                    field == smallAreaField || name == QLatin1String("fid") || name == QLatin1String("row_id"))
+                    continue;
+                columns << field;
+            }
+            const std::vector<VbasColumnFigures> columnFigures = VbasColumnFigures::count(
+                *source, keyFields, columns, personField, countField, smallAreaField, k, *feedback);
+            QStringList failingColumns;
+            for (std::size_t c = 0; c < columnFigures.size(); ++c)
+            {
+                const VbasColumnFigures& column = columnFigures[c];
+                const bool isSensitive = allSensitive.contains(columns.at(int(c)));
+                const bool placed = column.placement && *column.placement > vbas::kMaxPlacement;
+                const bool singles = !isSensitive && column.shareBelowK > vbas::kMaxShareBelowK;
+                feedback->pushInfo(QObject::tr("Column %1%2: rows in groups below k %3 %, unique %4 %%5")
+                                       .arg(column.name, isSensitive ? QObject::tr(" (sensitive)") : QString())
+                                       .arg(100.0 * column.shareBelowK, 0, 'f', 1)
+                                       .arg(100.0 * column.shareUnique, 0, 'f', 1)
+                                       .arg(column.placement ? QObject::tr(", placement in the small area %1 %")
+                                                                   .arg(100.0 * *column.placement, 0, 'f', 1)
+                                                             : QString()));
+                if (placed || singles)
+                    failingColumns << column.name;
+            }
             const std::vector<VbasGroupCounts::Group> violating =
                 counts.groupsFailing(k, diversity.l, diversity.entropy);
             const QString requirement =
@@ -162,7 +217,37 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
                 outputs.insert(kOutput, destination);
             }
 
-            const bool passes = violating.empty();
+            QgsFields columnFields;
+            columnFields.append(QgsField(QStringLiteral("column"), VbasCompat::FieldTypeString));
+            columnFields.append(QgsField(QStringLiteral("share_below_k"), VbasCompat::FieldTypeDouble));
+            columnFields.append(QgsField(QStringLiteral("share_unique"), VbasCompat::FieldTypeDouble));
+            columnFields.append(QgsField(QStringLiteral("placement"), VbasCompat::FieldTypeDouble));
+            QString columnsDestination;
+            const std::unique_ptr<QgsFeatureSink> columnSink =
+                read.sink(kOutputColumns, columnsDestination, columnFields, VbasCompat::WkbNoGeometry);
+            if (columnSink) // optional
+            {
+                for (const VbasColumnFigures& column : columnFigures)
+                {
+                    QgsFeature row;
+                    row.setAttributes(QgsAttributes()
+                                      << column.name << column.shareBelowK << column.shareUnique
+                                      << (column.placement ? QVariant(*column.placement) : QVariant()));
+                    if (!columnSink->addFeature(row, QgsFeatureSink::FastInsert))
+                        throw read.writeFeatureError(columnSink.get(), kOutputColumns);
+                }
+                guard.writtenCounts().add(kOutputColumns, qint64(columnFigures.size()));
+                outputs.insert(kOutputColumns, columnsDestination);
+            }
+            if (!failingColumns.isEmpty())
+                feedback->pushWarning(
+                    QObject::tr("VERDICT FAIL: column(s) %1 put more than %2 % of the rows in groups below k or tell "
+                                "the small area inside the region (placement above %3): make them quasi-identifiers, "
+                                "generalize them or leave them out")
+                        .arg(failingColumns.join(QStringLiteral(", ")))
+                        .arg(100.0 * vbas::kMaxShareBelowK)
+                        .arg(vbas::kMaxPlacement));
+            const bool passes = violating.empty() && failingColumns.isEmpty();
             if (counts.groupCount() == 0)
                 feedback->pushWarning(QObject::tr("INPUT has no records, so no group can be below k"));
             if (passes)
@@ -170,7 +255,7 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
                                        .arg(counts.groupCount())
                                        .arg(counts.records())
                                        .arg(requirement));
-            else
+            else if (!violating.empty())
                 feedback->pushWarning(
                     QObject::tr("VERDICT FAIL: %1 of %2 groups (%3 of %4 records) do not hold %5; "
                                 "the smallest group holds %6 records")

@@ -61,12 +61,14 @@ QgsAttributes VbasGroupCounts::Group::row() const
 }
 
 VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int>& keyFields,
-                                       const QList<int>& sensitiveFields, int countField,
+                                       const QList<int>& sensitiveFields, int countField, int personField,
                                        QgsProcessingFeedback& feedback)
 {
     QgsAttributeList attributes = keyFields + sensitiveFields;
     if (countField >= 0)
         attributes.append(countField);
+    if (personField >= 0)
+        attributes.append(personField);
     QgsFeatureRequest request;
     request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(attributes);
     const double total = static_cast<double>(source.featureCount());
@@ -109,11 +111,23 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
             group.sensitive.resize(std::size_t(sensitiveFields.size()));
         }
         group.records += records;
+        if (personField >= 0)
+            group.persons.insert(valueOf(feature.attribute(personField)));
         for (int field = 0; field < sensitiveFields.size(); ++field)
             group.sensitive[std::size_t(field)][valueOf(feature.attribute(sensitiveFields.at(field)))] +=
                 records;
         counts.mRecords += records;
         feedback.setProgress(done * percentPerFeature);
+    }
+    if (personField >= 0)
+    {
+        // Every count is of people: a person with rows in two groups counts in both.
+        counts.mRecords = 0;
+        for (auto& [key, group] : counts.mGroups)
+        {
+            group.records = qint64(group.persons.size());
+            counts.mRecords += group.records;
+        }
     }
     return counts;
 }

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QgsFeatureSource;
@@ -29,7 +30,10 @@ public:
     struct Group
     {
         QgsAttributes values; //!< the key values as read from the group's first row
+        /** Records, or distinct people when counted by person. */
         qint64 records = 0;
+        /** The people of the group, when counted by person. */
+        std::set<Value> persons;
         /** Per sensitive field, the records of each of its values in the group. */
         std::vector<std::map<Value, qint64>> sensitive;
 
@@ -46,12 +50,12 @@ public:
 
     /**
      * Counts the records of every group of `source`, and of every value of `sensitiveFields` in each; each
-     * row counts VbasParameters::recordCount() records. Values are compared exactly, as text; NULL is a
-     * value of its own. Reports progress and throws VbasParameters::canceledError() as soon as
-     * `feedback` is canceled.
+     * row counts VbasParameters::recordCount() records, or, with `personField` (>= 0), each group counts its
+     * distinct values of it: its people. Values are compared exactly, as text; NULL is a value of its own.
+     * Reports progress and throws VbasParameters::canceledError() as soon as `feedback` is canceled.
      */
     static VbasGroupCounts count(QgsFeatureSource& source, const QList<int>& keyFields,
-                                 const QList<int>& sensitiveFields, int countField,
+                                 const QList<int>& sensitiveFields, int countField, int personField,
                                  QgsProcessingFeedback& feedback);
 
     /**

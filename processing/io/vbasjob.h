@@ -44,8 +44,8 @@ struct VbasJob
     vbas::Hierarchies hierarchies;
     /** What the hierarchies were built from, as a release's ledger entry keeps it. */
     VbasGeneralizationDefinition generalization;
-    /** What earlier releases of overlapping records published on the aggregation this one is made on. */
-    std::vector<std::vector<vbas::PublishedCell>> earlierCells;
+    /** The earlier releases on this release's small areas that it is held to (the difference rule). */
+    std::optional<vbas::Job::EarlierReleases> earlier;
 
     /** The engine's view of this job; it refers to this job's data, so this must outlive it. */
     vbas::Job engineJob() const
@@ -54,8 +54,7 @@ struct VbasJob
         job.geometries = data.geometries.get();
         job.spatial.obstacles = spatial.obstacles;
         job.regionParent = spatial.regionParent;
-        for (const std::vector<vbas::PublishedCell>& cells : earlierCells)
-            job.earlierCells.push_back(&cells);
+        job.earlier = earlier ? &*earlier : nullptr;
         return job;
     }
 };

@@ -26,6 +26,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
 
 namespace
 {
@@ -690,6 +692,21 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     {
         data.recordValues.values.push_back(publishedCategories[j].rankedValues());
         vbas::rankCodes(publishedRanks[j], publishedCodes, j, publishedCategories.size());
+    }
+    if (fields.recordId >= 0)
+    {
+        // Rows of one person share a number: every group then counts distinct people.
+        std::unordered_map<std::string_view, std::uint32_t> personOf;
+        table.persons.reserve(data.recordIds.size());
+        for (const std::string& recordId : data.recordIds)
+            table.persons.push_back(
+                personOf.try_emplace(recordId, std::uint32_t(personOf.size())).first->second);
+        feedback.info(QObject::tr("'%1' (RECORD_ID_FIELD) names %2 people in %3 rows: every group counts "
+                                  "its distinct people, and k is a number of people")
+                          .arg(source.fields().at(fields.recordId).name())
+                          .arg(personOf.size())
+                          .arg(data.recordIds.size())
+                          .toStdString());
     }
     const std::size_t width = publishedCategories.size();
     table.sensitiveCodes.reserve(rowsWithRecords * table.sensitiveCount);

@@ -24,10 +24,20 @@ inline const QString kParameterCountField = QStringLiteral("COUNT_FIELD");
 inline const QString kParameterSensitiveFields = QStringLiteral("SENSITIVE_FIELDS");
 inline const QString kParameterL = QStringLiteral("L");
 inline const QString kParameterLMeasure = QStringLiteral("L_MEASURE");
-/** The record id field (identifying, never published), for the release ledger. */
+/** The person id field (identifying, never published): k counts people; the release ledger keeps a keyed sample. */
 inline const QString kRecordIdField = QStringLiteral("RECORD_ID_FIELD");
 /** Where the release ledger is kept. */
 inline const QString kReleaseLedger = QStringLiteral("RELEASE_LEDGER");
+/** Make a new release ledger at RELEASE_LEDGER (never made silently). */
+inline const QString kNewLedger = QStringLiteral("NEW_LEDGER");
+/** The key file of the release ledger (kept apart from it); empty: the default key folder. */
+inline const QString kLedgerKey = QStringLiteral("LEDGER_KEY");
+/** From the command line: release without keeping a ledger, said explicitly. */
+inline const QString kNoLedger = QStringLiteral("NO_LEDGER");
+/** Ledger entries of other people's records, which do not bind this release's territory. */
+inline const QString kOtherPeople = QStringLiteral("OTHER_PEOPLE");
+/** Why a ledger entry is withdrawn. */
+inline const QString kReason = QStringLiteral("REASON");
 inline const QString kRegions = QStringLiteral("REGIONS");
 inline const QString kRegionIdField = QStringLiteral("REGION_ID_FIELD");
 inline const QString kRecordRegionField = QStringLiteral("RECORD_REGION_FIELD");
@@ -85,6 +95,11 @@ inline const QString kEmptySites = QStringLiteral("EMPTY_SITES");
 // Releases on an earlier aggregation, and rating one
 inline const QString kLedgerEntry = QStringLiteral("LEDGER_ENTRY");
 inline const QString kAggregateField = QStringLiteral("AGGREGATE_FIELD");
+
+// Checking a release
+/** The small area of each row of a table kept for review: what the columns are judged to tell. */
+inline const QString kSmallAreaField = QStringLiteral("SMALL_AREA_FIELD");
+inline const QString kOutputColumns = QStringLiteral("OUTPUT_COLUMNS");
 
 // Comparing approaches
 inline const QString kSweepSteps = QStringLiteral("SWEEP_STEPS");

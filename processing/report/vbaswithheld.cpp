@@ -62,7 +62,7 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
         const vbas::RecordFate fate = release.fates[row];
         if (fate == vbas::RecordFate::Dropped)
             continue;
-        const auto records = qint64(dataset.rowCount(row));
+        const auto records = qint64(dataset.rowWeight(row)); // people, when counted by person
         const qint64 out = isWithheld(fate) ? records : 0;
         withheld.records += records;
         withheld.withheld += out;

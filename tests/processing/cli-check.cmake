@@ -87,7 +87,7 @@ endif()
 # data/tests/de_imd_cases.csv: a GeoPackage of aggregates and sites, the released records as CSV and
 # the report. Released + suppressed must be the 636 cases, and the released CSV must pass the verifier.
 set(data "${CMAKE_CURRENT_LIST_DIR}/../../data/tests")
-run_tool(TRUE --json run vbas:aggregateregions "--REGIONS=${data}/de_districts.gpkg|layername=districts"
+run_tool(TRUE --json run vbas:aggregateregions --NO_LEDGER=true "--REGIONS=${data}/de_districts.gpkg|layername=districts"
          --REGION_ID_FIELD=KEY "--RECORDS=${data}/de_imd_cases.csv" --RECORD_REGION_FIELD=tile
          --QUASI_IDENTIFIERS=sex --QUASI_IDENTIFIERS=agegrp --K=3 --SITE_COUNT_METHOD=sitecount.naive_anonymity
          "--OUTPUT=ogr:dbname='${WORK}/release.gpkg' table=\"aggregates\" (geom)"

@@ -413,5 +413,9 @@ TEST_F(PostGIS, TheReleaseLedgerInTheDatabaseRefusesASecondAggregationOfTheSameR
     EXPECT_FALSE(second.ok);
     EXPECT_TRUE(second.errors.contains("RELEASE_LEDGER: these records overlap those of release 1 of "))
         << second.errors.toStdString();
-    EXPECT_EQ(VbasLedgerStore(QStringLiteral("PG:") + connection()).entries().size(), 1u);
+    QStringList notes;
+    EXPECT_EQ(VbasLedgerStore(QStringLiteral("PG:") + connection(), VbasLedgerStore::Opening::Existing, {}, notes)
+                  .entries()
+                  .size(),
+              1u);
 }
