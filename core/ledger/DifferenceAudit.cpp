@@ -397,6 +397,14 @@ AuditOutcome auditReleases(const std::vector<AuditedRelease>& releases,
                                                                            : RecordRelation::Partial;
     const std::vector<std::uint32_t> looseMasks = allowedMasks(partial);
     std::vector<bool> included(cells.size(), true);
+    // An earlier k is a floor for the same records: the last release's cells below the k of a release of
+    // identical records go first.
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        if (cells[c].release == last && cells[c].count < kOfSet[setOf[last]])
+        {
+            included[c] = false;
+            outcome.withheld[cells[c].index] = true;
+        }
     for (auto& [root, members] : systems)
     {
         feedback.checkCanceled();
@@ -421,9 +429,12 @@ AuditOutcome auditReleases(const std::vector<AuditedRelease>& releases,
             before = system->pinned(earlierOnly);
         if (!before || !system->pinned(included))
         {
+            // The relations judged do not hold (a correction among like records): only disjointness is kept,
+            // and the cells are compared one by one too.
             system.emplace(cells, members, looseMasks, setOf, kOfSet);
             if (system->unknowns() <= kMaxUnknowns)
                 before = system->pinned(earlierOnly);
+            cellByCell.insert(cellByCell.end(), members.begin(), members.end());
         }
         if (system->unknowns() > kMaxUnknowns || !before)
         {

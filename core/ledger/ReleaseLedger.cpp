@@ -146,7 +146,7 @@ bool sameAggregation(const AreaRegions& a, const AreaRegions& b)
 
 std::string RecordComparison::text() const
 {
-    if (relation == RecordRelation::Identical && shareOfEarlier >= 1.0 && shareOfNow >= 1.0)
+    if (relation == RecordRelation::Identical && !byIds && shareOfEarlier >= 1.0 && shareOfNow >= 1.0)
         return "the same records";
     if (incomparable)
         return "records that cannot be told apart from the earlier ones: their quasi-identifiers or their "
@@ -199,6 +199,8 @@ RecordComparison compareRecords(const RecordFingerprint& earlier, const RecordFi
         comparison.relation = RecordRelation::Disjoint;
         return comparison;
     }
+    // The same records told by ids may carry other values (other bands, or a correction, which the difference
+    // audit finds when the counts cannot be the same records').
     const bool earlierWithin = comparison.shareOfEarlier >= kWithinShare;
     const bool nowWithin = comparison.shareOfNow >= kWithinShare;
     comparison.relation = earlierWithin && nowWithin ? RecordRelation::Identical
@@ -213,11 +215,6 @@ LedgerDecision checkLedger(const std::vector<LedgerEntry>& entries, const Record
                            const std::vector<std::int64_t>& otherPeople)
 {
     LedgerDecision decision;
-    for (const std::int64_t named : otherPeople)
-        if (std::none_of(entries.begin(), entries.end(), [&](const LedgerEntry& e) { return e.id == named; }))
-            throw Error(Subject::Ledger, "OTHER_PEOPLE names release " + std::to_string(named) +
-                                             ", which the ledger does not hold; give the numbers of earlier "
-                                             "releases of other people's records");
     // This release's small areas, to match each entry's against.
     AreaMatcher areas;
     std::vector<std::size_t> nowArea;

@@ -88,8 +88,8 @@ private:
 
 PublishedRows publishedRows(const Dataset& dataset, const Hierarchies* hierarchies,
                             const std::vector<std::size_t>& levels, const Aggregation& aggregation,
-                            const std::vector<bool>& released, const std::vector<std::uint32_t>& publishedCodes,
-                            std::size_t fieldCount)
+                            const std::vector<bool>& released,
+                            const std::vector<std::uint32_t>& publishedCodes, std::size_t fieldCount)
 {
     if (released.size() != dataset.rows() || publishedCodes.size() != dataset.rows() * fieldCount)
         throw Error(Subject::Records, "the published rows do not match the records");

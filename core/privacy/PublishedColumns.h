@@ -47,8 +47,8 @@ struct PublishedRows
  */
 PublishedRows publishedRows(const Dataset& dataset, const Hierarchies* hierarchies,
                             const std::vector<std::size_t>& levels, const Aggregation& aggregation,
-                            const std::vector<bool>& released, const std::vector<std::uint32_t>& publishedCodes,
-                            std::size_t fieldCount);
+                            const std::vector<bool>& released,
+                            const std::vector<std::uint32_t>& publishedCodes, std::size_t fieldCount);
 
 /** Above these, a published field (or pair) is refused (SPEC section 14; docs/publishing.md). */
 inline constexpr double kMaxPlacement = 0.2;

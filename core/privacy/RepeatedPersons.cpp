@@ -38,7 +38,8 @@ RepeatedRows repeatedRows(const Dataset& dataset, const std::vector<std::uint32_
         }
     repeated.rows = cells.size();
     std::sort(cells.begin(), cells.end());
-    repeated.repeats = Count(cells.size() - std::size_t(std::unique(cells.begin(), cells.end()) - cells.begin()));
+    repeated.repeats =
+        Count(cells.size() - std::size_t(std::unique(cells.begin(), cells.end()) - cells.begin()));
     // Expected distinct cells of an area of n rows drawing combinations with probabilities p_v:
     // sum_v 1 - (1 - p_v)^n; areas of equal size share it.
     std::map<Count, Count> areasOfSize;

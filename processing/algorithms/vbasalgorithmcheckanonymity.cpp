@@ -26,9 +26,9 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     VbasDataParameters::addDiversityTo(*this, kInput, true);
     addParameter(new QgsProcessingParameterField(kRecordIdField, QObject::tr("Person id field (optional)"),
                                                  QVariant(), kInput, VbasCompat::FieldTypeAny, false, true));
-    addParameter(new QgsProcessingParameterField(kSmallAreaField,
-                                                 QObject::tr("Small area of each row (optional, for placement)"),
-                                                 QVariant(), kInput, VbasCompat::FieldTypeAny, false, true));
+    addParameter(new QgsProcessingParameterField(
+        kSmallAreaField, QObject::tr("Small area of each row (optional, for placement)"), QVariant(), kInput,
+        VbasCompat::FieldTypeAny, false, true));
     addParameter(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Groups below k or not l-diverse (review only: never publish)"),
         VbasCompat::SourceTypeVector, QVariant(), true));
@@ -74,41 +74,50 @@ QString VbasAlgorithmCheckAnonymity::groupId() const
 
 QString VbasAlgorithmCheckAnonymity::shortHelpString() const
 {
-    return QObject::tr(
-        "Checks that a released table is k-anonymous: every group of records that share a released region "
-        "and the same quasi-identifier values must hold at least k records.\n\n"
-        "Released records (INPUT): any vector layer or table, one row per record or per group of "
-        "identical records.\n"
-        "Released region field (REGION_FIELD): the released region (aggregate) of each row.\n"
-        "Quasi-identifier fields (QUASI_IDENTIFIERS): the fields an attacker may know, such as age group "
-        "and sex. Leave empty to check the size of each region alone.\n"
-        "Record count field (COUNT_FIELD): how many records each row stands for, as in a pre-aggregated "
-        "table; whole numbers of 0 or more (0: the row holds no records). Empty: each row is one record.\n"
-        "Required anonymity k (K): the smallest allowed group size.\n"
-        "Sensitive fields, L and L_MEASURE (optional): with L of 2 or more, every group must also hold at "
-        "least L distinct values of each sensitive field (distinct), or values whose entropy is at least "
-        "ln(L) (entropy).\n"
-        "Person id field (RECORD_ID_FIELD, optional): when a person can have several rows (visits), every group "
-        "counts its distinct people, and k is a number of people.\n"
-        "Small area field (SMALL_AREA_FIELD, optional): the small area of each row, in a table kept for review, "
-        "to measure how well each other column tells it inside the region.\n\n"
-        "Every other column (not the region, a quasi-identifier, the count, the person id, a sensitive field or "
-        "a key such as fid or row_id) is judged together with the region and the quasi-identifiers: the share of "
-        "rows it puts in groups below k and the share it makes unique, and, with SMALL_AREA_FIELD, its placement "
-        "(how well it tells the small area beyond the region alone, 0 no better, 1 every row). A column above "
-        "%1 % of rows below k, or with placement above %2, fails the check; sensitive fields are judged on "
-        "placement only. OUTPUT_COLUMNS lists the figures of every column.\n\n"
-        "Values are compared exactly, as text; NULL is a value of its own, distinct from an empty text.\n\n"
-        "Groups below k or not l-diverse (OUTPUT, optional) lists every such group with its region, "
-        "quasi-identifier values and group_size (with sensitive fields also distinct_values and entropy, the "
-        "lowest over the fields), sorted by region and then by values. The outputs GROUPS, RECORDS, "
-        "VIOLATING_GROUPS, VIOLATING_RECORDS and MIN_GROUP_SIZE (empty for an empty table) sum up the "
-        "check; VERDICT is PASS when no group fails, else FAIL.\n\n"
-        "A FAIL means the table must not be released as it is: merge the listed regions further, "
-        "generalize the quasi-identifiers or suppress the listed records, then check again. The check "
-        "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.")
-        .arg(100.0 * vbas::kMaxShareBelowK)
-        .arg(vbas::kMaxPlacement);
+    return QObject::
+        tr("Checks that a released table is k-anonymous: every group of records that share a released region "
+           "and the same quasi-identifier values must hold at least k records.\n\n"
+           "Released records (INPUT): any vector layer or table, one row per record or per group of "
+           "identical records.\n"
+           "Released region field (REGION_FIELD): the released region (aggregate) of each row.\n"
+           "Quasi-identifier fields (QUASI_IDENTIFIERS): the fields an attacker may know, such as age group "
+           "and sex. Leave empty to check the size of each region alone.\n"
+           "Record count field (COUNT_FIELD): how many records each row stands for, as in a pre-aggregated "
+           "table; whole numbers of 0 or more (0: the row holds no records). Empty: each row is one record.\n"
+           "Required anonymity k (K): the smallest allowed group size.\n"
+           "Sensitive fields, L and L_MEASURE (optional): with L of 2 or more, every group must also hold at "
+           "least L distinct values of each sensitive field (distinct), or values whose entropy is at least "
+           "ln(L) (entropy).\n"
+           "Person id field (RECORD_ID_FIELD, optional): when a person can have several rows (visits), every "
+           "group "
+           "counts its distinct people, and k is a number of people.\n"
+           "Small area field (SMALL_AREA_FIELD, optional): the small area of each row, in a table kept for "
+           "review, "
+           "to measure how well each other column tells it inside the region.\n\n"
+           "Every other column (not the region, a quasi-identifier, the count, the person id, a sensitive "
+           "field or "
+           "a key such as fid or row_id) is judged together with the region and the quasi-identifiers: the "
+           "share of "
+           "rows it puts in groups below k and the share it makes unique, and, with SMALL_AREA_FIELD, its "
+           "placement "
+           "(how well it tells the small area beyond the region alone, 0 no better, 1 every row). A column "
+           "above "
+           "%1 % of rows below k, or with placement above %2, fails the check; sensitive fields are judged "
+           "on "
+           "placement only. OUTPUT_COLUMNS lists the figures of every column.\n\n"
+           "Values are compared exactly, as text; NULL is a value of its own, distinct from an empty "
+           "text.\n\n"
+           "Groups below k or not l-diverse (OUTPUT, optional) lists every such group with its region, "
+           "quasi-identifier values and group_size (with sensitive fields also distinct_values and entropy, "
+           "the "
+           "lowest over the fields), sorted by region and then by values. The outputs GROUPS, RECORDS, "
+           "VIOLATING_GROUPS, VIOLATING_RECORDS and MIN_GROUP_SIZE (empty for an empty table) sum up the "
+           "check; VERDICT is PASS when no group fails, else FAIL.\n\n"
+           "A FAIL means the table must not be released as it is: merge the listed regions further, "
+           "generalize the quasi-identifiers or suppress the listed records, then check again. The check "
+           "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.")
+            .arg(100.0 * vbas::kMaxShareBelowK)
+            .arg(vbas::kMaxPlacement);
 }
 
 QString VbasAlgorithmCheckAnonymity::shortDescription() const
@@ -154,15 +163,16 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
 
             const VbasGroupCounts counts =
                 VbasGroupCounts::count(*source, keyFields, sensitive, countField, personField, *feedback);
-            // Every other column, judged with the region and the quasi-identifiers (keys VBAS or a provider adds,
-            // fresh numbers in a random order, aside).
+            // Every other column, judged with the region and the quasi-identifiers (keys VBAS or a provider
+            // adds, fresh numbers in a random order, aside).
             QList<int> columns;
             const QList<int> allSensitive = read.fieldIndices(kParameterSensitiveFields, fields);
             for (int field = 0; field < fields.size(); ++field)
             {
                 const QString name = fields.at(field).name();
                 if (keyFields.contains(field) || field == countField || field == personField ||
-                    field == smallAreaField || name == QLatin1String("fid") || name == QLatin1String("row_id"))
+                    field == smallAreaField || name == QLatin1String("fid") ||
+                    name == QLatin1String("row_id"))
                     continue;
                 columns << field;
             }
@@ -175,13 +185,14 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
                 const bool isSensitive = allSensitive.contains(columns.at(int(c)));
                 const bool placed = column.placement && *column.placement > vbas::kMaxPlacement;
                 const bool singles = !isSensitive && column.shareBelowK > vbas::kMaxShareBelowK;
-                feedback->pushInfo(QObject::tr("Column %1%2: rows in groups below k %3 %, unique %4 %%5")
-                                       .arg(column.name, isSensitive ? QObject::tr(" (sensitive)") : QString())
-                                       .arg(100.0 * column.shareBelowK, 0, 'f', 1)
-                                       .arg(100.0 * column.shareUnique, 0, 'f', 1)
-                                       .arg(column.placement ? QObject::tr(", placement in the small area %1 %")
-                                                                   .arg(100.0 * *column.placement, 0, 'f', 1)
-                                                             : QString()));
+                feedback->pushInfo(
+                    QObject::tr("Column %1%2: rows in groups below k %3 %, unique %4 %%5")
+                        .arg(column.name, isSensitive ? QObject::tr(" (sensitive)") : QString())
+                        .arg(100.0 * column.shareBelowK, 0, 'f', 1)
+                        .arg(100.0 * column.shareUnique, 0, 'f', 1)
+                        .arg(column.placement ? QObject::tr(", placement in the small area %1 %")
+                                                    .arg(100.0 * *column.placement, 0, 'f', 1)
+                                              : QString()));
                 if (placed || singles)
                     failingColumns << column.name;
             }
@@ -241,9 +252,10 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
             }
             if (!failingColumns.isEmpty())
                 feedback->pushWarning(
-                    QObject::tr("VERDICT FAIL: column(s) %1 put more than %2 % of the rows in groups below k or tell "
-                                "the small area inside the region (placement above %3): make them quasi-identifiers, "
-                                "generalize them or leave them out")
+                    QObject::tr(
+                        "VERDICT FAIL: column(s) %1 put more than %2 % of the rows in groups below k or tell "
+                        "the small area inside the region (placement above %3): make them quasi-identifiers, "
+                        "generalize them or leave them out")
                         .arg(failingColumns.join(QStringLiteral(", ")))
                         .arg(100.0 * vbas::kMaxShareBelowK)
                         .arg(vbas::kMaxPlacement));

@@ -37,7 +37,8 @@ std::vector<std::string> regionLocations(const VbasJob& job)
 {
     std::vector<std::string> locations;
     const vbas::Dataset& dataset = *job.data.dataset;
-    const QgsCoordinateTransform toDegrees(job.frame->sourceCrs(), QgsCoordinateReferenceSystem(QStringLiteral("EPSG:4326")),
+    const QgsCoordinateTransform toDegrees(job.frame->sourceCrs(),
+                                           QgsCoordinateReferenceSystem(QStringLiteral("EPSG:4326")),
                                            job.frame->transformContext());
     for (vbas::RegionIndex r = 0; r < dataset.regionCount(); ++r)
     {
@@ -51,7 +52,8 @@ std::vector<std::string> regionLocations(const VbasJob& job)
             locations.emplace_back();
             continue;
         }
-        locations.push_back(QStringLiteral("%1 %2").arg(point.x(), 0, 'f', 6).arg(point.y(), 0, 'f', 6).toStdString());
+        locations.push_back(
+            QStringLiteral("%1 %2").arg(point.x(), 0, 'f', 6).arg(point.y(), 0, 'f', 6).toStdString());
     }
     return locations;
 }
@@ -63,7 +65,8 @@ bool isTemporary(const QVariant& value)
     if (value.userType() == QMetaType::type("QgsProcessingOutputLayerDefinition"))
         destination = value.value<QgsProcessingOutputLayerDefinition>().sink.staticValue();
     const QString text = destination.toString();
-    return text.isEmpty() || text == QgsProcessing::TEMPORARY_OUTPUT || text.startsWith(QLatin1String("memory:"));
+    return text.isEmpty() || text == QgsProcessing::TEMPORARY_OUTPUT ||
+           text.startsWith(QLatin1String("memory:"));
 }
 } // namespace
 
@@ -86,8 +89,9 @@ const VbasLedgerStore* VbasReleaseRun::openLedger()
     if (mRead.asBoolean(kNoLedger))
     {
         if (!location.isEmpty())
-            throw parameterError(kNoLedger, QObject::tr("NO_LEDGER says no ledger is kept, yet RELEASE_LEDGER names "
-                                                        "one; give one of the two"));
+            throw parameterError(kNoLedger,
+                                 QObject::tr("NO_LEDGER says no ledger is kept, yet RELEASE_LEDGER names "
+                                             "one; give one of the two"));
         return nullptr;
     }
     VbasLedgerStore::Opening opening =
@@ -97,14 +101,16 @@ const VbasLedgerStore* VbasReleaseRun::openLedger()
         if (QgsApplication::platform() != QLatin1String("desktop"))
             throw parameterError(
                 kReleaseLedger,
-                QObject::tr("no release ledger is given. A ledger refuses a second aggregation of the same small "
-                            "areas, which overlaid on the first would single people out: give RELEASE_LEDGER (with "
-                            "NEW_LEDGER=true the first time), or say that none is kept with NO_LEDGER=true"));
+                QObject::tr(
+                    "no release ledger is given. A ledger refuses a second aggregation of the same small "
+                    "areas, which overlaid on the first would single people out: give RELEASE_LEDGER (with "
+                    "NEW_LEDGER=true the first time), or say that none is kept with NO_LEDGER=true"));
         location = VbasLedgerStore::profileLedger();
         opening = VbasLedgerStore::Opening::ProfileDefault;
     }
     QStringList notes;
-    mLedger = std::make_unique<VbasLedgerStore>(location, opening, mRead.asString(kLedgerKey).trimmed(), notes);
+    mLedger =
+        std::make_unique<VbasLedgerStore>(location, opening, mRead.asString(kLedgerKey).trimmed(), notes);
     for (const QString& note : std::as_const(notes))
     {
         mLedgerLines << note;
@@ -136,7 +142,8 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
     std::vector<std::size_t> order(dataset.regionCount());
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return dataset.regionId(vbas::RegionIndex(a)) < dataset.regionId(vbas::RegionIndex(b)); });
+              [&](std::size_t a, std::size_t b)
+              { return dataset.regionId(vbas::RegionIndex(a)) < dataset.regionId(vbas::RegionIndex(b)); });
     mTerritory = {};
     std::map<std::string, std::string> regionOfArea;
     if (given)
@@ -169,18 +176,27 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
     mRecords = mRead.runEngine(mSteps.get(),
                                [&](vbas::Feedback& engineFeedback)
                                {
-                                   return vbas::fingerprintRecords(dataset, names, dataset.quasiIdentifierValues(),
-                                                                   locations, mJob->data.recordIds, mLedger->key(),
-                                                                   engineFeedback);
+                                   return vbas::fingerprintRecords(
+                                       dataset, names, dataset.quasiIdentifierValues(), locations,
+                                       mJob->data.recordIds, mLedger->key(), engineFeedback);
                                });
     std::vector<std::int64_t> otherPeople;
-    for (const QString& id : mRead.asString(kOtherPeople).split(QRegularExpression(QStringLiteral("[,; ]+")), Qt::SkipEmptyParts))
+    for (const QString& id :
+         mRead.asString(kOtherPeople).split(QRegularExpression(QStringLiteral("[,; ]+")), Qt::SkipEmptyParts))
     {
         bool number = false;
         otherPeople.push_back(id.toLongLong(&number));
         if (!number)
-            throw parameterError(kOtherPeople, QObject::tr("'%1' is no release number; give the numbers of ledger "
-                                                           "entries, such as 3 or 3,5").arg(id));
+            throw parameterError(kOtherPeople,
+                                 QObject::tr("'%1' is no release number; give the numbers of ledger "
+                                             "entries, such as 3 or 3,5")
+                                     .arg(id));
+        if (std::none_of(mEntries.begin(), mEntries.end(),
+                         [&](const vbas::LedgerEntry& entry) { return entry.id == otherPeople.back(); }))
+            throw parameterError(kOtherPeople,
+                                 QObject::tr("the release ledger holds no release %1; give the numbers "
+                                             "of earlier releases of other people's records")
+                                     .arg(id));
     }
     const vbas::LedgerDecision decision =
         mRead.runEngine(mSteps.get(), [&](vbas::Feedback&)
@@ -188,19 +204,22 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
     mOtherPeople = otherPeople;
     if (!decision.bound.empty())
         mJob->earlier = vbas::Job::EarlierReleases{&mEntries, decision.bound, mTerritory};
-    mLedgerLines << QObject::tr("The release ledger %1 holds %n earlier release(s).", nullptr, int(mEntries.size()))
+    mLedgerLines << QObject::tr("The release ledger %1 holds %n earlier release(s).", nullptr,
+                                int(mEntries.size()))
                         .arg(mLedger->location());
     for (const std::string& note : decision.notes)
         mLedgerLines << QString::fromStdString(note);
     if (decision.notes.empty())
         mLedgerLines << QObject::tr("None of them covers these small areas.");
     if (!decision.bound.empty())
-        mLedgerLines << QObject::tr("Every published count is checked against %n earlier release(s) together: cells "
-                                    "whose counts with theirs would pin a group of 1 to k - 1 people are withheld.",
-                                    nullptr, int(decision.bound.size()));
+        mLedgerLines << QObject::tr(
+            "Every published count is checked against %n earlier release(s) together: cells "
+            "whose counts with theirs would pin a group of 1 to k - 1 people are withheld.",
+            nullptr, int(decision.bound.size()));
     if (decision.kFloor > vbas::Count(mRead.k()))
-        mLedgerLines << QObject::tr("K = %1 is below the k = %2 an earlier release of these records was made with: "
-                                    "those records stay held to k = %2.")
+        mLedgerLines << QObject::tr(
+                            "K = %1 is below the k = %2 an earlier release of these records was made with: "
+                            "those records stay held to k = %2.")
                             .arg(mRead.k())
                             .arg(decision.kFloor);
     for (const QString& line : std::as_const(mLedgerLines))
@@ -223,7 +242,7 @@ void VbasReleaseRun::compute(const Compute& engineCall)
         mEntry = ledgerEntry();
 }
 
-void VbasReleaseRun::judgePublishedColumns() const
+void VbasReleaseRun::judgePublishedColumns()
 {
     const VbasJob& job = *mJob;
     const QList<int> published = job.recordFields.publishedValues();
@@ -234,21 +253,31 @@ void VbasReleaseRun::judgePublishedColumns() const
     const QgsFields& fields = job.records->fields();
     std::vector<vbas::PublishedField> judged;
     for (int j = 0; j < published.size(); ++j)
-        judged.push_back({fields.at(published.at(j)).name().toStdString(), j < job.recordFields.sensitive.size()});
+        judged.push_back(
+            {fields.at(published.at(j)).name().toStdString(), j < job.recordFields.sensitive.size()});
     if (job.data.recordIds.empty() && !published.isEmpty())
     {
-        const vbas::RepeatedRows repeated = mRead.runEngine(
-            mFeedback, [&](vbas::Feedback& engineFeedback)
-            { return vbas::repeatedRows(dataset, job.data.recordValues.publishedCodes, judged.size(), engineFeedback); });
+        const vbas::RepeatedRows repeated =
+            mRead.runEngine(mFeedback,
+                            [&](vbas::Feedback& engineFeedback) {
+                                return vbas::repeatedRows(dataset, job.data.recordValues.publishedCodes,
+                                                          judged.size(), engineFeedback);
+                            });
         if (repeated.likelyRepeatedPersons())
-            mFeedback->pushWarning(
-                QObject::tr("%1 of %2 rows repeat another row's small area, quasi-identifiers and published values "
-                            "(about %3 by chance): the rows look like repeated persons (visits, admissions). k counts "
-                            "rows here; give the field that identifies the person as RECORD_ID_FIELD so that it "
-                            "counts people")
-                    .arg(repeated.repeats)
-                    .arg(repeated.rows)
-                    .arg(qRound64(repeated.expected)));
+        {
+            mLedgerLines
+                << QObject::tr(
+                       "%1 of %2 rows repeat another row's small area, quasi-identifiers and published "
+                       "values "
+                       "(about %3 by chance): the rows look like repeated persons (visits, admissions). k "
+                       "counts "
+                       "rows here; give the field that identifies the person as RECORD_ID_FIELD so that it "
+                       "counts people")
+                       .arg(repeated.repeats)
+                       .arg(repeated.rows)
+                       .arg(qRound64(repeated.expected));
+            mFeedback->pushWarning(mLedgerLines.back());
+        }
     }
     if (!recordsPublished || judged.empty())
         return;
@@ -258,14 +287,16 @@ void VbasReleaseRun::judgePublishedColumns() const
         released[row] = release.fates[row] == vbas::RecordFate::Released;
     const std::vector<std::size_t> levels =
         release.generalization ? release.generalization->levels : std::vector<std::size_t>();
+    QElapsedTimer judging;
+    judging.start();
     const std::vector<vbas::ColumnFigures> figures = mRead.runEngine(
         mFeedback,
         [&](vbas::Feedback& engineFeedback)
         {
             return vbas::judgePublishedColumns(
                 vbas::publishedRows(dataset, job.hierarchies.empty() ? nullptr : &job.hierarchies, levels,
-                                    release.result.aggregation, released, job.data.recordValues.publishedCodes,
-                                    judged.size()),
+                                    release.result.aggregation, released,
+                                    job.data.recordValues.publishedCodes, judged.size()),
                 judged, release.result.k, engineFeedback);
         });
     for (const vbas::ColumnFigures& figure : figures)
@@ -273,18 +304,22 @@ void VbasReleaseRun::judgePublishedColumns() const
         QString names = QString::fromStdString(judged[figure.fields[0]].name);
         if (figure.fields.size() == 2)
             names += QStringLiteral(" + ") + QString::fromStdString(judged[figure.fields[1]].name);
-        mFeedback->pushInfo(
-            figure.judgedOnGroups
-                ? QObject::tr("Published column %1: placement in the small area %2 %, rows in groups below k %3 %, "
-                              "unique %4 %")
-                      .arg(names)
-                      .arg(100.0 * figure.placement, 0, 'f', 1)
-                      .arg(100.0 * figure.shareBelowK, 0, 'f', 1)
-                      .arg(100.0 * figure.shareUnique, 0, 'f', 1)
-                : QObject::tr("Published column %1 (sensitive): placement in the small area %2 %")
-                      .arg(names)
-                      .arg(100.0 * figure.placement, 0, 'f', 1));
+        mLedgerLines << (figure.judgedOnGroups
+                             ? QObject::tr("Published column %1: placement in the small area %2 %, rows in "
+                                           "groups below k %3 %, "
+                                           "unique %4 %")
+                                   .arg(names)
+                                   .arg(100.0 * figure.placement, 0, 'f', 1)
+                                   .arg(100.0 * figure.shareBelowK, 0, 'f', 1)
+                                   .arg(100.0 * figure.shareUnique, 0, 'f', 1)
+                             : QObject::tr(
+                                   "Published column %1 (sensitive): placement in the small area %2 %")
+                                   .arg(names)
+                                   .arg(100.0 * figure.placement, 0, 'f', 1));
+        mFeedback->pushInfo(mLedgerLines.back());
     }
+    mFeedback->pushInfo(
+        QObject::tr("published columns judged in %1 s").arg(double(judging.elapsed()) / 1000.0, 0, 'f', 2));
     for (const vbas::ColumnFigures& figure : figures)
         if (figure.refused())
             throw parameterError(judged[figure.fields[0]].sensitive ? kSensitiveFields : kReleaseFields,
@@ -293,7 +328,8 @@ void VbasReleaseRun::judgePublishedColumns() const
 
 bool VbasReleaseRun::isTrial() const
 {
-    for (const QString& output : {kOutput, kOutputRecords, kOutputMapping, kOutputSites, kOutputCells, kOutputMapImage})
+    for (const QString& output :
+         {kOutput, kOutputRecords, kOutputMapping, kOutputSites, kOutputCells, kOutputMapImage})
         if (mRead.has(output) && !isTemporary(mRead.parameters().value(output)))
             return false;
     return true;
@@ -328,11 +364,13 @@ void VbasReleaseRun::record()
         for (const QString& layer : context.layersToLoadOnCompletion().keys())
         {
             QgsProcessingContext::LayerDetails& details = context.layerToLoadOnCompletionDetails(layer);
-            details.name = QStringLiteral("%1 (%2)").arg(details.name.isEmpty() ? details.outputName : details.name, trial);
+            details.name = QStringLiteral("%1 (%2)").arg(
+                details.name.isEmpty() ? details.outputName : details.name, trial);
         }
-        mFeedback->pushWarning(QObject::tr(
-            "Release ledger: a trial, not recorded: every publishable output is a temporary layer. Try settings this "
-            "way; to release, write the outputs to files (or a database), and the release is recorded then."));
+        mFeedback->pushWarning(QObject::tr("Release ledger: a trial, not recorded: every publishable output "
+                                           "is a temporary layer. Try settings this "
+                                           "way; to release, write the outputs to files (or a database), and "
+                                           "the release is recorded then."));
         mEntry.reset();
         return;
     }
@@ -351,17 +389,19 @@ void VbasReleaseRun::record()
                     const vbas::LedgerDecision decision =
                         vbas::checkLedger(since, mEntry->records, mTerritory, !mGiven, mOtherPeople);
                     if (!decision.bound.empty())
-                        throw vbas::Error(vbas::Subject::Ledger,
-                                          since[decision.bound.front().entry].describe() +
-                                              " on these small areas was recorded while this release ran; run it "
-                                              "again, so that its counts are checked against that release's");
+                        throw vbas::Error(
+                            vbas::Subject::Ledger,
+                            since[decision.bound.front().entry].describe() +
+                                " on these small areas was recorded while this release ran; run it "
+                                "again, so that its counts are checked against that release's");
                 });
         });
     if (mFeedback)
-        mFeedback->pushInfo(QObject::tr("Release ledger: recorded as release %1 in %2. If it is never published, "
-                                        "withdraw it with vbas:withdrawrelease (LEDGER_ENTRY=%1)")
-                                .arg(id)
-                                .arg(mLedger->location()));
+        mFeedback->pushInfo(
+            QObject::tr("Release ledger: recorded as release %1 in %2. If it is never published, "
+                        "withdraw it with vbas:withdrawrelease (LEDGER_ENTRY=%1)")
+                .arg(id)
+                .arg(mLedger->location()));
     mEntry.reset();
 }
 
@@ -424,19 +464,22 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     for (vbas::RegionIndex r = 0; r < dataset.regionCount(); ++r)
         regionOfArea.emplace(
             dataset.regionId(r),
-            vbasKeyText(release.aggregateIds.at(int(release.result.aggregation.regionAggregate[r]))).toStdString());
+            vbasKeyText(release.aggregateIds.at(int(release.result.aggregation.regionAggregate[r])))
+                .toStdString());
     for (std::size_t i = 0; i < mTerritory.areas.size(); ++i)
     {
         entry.aggregation.emplace_back(mTerritory.areas[i].first, regionOfArea.at(mTerritory.areas[i].first));
         entry.locations.push_back(mTerritory.locations[i]);
     }
-    entry.labelValues = vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
-                                                  job.hierarchies.empty() ? nullptr : &job.hierarchies, levels);
+    entry.labelValues =
+        vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
+                                  job.hierarchies.empty() ? nullptr : &job.hierarchies, levels);
     entry.otherPeople = mOtherPeople;
     QStringList provenance{QStringLiteral("qgis=%1").arg(Qgis::version())};
-    for (auto parameter = mRead.parameters().constBegin(); parameter != mRead.parameters().constEnd(); ++parameter)
-        provenance << QStringLiteral("%1=%2").arg(parameter.key(),
-                                                  QgsProcessingUtils::variantToPythonLiteral(parameter.value()));
+    for (auto parameter = mRead.parameters().constBegin(); parameter != mRead.parameters().constEnd();
+         ++parameter)
+        provenance << QStringLiteral("%1=%2").arg(
+            parameter.key(), QgsProcessingUtils::variantToPythonLiteral(parameter.value()));
     entry.provenance = provenance.join(QLatin1Char('\n')).toStdString();
     entry.records = *mRecords;
     std::vector<bool> released(release.fates.size());

@@ -46,8 +46,8 @@ public:
     void configure();
     /**
      * Opens the ledger RELEASE_LEDGER names (made only with NEW_LEDGER; its key from LEDGER_KEY or the key
-     * folder), in desktop QGIS the profile's when it is empty; null only when NO_LEDGER says none is kept. From
-     * the command line an empty RELEASE_LEDGER without NO_LEDGER is refused.
+     * folder), in desktop QGIS the profile's when it is empty; null only when NO_LEDGER says none is kept.
+     * From the command line an empty RELEASE_LEDGER without NO_LEDGER is refused.
      */
     const VbasLedgerStore* openLedger();
     /**
@@ -71,8 +71,8 @@ public:
     /** Writes the outputs (the third step) and returns them. */
     QVariantMap write(VbasOutputGuard& guard);
     /**
-     * Records the release in its ledger, checked once more against releases recorded meanwhile; a trial (every
-     * publishable output a temporary layer) is not recorded, and its layers say so.
+     * Records the release in its ledger, checked once more against releases recorded meanwhile; a trial
+     * (every publishable output a temporary layer) is not recorded, and its layers say so.
      */
     void record();
 
@@ -86,7 +86,7 @@ private:
     /** The release as its ledger keeps it. */
     vbas::LedgerEntry ledgerEntry() const;
     /** Refuses a published field, or pair, that singles rows out or places them in their small area. */
-    void judgePublishedColumns() const;
+    void judgePublishedColumns();
     /** Whether every publishable output is a temporary layer: a trial, not a release. */
     bool isTrial() const;
 

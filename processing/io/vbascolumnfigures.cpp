@@ -29,8 +29,9 @@ struct Row
 } // namespace
 
 std::vector<VbasColumnFigures> VbasColumnFigures::count(QgsFeatureSource& source, const QList<int>& keyFields,
-                                                        const QList<int>& columns, int personField, int countField,
-                                                        int smallAreaField, qint64 k, QgsProcessingFeedback& feedback)
+                                                        const QList<int>& columns, int personField,
+                                                        int countField, int smallAreaField, qint64 k,
+                                                        QgsProcessingFeedback& feedback)
 {
     QgsAttributeList attributes = keyFields + columns;
     for (const int field : {personField, countField, smallAreaField})
@@ -93,7 +94,8 @@ std::vector<VbasColumnFigures> VbasColumnFigures::count(QgsFeatureSource& source
                 ofValue[{row.key.at(0), row.values.at(c)}][row.smallArea] += row.weight;
             }
             double placed = 0.0, placeable = 0.0, byLargest = 0.0;
-            std::map<QString, std::pair<qint64, int>> largest; // per region: its largest area's rows, and ties
+            std::map<QString, std::pair<qint64, int>>
+                largest; // per region: its largest area's rows, and ties
             for (const auto& [region, areas] : ofRegion)
             {
                 if (areas.size() < 2)

@@ -19,7 +19,8 @@ class QgsProcessingFeedback;
 struct VbasColumnFigures
 {
     QString name;
-    /** Share of the rows (weighted by the count field) in (region, quasi-identifiers, value) groups below k. */
+    /** Share of the rows (weighted by the count field) in (region, quasi-identifiers, value) groups below k.
+     */
     double shareBelowK = 0.0;
     /** Share of the rows in such groups of one. */
     double shareUnique = 0.0;
@@ -32,11 +33,12 @@ struct VbasColumnFigures
     /**
      * The figures of every column of `columns` in `source`: groups by `keyFields` (region and
      * quasi-identifiers) and the column's value, counted in distinct values of `personField` when it is given
-     * (>= 0) or in rows weighted by `countField`; placement against `smallAreaField` when given (the region is
-     * `keyFields[0]`). Values are compared as text, NULL apart. Throws VbasParameters::canceledError() on
+     * (>= 0) or in rows weighted by `countField`; placement against `smallAreaField` when given (the region
+     * is `keyFields[0]`). Values are compared as text, NULL apart. Throws VbasParameters::canceledError() on
      * cancel.
      */
     static std::vector<VbasColumnFigures> count(QgsFeatureSource& source, const QList<int>& keyFields,
                                                 const QList<int>& columns, int personField, int countField,
-                                                int smallAreaField, qint64 k, QgsProcessingFeedback& feedback);
+                                                int smallAreaField, qint64 k,
+                                                QgsProcessingFeedback& feedback);
 };

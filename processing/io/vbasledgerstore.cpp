@@ -166,9 +166,10 @@ QString aggregationText(const vbas::LedgerEntry& entry)
 {
     QJsonArray areas;
     for (std::size_t i = 0; i < entry.aggregation.size(); ++i)
-        areas.append(QJsonArray{QString::fromStdString(entry.aggregation[i].first),
-                                QString::fromStdString(entry.aggregation[i].second),
-                                i < entry.locations.size() ? QString::fromStdString(entry.locations[i]) : QString()});
+        areas.append(
+            QJsonArray{QString::fromStdString(entry.aggregation[i].first),
+                       QString::fromStdString(entry.aggregation[i].second),
+                       i < entry.locations.size() ? QString::fromStdString(entry.locations[i]) : QString()});
     return packed(areas);
 }
 
@@ -182,7 +183,8 @@ bool readAggregation(const QString& text, vbas::LedgerEntry& entry)
         const QJsonArray parts = area.toArray();
         if (parts.size() != 3)
             return false;
-        entry.aggregation.emplace_back(parts.at(0).toString().toStdString(), parts.at(1).toString().toStdString());
+        entry.aggregation.emplace_back(parts.at(0).toString().toStdString(),
+                                       parts.at(1).toString().toStdString());
         entry.locations.push_back(parts.at(2).toString().toStdString());
     }
     return true;
@@ -220,9 +222,11 @@ QString labelsText(const std::vector<vbas::LabelValues>& labelValues)
     {
         QJsonArray labels;
         for (const auto& [label, values] : quasiIdentifier.labels)
-            labels.append(QJsonArray{QString::fromStdString(label), QString::fromStdString(vbas::valueSetText(values))});
-        all.append(QJsonObject{{QStringLiteral("name"), QString::fromStdString(quasiIdentifier.quasiIdentifier)},
-                               {QStringLiteral("labels"), labels}});
+            labels.append(QJsonArray{QString::fromStdString(label),
+                                     QString::fromStdString(vbas::valueSetText(values))});
+        all.append(
+            QJsonObject{{QStringLiteral("name"), QString::fromStdString(quasiIdentifier.quasiIdentifier)},
+                        {QStringLiteral("labels"), labels}});
     }
     return packed(all);
 }
@@ -235,7 +239,8 @@ bool readLabels(const QString& text, vbas::LedgerEntry& entry)
     for (const QJsonValue& value : *all)
     {
         vbas::LabelValues quasiIdentifier;
-        quasiIdentifier.quasiIdentifier = value.toObject().value(QStringLiteral("name")).toString().toStdString();
+        quasiIdentifier.quasiIdentifier =
+            value.toObject().value(QStringLiteral("name")).toString().toStdString();
         for (const QJsonValue& label : value.toObject().value(QStringLiteral("labels")).toArray())
             quasiIdentifier.labels.emplace_back(
                 label.toArray().at(0).toString().toStdString(),
@@ -416,7 +421,6 @@ std::optional<QString> postgresConnection(const QString& location)
 }
 } // namespace
 
-
 namespace
 {
 /** The key file of a ledger: three lines, a heading, the ledger's id and the key. */
@@ -435,7 +439,8 @@ VbasLedgerStore::VbasLedgerStore(const QString& location, Opening opening, const
     const auto keyError = [&](const QString& why)
     {
         return VbasParameters::parameterError(
-            VbasParameters::kLedgerKey, QObject::tr("the key of the release ledger %1: %2").arg(location, why));
+            VbasParameters::kLedgerKey,
+            QObject::tr("the key of the release ledger %1: %2").arg(location, why));
     };
     bool made = false;
     try
@@ -448,21 +453,25 @@ VbasLedgerStore::VbasLedgerStore(const QString& location, Opening opening, const
             if (file.exists())
             {
                 if (opening == Opening::New)
-                    throw QObject::tr("it exists already; untick NEW_LEDGER to record into it, or give the path of "
-                                      "a new file");
+                    throw QObject::tr(
+                        "it exists already; untick NEW_LEDGER to record into it, or give the path of "
+                        "a new file");
                 if (file.size() == 0)
-                    throw QObject::tr("the file is empty, and a ledger never is (it was truncated, or is not a "
-                                      "ledger): restore it from a backup, or check the path");
+                    throw QObject::tr(
+                        "the file is empty, and a ledger never is (it was truncated, or is not a "
+                        "ledger): restore it from a backup, or check the path");
             }
             else
             {
                 if (opening == Opening::Existing)
-                    throw QObject::tr("there is no such file; check the path (a ledger is never made silently), "
-                                      "or tick NEW_LEDGER to make a new ledger there");
+                    throw QObject::tr(
+                        "there is no such file; check the path (a ledger is never made silently), "
+                        "or tick NEW_LEDGER to make a new ledger there");
                 if (opening == Opening::ProfileDefault && !QDir().mkpath(file.absolutePath()))
                     throw QObject::tr("cannot make the folder %1").arg(file.absolutePath());
                 if (!file.absoluteDir().exists())
-                    throw QObject::tr("the folder %1 does not exist; check the path").arg(file.absolutePath());
+                    throw QObject::tr("the folder %1 does not exist; check the path")
+                        .arg(file.absolutePath());
             }
             mDatabase = std::make_unique<SqliteDatabase>(location, !file.exists());
         }
@@ -471,30 +480,36 @@ VbasLedgerStore::VbasLedgerStore(const QString& location, Opening opening, const
         {
             return !mDatabase
                         ->query(postgresConnection(location)
-                                    ? QStringLiteral("SELECT 1 FROM information_schema.tables WHERE table_name = $1")
-                                    : QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1"),
+                                    ? QStringLiteral(
+                                          "SELECT 1 FROM information_schema.tables WHERE table_name = $1")
+                                    : QStringLiteral(
+                                          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1"),
                                 {table})
                         .empty();
         };
         if (tableExists(QStringLiteral("vbas_release_ledger_key")))
-            throw QObject::tr("it was made by an earlier VBAS, which kept the key inside the ledger: a copy of it "
-                              "would let anyone test guessed records. Start a new ledger (NEW_LEDGER) and keep "
-                              "this one only as a record");
+            throw QObject::tr(
+                "it was made by an earlier VBAS, which kept the key inside the ledger: a copy of it "
+                "would let anyone test guessed records. Start a new ledger (NEW_LEDGER) and keep "
+                "this one only as a record");
         std::vector<QStringList> meta;
         if (tableExists(QStringLiteral("vbas_release_ledger_meta")))
-            meta = mDatabase->query(QStringLiteral("SELECT format, ledger_id, key_check FROM vbas_release_ledger_meta"));
+            meta = mDatabase->query(
+                QStringLiteral("SELECT format, ledger_id, key_check FROM vbas_release_ledger_meta"));
         if (meta.empty())
         {
             if (opening == Opening::Existing)
                 throw tableExists(QStringLiteral("vbas_release_ledger"))
-                    ? QObject::tr("its description is missing: the ledger is damaged; restore it from a backup")
-                    : QObject::tr("it holds no release ledger; check the path, or tick NEW_LEDGER to make one");
+                    ? QObject::tr(
+                          "its description is missing: the ledger is damaged; restore it from a backup")
+                    : QObject::tr(
+                          "it holds no release ledger; check the path, or tick NEW_LEDGER to make one");
             if (tableExists(QStringLiteral("vbas_release_ledger")))
                 throw QObject::tr("it holds ledger entries without the ledger's description: it is damaged");
-            mDatabase->query(
-                QStringLiteral("CREATE TABLE vbas_release_ledger (id BIGINT PRIMARY KEY, recorded_at TEXT NOT NULL, "
-                               "algorithm TEXT NOT NULL, summary TEXT NOT NULL, aggregation TEXT NOT NULL, cells "
-                               "TEXT NOT NULL, labels TEXT NOT NULL, withdrawn_at TEXT, withdrawn_reason TEXT)"));
+            mDatabase->query(QStringLiteral(
+                "CREATE TABLE vbas_release_ledger (id BIGINT PRIMARY KEY, recorded_at TEXT NOT NULL, "
+                "algorithm TEXT NOT NULL, summary TEXT NOT NULL, aggregation TEXT NOT NULL, cells "
+                "TEXT NOT NULL, labels TEXT NOT NULL, withdrawn_at TEXT, withdrawn_reason TEXT)"));
             mDatabase->query(QStringLiteral(
                 "CREATE TABLE vbas_release_ledger_meta (format INTEGER NOT NULL, ledger_id TEXT NOT NULL, "
                 "key_check TEXT NOT NULL)"));
@@ -502,9 +517,10 @@ VbasLedgerStore::VbasLedgerStore(const QString& location, Opening opening, const
             mKey = {QRandomGenerator::system()->generate64(), QRandomGenerator::system()->generate64()};
             const QString ledgerId = QUuid::createUuid().toString(QUuid::WithoutBraces);
             meta.push_back({QString::number(kFormat), ledgerId, keyCheck(mKey, ledgerId)});
-            mDatabase->query(QStringLiteral("INSERT INTO vbas_release_ledger_meta (format, ledger_id, key_check) "
-                                            "VALUES ($1, $2, $3)"),
-                             meta.front());
+            mDatabase->query(
+                QStringLiteral("INSERT INTO vbas_release_ledger_meta (format, ledger_id, key_check) "
+                               "VALUES ($1, $2, $3)"),
+                meta.front());
             made = true;
         }
         else if (opening == Opening::New)
@@ -512,7 +528,8 @@ VbasLedgerStore::VbasLedgerStore(const QString& location, Opening opening, const
         if (meta.front().value(0).toInt() != kFormat)
             throw QObject::tr("it is in format %1, which this VBAS does not read").arg(meta.front().value(0));
         const QString ledgerId = meta.front().value(1);
-        mKeyFile = keyFile.isEmpty() ? QDir(defaultKeyFolder()).filePath(ledgerId + QStringLiteral(".key")) : keyFile;
+        mKeyFile = keyFile.isEmpty() ? QDir(defaultKeyFolder()).filePath(ledgerId + QStringLiteral(".key"))
+                                     : keyFile;
         if (made)
         {
             QFile key(mKeyFile);
@@ -522,17 +539,19 @@ VbasLedgerStore::VbasLedgerStore(const QString& location, Opening opening, const
                 !key.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
                 key.write(keyFileText(ledgerId, mKey)) < 0 || !key.flush())
                 throw keyError(QObject::tr("cannot write %1: %2").arg(mKeyFile, key.errorString()));
-            notes << QObject::tr("A new release ledger was made at %1, its key at %2: keep both, and keep the key "
-                                 "apart from the ledger (a copy of the ledger without its key tests nothing)")
+            notes << QObject::tr(
+                         "A new release ledger was made at %1, its key at %2: keep both, and keep the key "
+                         "apart from the ledger (a copy of the ledger without its key tests nothing)")
                          .arg(location, mKeyFile);
         }
         else
         {
             QFile key(mKeyFile);
             if (!key.open(QIODevice::ReadOnly))
-                throw keyError(QObject::tr("there is no key at %1 (keys are kept apart from their ledger); give "
-                                           "the key file as LEDGER_KEY")
-                                   .arg(mKeyFile));
+                throw keyError(
+                    QObject::tr("there is no key at %1 (keys are kept apart from their ledger); give "
+                                "the key file as LEDGER_KEY")
+                        .arg(mKeyFile));
             const QList<QByteArray> lines = key.readAll().split('\n');
             const std::vector<std::uint64_t> words =
                 lines.size() >= 3 ? hashesOf(QString::fromLatin1(lines.at(2))) : std::vector<std::uint64_t>();
@@ -540,7 +559,8 @@ VbasLedgerStore::VbasLedgerStore(const QString& location, Opening opening, const
                 throw keyError(QObject::tr("%1 is not the key of this ledger").arg(mKeyFile));
             mKey = {words[0], words[1]};
             if (keyCheck(mKey, ledgerId) != meta.front().value(2))
-                throw keyError(QObject::tr("%1 is not the key of this ledger (its check fails)").arg(mKeyFile));
+                throw keyError(
+                    QObject::tr("%1 is not the key of this ledger (its check fails)").arg(mKeyFile));
         }
         transaction.commit();
     }
@@ -578,7 +598,8 @@ std::vector<vbas::LedgerEntry> VbasLedgerStore::entries() const
                 parsed = false;
             }
             if (!parsed)
-                throw QObject::tr("its entry %1 does not parse: the ledger is damaged; restore it from a backup")
+                throw QObject::tr(
+                    "its entry %1 does not parse: the ledger is damaged; restore it from a backup")
                     .arg(entry.id);
             entries.push_back(std::move(entry));
         }
@@ -600,11 +621,12 @@ std::int64_t VbasLedgerStore::record(vbas::LedgerEntry entry,
         check(recorded);
         entry.id = recorded.empty() ? 1 : recorded.back().id + 1;
         entry.recordedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-        mDatabase->query(QStringLiteral("INSERT INTO vbas_release_ledger (id, recorded_at, algorithm, summary, "
-                                        "aggregation, cells, labels) VALUES ($1, $2, $3, $4, $5, $6, $7)"),
-                         {QString::number(entry.id), QString::fromStdString(entry.recordedAt),
-                          QString::fromStdString(entry.algorithm), summaryText(entry), aggregationText(entry),
-                          cellsText(entry.cells), labelsText(entry.labelValues)});
+        mDatabase->query(
+            QStringLiteral("INSERT INTO vbas_release_ledger (id, recorded_at, algorithm, summary, "
+                           "aggregation, cells, labels) VALUES ($1, $2, $3, $4, $5, $6, $7)"),
+            {QString::number(entry.id), QString::fromStdString(entry.recordedAt),
+             QString::fromStdString(entry.algorithm), summaryText(entry), aggregationText(entry),
+             cellsText(entry.cells), labelsText(entry.labelValues)});
         transaction.commit();
     }
     catch (const QString& why)
@@ -619,14 +641,16 @@ void VbasLedgerStore::withdraw(std::int64_t id, const QString& reason)
     try
     {
         Transaction transaction(*mDatabase);
-        const std::vector<QStringList> rows = mDatabase->query(
-            QStringLiteral("SELECT withdrawn_at FROM vbas_release_ledger WHERE id = $1"), {QString::number(id)});
+        const std::vector<QStringList> rows =
+            mDatabase->query(QStringLiteral("SELECT withdrawn_at FROM vbas_release_ledger WHERE id = $1"),
+                             {QString::number(id)});
         if (rows.empty())
             throw QObject::tr("it holds no release %1").arg(id);
         if (!rows.front().value(0).isEmpty())
             throw QObject::tr("release %1 was withdrawn already, on %2").arg(id).arg(rows.front().value(0));
         mDatabase->query(
-            QStringLiteral("UPDATE vbas_release_ledger SET withdrawn_at = $1, withdrawn_reason = $2 WHERE id = $3"),
+            QStringLiteral(
+                "UPDATE vbas_release_ledger SET withdrawn_at = $1, withdrawn_reason = $2 WHERE id = $3"),
             {QDateTime::currentDateTimeUtc().toString(Qt::ISODate), reason, QString::number(id)});
         transaction.commit();
     }

@@ -31,9 +31,9 @@ public:
 
     /**
      * Opens (or makes) the ledger at `location`: a file path or a PostgreSQL database, a connection URI
-     * (`postgresql://user@host/database`) or GDAL's form (`PG:host=... dbname=...`). `keyFile` is where its key
-     * is (empty: the default key folder, defaultKeyFolder()). `notes` receives what was done (a ledger or key
-     * made). Throws QgsProcessingException naming RELEASE_LEDGER or LEDGER_KEY with what to do.
+     * (`postgresql://user@host/database`) or GDAL's form (`PG:host=... dbname=...`). `keyFile` is where its
+     * key is (empty: the default key folder, defaultKeyFolder()). `notes` receives what was done (a ledger or
+     * key made). Throws QgsProcessingException naming RELEASE_LEDGER or LEDGER_KEY with what to do.
      */
     VbasLedgerStore(const QString& location, Opening opening, const QString& keyFile, QStringList& notes);
     ~VbasLedgerStore();
@@ -43,7 +43,8 @@ public:
     const QString& location() const { return mLocation; }
     const QString& keyFile() const { return mKeyFile; }
     const vbas::HashKey& key() const { return mKey; }
-    /** Every recorded entry in the order recorded, with its cells. Throws naming the entry that does not parse. */
+    /** Every recorded entry in the order recorded, with its cells. Throws naming the entry that does not
+     * parse. */
     std::vector<vbas::LedgerEntry> entries() const;
     /**
      * Records `entry` in one transaction that holds the ledger against other releases: `check` first runs

@@ -24,7 +24,8 @@ inline const QString kParameterCountField = QStringLiteral("COUNT_FIELD");
 inline const QString kParameterSensitiveFields = QStringLiteral("SENSITIVE_FIELDS");
 inline const QString kParameterL = QStringLiteral("L");
 inline const QString kParameterLMeasure = QStringLiteral("L_MEASURE");
-/** The person id field (identifying, never published): k counts people; the release ledger keeps a keyed sample. */
+/** The person id field (identifying, never published): k counts people; the release ledger keeps a keyed
+ * sample. */
 inline const QString kRecordIdField = QStringLiteral("RECORD_ID_FIELD");
 /** Where the release ledger is kept. */
 inline const QString kReleaseLedger = QStringLiteral("RELEASE_LEDGER");

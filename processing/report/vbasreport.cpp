@@ -308,7 +308,8 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
 QString ledgerSection(const QStringList& ledger)
 {
     return QStringLiteral("<h2 id=\"ledger\">%1</h2>\n<ul>\n<li>%2</li>\n</ul>\n")
-        .arg(QObject::tr("Release ledger"), ledger.join(QStringLiteral("</li>\n<li>")));
+        .arg(QObject::tr("Release ledger, people and published columns"),
+             ledger.join(QStringLiteral("</li>\n<li>")));
 }
 
 QString counts(const VbasRelease& release, const vbas::Dataset& dataset)

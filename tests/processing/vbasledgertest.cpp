@@ -1,7 +1,7 @@
-// The release ledger end to end (SPEC section 13, issues 30 and 39): composition attacks on thousands of small
-// areas with quasi-identifiers drawn jointly from real microdata, refused or kept safe by the ledger, periodic
-// releases on a saved aggregation, and a ledger that holds by content and leaks nothing. Every attack reads the
-// published files as an outsider would; expectations are recounted from the inputs.
+// The release ledger end to end (SPEC section 13, issues 30 and 39): composition attacks on thousands of
+// small areas with quasi-identifiers drawn jointly from real microdata, refused or kept safe by the ledger,
+// periodic releases on a saved aggregation, and a ledger that holds by content and leaks nothing. Every
+// attack reads the published files as an outsider would; expectations are recounted from the inputs.
 #include "processingtestutils.h"
 #include "realdata.h"
 #include "releasecheck.h"
@@ -133,13 +133,28 @@ const QgsVectorLayer& recodedAreas()
     return *areas;
 }
 
-/** A band of 10 years ("20-29") or of 20, or of 10 offset by 5 ("25-34"), of a 5-year band "20-24". */
-QString band(const QString& fiveYears, int width, int offset = 0)
+/** The 5-year band "20-24" as a 20-year band ("20-39"). */
+QString twentyYears(const QString& fiveYears)
 {
-    const int from = fiveYears.section('-', 0, 0).toInt();
-    const int start = (from + width - offset) / width * width - (width - offset) % width;
-    const int low = start > from ? start - width : start;
-    return QStringLiteral("%1-%2").arg(std::max(0, low)).arg(low + width - 1);
+    const int from = fiveYears.section('-', 0, 0).toInt() / 20 * 20;
+    return QStringLiteral("%1-%2").arg(from).arg(from + 19);
+}
+
+/**
+ * The 5-year band "20-24" (the scene's ages start at 18, in 15-19) in 10-year bands from 15 ("15-24",
+ * "25-34"...), or in 10-year bands after a first 5-year one ("15-19", "20-29", "30-39"...): two bandings of
+ * the same ages offset by 5.
+ */
+QString decadeFrom15(const QString& fiveYears)
+{
+    const int from = 15 + (fiveYears.section('-', 0, 0).toInt() - 15) / 10 * 10;
+    return QStringLiteral("%1-%2").arg(from).arg(from + 9);
+}
+QString decadeAfter15To19(const QString& fiveYears)
+{
+    const int five = fiveYears.section('-', 0, 0).toInt();
+    const int from = five < 20 ? 15 : five / 10 * 10;
+    return QStringLiteral("%1-%2").arg(from).arg(five < 20 ? 19 : from + 9);
 }
 
 /**
@@ -147,8 +162,8 @@ QString band(const QString& fiveYears, int width, int offset = 0)
  * them), every output written to files in `folder` (a release, not a trial), recorded in `ledger` (made when
  * `newLedger`; empty: NO_LEDGER).
  */
-QVariantMap mainJob(QgsVectorLayer* records, int sites, int k, const QString& ledger, const OutputFolder& folder,
-                    bool newLedger = false)
+QVariantMap mainJob(QgsVectorLayer* records, int sites, int k, const QString& ledger,
+                    const OutputFolder& folder, bool newLedger = false)
 {
     QVariantMap parameters{{"REGIONS", asParameter(scene().areas.get())},
                            {"REGION_ID_FIELD", "id"},
@@ -187,7 +202,8 @@ QVariantMap onEntry(QgsVectorLayer* records, int entry, const QString& ledger, c
     return parameters;
 }
 
-/** A release of `records` (quasi-identifiers `quasiIdentifiers`) on the regions a published `mapping` gives. */
+/** A release of `records` (quasi-identifiers `quasiIdentifiers`) on the regions a published `mapping` gives.
+ */
 QVariantMap onMapping(QgsVectorLayer* records, QgsVectorLayer* mapping, const QStringList& quasiIdentifiers,
                       const QString& ledger, const OutputFolder& folder)
 {
@@ -260,7 +276,8 @@ int smallOverlapGroups(const QList<QVariantList>& rows, const QMap<QString, QStr
 
 /**
  * The cells an outsider pins by subtracting one published table from another of the same cells, taking the
- * second to hold the first's records and more (a later extract, a cumulative table): differences of 1 to k - 1.
+ * second to hold the first's records and more (a later extract, a cumulative table): differences of 1 to k
+ * - 1.
  */
 int pinnedByDifference(const std::map<QStringList, qint64>& before, const std::map<QStringList, qint64>& now,
                        int k)
@@ -281,7 +298,8 @@ std::size_t ledgerEntries(const QString& ledger)
     return VbasLedgerStore(ledger, VbasLedgerStore::Opening::Existing, {}, notes).entries().size();
 }
 
-/** The first release of an attack: the scene's records (those `keep` passes) with 74 regions, in a new ledger. */
+/** The first release of an attack: the scene's records (those `keep` passes) with 74 regions, in a new
+ * ledger. */
 struct FirstRelease
 {
     QTemporaryDir ledgerFolder;
@@ -314,8 +332,8 @@ TEST(Ledger, ASecondAggregationOfTheSameSmallAreasIsRefused)
         QTemporaryDir ledgerFolder;
         const QString ledger = ledgerFolder.filePath("ledger.sqlite");
         const OutputFolder firstFolder, unguardedFolder;
-        const AlgorithmRun first =
-            runAlgorithm("vbas:aggregateregions", mainJob(records.get(), sites, k, ledger, firstFolder, true));
+        const AlgorithmRun first = runAlgorithm("vbas:aggregateregions",
+                                                mainJob(records.get(), sites, k, ledger, firstFolder, true));
         ASSERT_TRUE(first.ok) << first.errors.toStdString();
         EXPECT_TRUE(first.log.contains("Release ledger: recorded as release 1 in " + ledger))
             << first.log.toStdString();
@@ -334,8 +352,8 @@ TEST(Ledger, ASecondAggregationOfTheSameSmallAreasIsRefused)
         // With it: refused before anything is computed or written, naming the earlier release and the safe
         // ways.
         const OutputFolder secondFolder;
-        const AlgorithmRun second =
-            runAlgorithm("vbas:aggregateregions", mainJob(records.get(), secondSites, secondK, ledger, secondFolder));
+        const AlgorithmRun second = runAlgorithm(
+            "vbas:aggregateregions", mainJob(records.get(), secondSites, secondK, ledger, secondFolder));
         EXPECT_FALSE(second.ok);
         EXPECT_TRUE(second.errors.contains("RELEASE_LEDGER: release 1 of ")) << second.errors.toStdString();
         EXPECT_TRUE(second.errors.contains("aggregated 3000 of these small areas already"))
@@ -347,14 +365,15 @@ TEST(Ledger, ASecondAggregationOfTheSameSmallAreasIsRefused)
     }
 }
 
-// The same people recoded slip past a fingerprint of value text: sex as 1/2, the small areas under another code
-// of the same polygons, bands of birth years instead of age bands, another set of quasi-identifiers, sex alone,
-// or a population floor on the same records. One aggregation per territory refuses each.
+// The same people recoded slip past a fingerprint of value text: sex as 1/2, the small areas under another
+// code of the same polygons, bands of birth years instead of age bands, another set of quasi-identifiers, sex
+// alone, or a population floor on the same records. One aggregation per territory refuses each.
 TEST(Ledger, ASecondAggregationOfRecodedRecordsIsRefused)
 {
     FirstRelease first;
     ASSERT_TRUE(first.run.ok);
-    const auto sexAsNumbers = scene().records({}, [](QVariantList& row) { row[3] = row[3] == "female" ? "2" : "1"; });
+    const auto sexAsNumbers =
+        scene().records({}, [](QVariantList& row) { row[3] = row[3] == "female" ? "2" : "1"; });
     const auto otherCodes =
         scene().records({}, [](QVariantList& row) { row[1] = "z" + row[1].toString().mid(1); });
     const auto birthBands = scene().records(
@@ -394,9 +413,13 @@ TEST(Ledger, ASecondAggregationOfRecodedRecordsIsRefused)
         }
         const AlgorithmRun second = runAlgorithm(variant.algorithm, parameters);
         EXPECT_FALSE(second.ok) << variant.what << " was released";
-        EXPECT_TRUE(second.errors.contains("aggregated 3000 of these small areas already")) << second.errors.toStdString();
+        EXPECT_TRUE(second.errors.contains("aggregated 3000 of these small areas"))
+            << second.errors.toStdString();
         if (variant.areas)
-            EXPECT_TRUE(second.errors.contains("3000 by place under other ids")) << second.errors.toStdString();
+        {
+            EXPECT_TRUE(second.errors.contains("3000 by place under other ids"))
+                << second.errors.toStdString();
+        }
         EXPECT_EQ(folder.entries(), QStringList()) << variant.what;
     }
     EXPECT_EQ(ledgerEntries(first.ledger), 1u);
@@ -416,7 +439,8 @@ TEST(Ledger, ACumulativeReleaseOnTheSameRegionsPublishesNoDifferenceBelowK)
         const AlgorithmRun cumulative =
             runAlgorithm("vbas:releaseonaggregation", onEntry(all.get(), 1, first.ledger, folder, withIds));
         ASSERT_TRUE(cumulative.ok) << cumulative.errors.toStdString();
-        EXPECT_TRUE(cumulative.log.contains("Every published count is checked against 1 earlier release(s) together"))
+        EXPECT_TRUE(
+            cumulative.log.contains("Every published count is checked against 1 earlier release(s) together"))
             << cumulative.log.toStdString();
 
         const auto before = publishedCells(*outputLayer(first.run, "OUTPUT_RECORDS"));
@@ -448,11 +472,13 @@ TEST(Ledger, ANextQuarterIsReleasedOnTheFirstQuartersRegions)
     const AlgorithmRun second =
         runAlgorithm("vbas:releaseonaggregation", onEntry(quarter2.get(), 1, first.ledger, folder));
     ASSERT_TRUE(second.ok) << second.errors.toStdString();
-    EXPECT_TRUE(second.log.contains("its records and these: no record id in common")) << second.log.toStdString();
+    EXPECT_TRUE(second.log.contains("its records and these: no record id in common"))
+        << second.log.toStdString();
     EXPECT_TRUE(second.log.contains("and 0 against earlier releases")) << second.log.toStdString();
     EXPECT_TRUE(second.log.contains("Release ledger: recorded as release 2 in " + first.ledger));
     // The same regions: every region of the second release is one of the first's.
-    const QMap<QString, qint64> regionsFirst = countByValue(*outputLayer(first.run, "OUTPUT"), "aggregate_id");
+    const QMap<QString, qint64> regionsFirst =
+        countByValue(*outputLayer(first.run, "OUTPUT"), "aggregate_id");
     const QMap<QString, qint64> regionsSecond = countByValue(*outputLayer(second, "OUTPUT"), "aggregate_id");
     for (auto region = regionsSecond.constBegin(); region != regionsSecond.constEnd(); ++region)
         EXPECT_TRUE(regionsFirst.contains(region.key())) << region.key().toStdString();
@@ -460,10 +486,11 @@ TEST(Ledger, ANextQuarterIsReleasedOnTheFirstQuartersRegions)
         recountGroups(*outputLayer(second, "OUTPUT_RECORDS"), QStringList{"aggregate_id"} + kQuasiIdentifiers)
             .smallestGroup,
         5);
-    // Without ids the ledger cannot tell the quarters apart: like records count as the same, so the
-    // difference rule holds the second quarter to the first's counts.
-    const AlgorithmRun withoutIds =
-        runAlgorithm("vbas:releaseonaggregation", onEntry(quarter2.get(), 1, first.ledger, withoutIdsFolder, false));
+    // Without ids (on a ledger of the first quarter alone) the ledger cannot tell the quarters apart: like
+    // records count as the same, so the difference rule holds the second quarter to the first's counts.
+    FirstRelease alone([&](int id) { return id <= split; }, 60);
+    const AlgorithmRun withoutIds = runAlgorithm(
+        "vbas:releaseonaggregation", onEntry(quarter2.get(), 1, alone.ledger, withoutIdsFolder, false));
     ASSERT_TRUE(withoutIds.ok) << withoutIds.errors.toStdString();
     EXPECT_TRUE(withoutIds.log.contains("No person id (RECORD_ID_FIELD)")) << withoutIds.log.toStdString();
     EXPECT_TRUE(withoutIds.log.contains(QRegularExpression("and [1-9][0-9]* against earlier releases")))
@@ -495,14 +522,16 @@ TEST(Ledger, FreshPseudonymsAndACorrectionAreToldByContent)
     {
         // Without the ledger's rule (NO_LEDGER) on the same regions the attack is real.
         const OutputFolder unguardedFolder, folder;
-        const AlgorithmRun unguarded = runAlgorithm(
-            "vbas:releaseonaggregation",
-            onMapping(const_cast<QgsVectorLayer*>(records), outputLayer(first.run, "OUTPUT_MAPPING"),
-                      kQuasiIdentifiers, {}, unguardedFolder));
+        const AlgorithmRun unguarded =
+            runAlgorithm("vbas:releaseonaggregation", onMapping(const_cast<QgsVectorLayer*>(records),
+                                                                outputLayer(first.run, "OUTPUT_MAPPING"),
+                                                                kQuasiIdentifiers, {}, unguardedFolder));
         ASSERT_TRUE(unguarded.ok) << unguarded.errors.toStdString();
-        EXPECT_GT(pinnedByDifference(before, publishedCells(*outputLayer(unguarded, "OUTPUT_RECORDS")), 5), 0);
-        const AlgorithmRun second = runAlgorithm(
-            "vbas:releaseonaggregation", onEntry(const_cast<QgsVectorLayer*>(records), 1, first.ledger, folder));
+        EXPECT_GT(pinnedByDifference(before, publishedCells(*outputLayer(unguarded, "OUTPUT_RECORDS")), 5),
+                  0);
+        const AlgorithmRun second =
+            runAlgorithm("vbas:releaseonaggregation",
+                         onEntry(const_cast<QgsVectorLayer*>(records), 1, first.ledger, folder));
         ASSERT_TRUE(second.ok) << second.errors.toStdString();
         EXPECT_EQ(pinnedByDifference(before, publishedCells(*outputLayer(second, "OUTPUT_RECORDS")), 5), 0);
     }
@@ -511,30 +540,30 @@ TEST(Ledger, FreshPseudonymsAndACorrectionAreToldByContent)
 namespace
 {
 /**
- * An outsider's attack on two releases of the same records in bands of 10 years, the second offset by 5: from
- * the youngest band up, each 5-year count is a published band less the 5-year count below it; returns the
- * 5-year groups so pinned at 1 to k - 1, per region and class.
+ * An outsider's attack on two releases of the same records in 10-year bands offset by 5 (15-24, 25-34... then
+ * 15-19, 20-29, 30-39...): from the youngest band up, each 5-year count is a published band less the 5-year
+ * count below it; returns the 5-year groups so pinned at 1 to k - 1, per region and class.
  */
-int pinnedByOffsetBands(const std::map<QStringList, qint64>& decades, const std::map<QStringList, qint64>& offset,
-                        int k)
+int pinnedByOffsetBands(const std::map<QStringList, qint64>& fromFifteen,
+                        const std::map<QStringList, qint64>& offset, int k)
 {
     std::set<QStringList> classes; // region, sex, married
-    for (const auto& [cell, count] : decades)
+    for (const auto& [cell, count] : fromFifteen)
         classes.insert({cell.at(0), cell.at(2), cell.at(3)});
     int pinned = 0;
     for (const QStringList& cls : classes)
     {
-        const auto cell = [&](const std::map<QStringList, qint64>& cells, int from, int width)
-        { return countOf(cells, {cls.at(0), QStringLiteral("%1-%2").arg(from).arg(from + width - 1), cls.at(1), cls.at(2)}); };
-        // 0-4 is the offset release's first band (its "-5-4" holds only ages 0-4).
-        qint64 below = countOf(offset, {cls.at(0), "0-4", cls.at(1), cls.at(2)});
-        if (below < 0)
-            continue; // withheld or absent: no chain starts
-        for (int from = 5; from < 90 && below >= 0; from += 5)
+        const auto cell = [&](const std::map<QStringList, qint64>& cells, int from, int to)
         {
-            // [from, from + 5) = the band that ends there less the 5 years below it.
-            const bool decadeEnds = from % 10 == 5;
-            const qint64 band = decadeEnds ? cell(decades, from - 5, 10) : cell(offset, from - 5, 10);
+            return countOf(cells,
+                           {cls.at(0), QStringLiteral("%1-%2").arg(from).arg(to), cls.at(1), cls.at(2)});
+        };
+        qint64 below = cell(offset, 15, 19); // ages 15-19: both bandings start there
+        for (int from = 20; from < 65 && below >= 0; from += 5)
+        {
+            // [from, from + 5) = the 10-year band that ends there less the 5 years below it.
+            const qint64 band =
+                from % 10 == 0 ? cell(fromFifteen, from - 5, from + 4) : cell(offset, from - 5, from + 4);
             below = band < 0 ? -1 : band - below;
             pinned += below >= 1 && below < k ? 1 : 0;
         }
@@ -543,34 +572,35 @@ int pinnedByOffsetBands(const std::map<QStringList, qint64>& decades, const std:
 }
 } // namespace
 
-// Ages in 10-year bands, then the same records and regions in bands offset by 5 (25-34...): every count of both
-// differs by 0 or by k from any other cell with the same label, yet the two together pin 5-year groups. Compared
-// by the values the labels stand for, the second release withholds what would pin one.
+// Ages in 10-year bands, then the same records and regions in bands offset by 5: each release alone is safe
+// and no label of one is a label of the other, yet the two together pin 5-year groups. Compared by the values
+// the labels stand for, the second release withholds what would pin one.
 TEST(Ledger, BandsOffsetByFiveAreComparedByValue)
 {
-    const auto decade = [](QVariantList& row) { row[2] = band(row[2].toString(), 10); };
-    const auto offsetByFive = [](QVariantList& row) { row[2] = band(row[2].toString(), 10, 5); };
-    FirstRelease first({}, 74, kQuasiIdentifiers, decade);
-    const auto offset = scene().records({}, offsetByFive);
+    FirstRelease first({}, 74, kQuasiIdentifiers,
+                       [](QVariantList& row) { row[2] = decadeFrom15(row[2].toString()); });
+    const auto offset =
+        scene().records({}, [](QVariantList& row) { row[2] = decadeAfter15To19(row[2].toString()); });
     const auto decades = publishedCells(*outputLayer(first.run, "OUTPUT_RECORDS"));
     const OutputFolder unguardedFolder, folder;
     const AlgorithmRun unguarded = runAlgorithm(
-        "vbas:releaseonaggregation",
-        onMapping(offset.get(), outputLayer(first.run, "OUTPUT_MAPPING"), kQuasiIdentifiers, {}, unguardedFolder));
+        "vbas:releaseonaggregation", onMapping(offset.get(), outputLayer(first.run, "OUTPUT_MAPPING"),
+                                               kQuasiIdentifiers, {}, unguardedFolder));
     ASSERT_TRUE(unguarded.ok) << unguarded.errors.toStdString();
     EXPECT_GT(pinnedByOffsetBands(decades, publishedCells(*outputLayer(unguarded, "OUTPUT_RECORDS")), 5), 0);
-    const AlgorithmRun second = runAlgorithm(
-        "vbas:releaseonaggregation",
-        onMapping(offset.get(), outputLayer(first.run, "OUTPUT_MAPPING"), kQuasiIdentifiers, first.ledger, folder));
+    const AlgorithmRun second = runAlgorithm("vbas:releaseonaggregation",
+                                             onMapping(offset.get(), outputLayer(first.run, "OUTPUT_MAPPING"),
+                                                       kQuasiIdentifiers, first.ledger, folder));
     ASSERT_TRUE(second.ok) << second.errors.toStdString();
     EXPECT_EQ(pinnedByOffsetBands(decades, publishedCells(*outputLayer(second, "OUTPUT_RECORDS")), 5), 0);
 }
 
-// 20-year bands, then 5-year bands of the same records on the same regions: a 20-year count less the published
-// 5-year counts within it is the one withheld 5-year count. None is pinned at 1 to 4.
+// 20-year bands, then 5-year bands of the same records on the same regions: a 20-year count less the
+// published 5-year counts within it is the one withheld 5-year count. None is pinned at 1 to 4.
 TEST(Ledger, FinerBandsAfterCoarseOnesPinNoWithheldGroup)
 {
-    FirstRelease first({}, 74, kQuasiIdentifiers, [](QVariantList& row) { row[2] = band(row[2].toString(), 20); });
+    FirstRelease first({}, 74, kQuasiIdentifiers,
+                       [](QVariantList& row) { row[2] = twentyYears(row[2].toString()); });
     const auto coarse = publishedCells(*outputLayer(first.run, "OUTPUT_RECORDS"));
     const auto fine = scene().records();
     const auto attack = [&](const std::map<QStringList, qint64>& fiveYears)
@@ -584,7 +614,8 @@ TEST(Ledger, FinerBandsAfterCoarseOnesPinNoWithheldGroup)
             for (int five = from; five < from + 20; five += 5)
             {
                 const qint64 part =
-                    countOf(fiveYears, {cell.at(0), QStringLiteral("%1-%2").arg(five).arg(five + 4), cell.at(2), cell.at(3)});
+                    countOf(fiveYears, {cell.at(0), QStringLiteral("%1-%2").arg(five).arg(five + 4),
+                                        cell.at(2), cell.at(3)});
                 if (part < 0)
                     ++missing;
                 else
@@ -596,19 +627,19 @@ TEST(Ledger, FinerBandsAfterCoarseOnesPinNoWithheldGroup)
     };
     const OutputFolder unguardedFolder, folder;
     const AlgorithmRun unguarded = runAlgorithm(
-        "vbas:releaseonaggregation",
-        onMapping(fine.get(), outputLayer(first.run, "OUTPUT_MAPPING"), kQuasiIdentifiers, {}, unguardedFolder));
+        "vbas:releaseonaggregation", onMapping(fine.get(), outputLayer(first.run, "OUTPUT_MAPPING"),
+                                               kQuasiIdentifiers, {}, unguardedFolder));
     ASSERT_TRUE(unguarded.ok) << unguarded.errors.toStdString();
     EXPECT_GT(attack(publishedCells(*outputLayer(unguarded, "OUTPUT_RECORDS"))), 0);
-    const AlgorithmRun second = runAlgorithm(
-        "vbas:releaseonaggregation",
-        onMapping(fine.get(), outputLayer(first.run, "OUTPUT_MAPPING"), kQuasiIdentifiers, first.ledger, folder));
+    const AlgorithmRun second = runAlgorithm("vbas:releaseonaggregation",
+                                             onMapping(fine.get(), outputLayer(first.run, "OUTPUT_MAPPING"),
+                                                       kQuasiIdentifiers, first.ledger, folder));
     ASSERT_TRUE(second.ok) << second.errors.toStdString();
     EXPECT_EQ(attack(publishedCells(*outputLayer(second, "OUTPUT_RECORDS"))), 0);
 }
 
-// K lowered to 2 on the same records and regions would publish the groups of 2 to 4 the first release withheld;
-// an earlier k is a floor for the same records.
+// K lowered to 2 on the same records and regions would publish the groups of 2 to 4 the first release
+// withheld; an earlier k is a floor for the same records.
 TEST(Ledger, AnEarlierKIsAFloorForTheSameRecords)
 {
     FirstRelease first;
@@ -625,7 +656,8 @@ TEST(Ledger, AnEarlierKIsAFloorForTheSameRecords)
 }
 
 // Quarter 1, quarter 2 (other people), then the year to date holding both and quarter 3: the third quarter is
-// the year to date less the two first, which no pair of releases shows. None of its cells is pinned at 1 to 4.
+// the year to date less the two first, which no pair of releases shows. None of its cells is pinned at 1
+// to 4.
 TEST(Ledger, TheThirdQuarterIsNotTheYearToDateLessTheFirstTwo)
 {
     const int n = int(scene().rows.size());
@@ -633,7 +665,8 @@ TEST(Ledger, TheThirdQuarterIsNotTheYearToDateLessTheFirstTwo)
     const auto quarter2 = scene().records([&](int id) { return id > n / 3 && id <= 2 * n / 3; });
     const auto yearToDate = scene().records();
     const OutputFolder second, third;
-    const AlgorithmRun q2 = runAlgorithm("vbas:releaseonaggregation", onEntry(quarter2.get(), 1, first.ledger, second));
+    const AlgorithmRun q2 =
+        runAlgorithm("vbas:releaseonaggregation", onEntry(quarter2.get(), 1, first.ledger, second));
     ASSERT_TRUE(q2.ok) << q2.errors.toStdString();
     const AlgorithmRun ytd =
         runAlgorithm("vbas:releaseonaggregation", onEntry(yearToDate.get(), 1, first.ledger, third));
@@ -697,8 +730,8 @@ TEST(Ledger, NothingIsMadeOrUsedSilently)
     damaged("DELETE FROM vbas_release_ledger_meta", "its description is missing");
 }
 
-// The key lives apart from the ledger: the ledger file holds no key, and a copy of it without its key (leaked,
-// or on another machine) tests no guessed record and records nothing.
+// The key lives apart from the ledger: the ledger file holds no key, and a copy of it without its key
+// (leaked, or on another machine) tests no guessed record and records nothing.
 TEST(Ledger, ALedgerWithoutItsKeyTestsNothing)
 {
     FirstRelease first;
@@ -727,7 +760,8 @@ TEST(Ledger, ALedgerWithoutItsKeyTestsNothing)
     const QByteArray configuration = qgetenv("XDG_CONFIG_HOME");
     qputenv("XDG_CONFIG_HOME", elsewhere.filePath("config").toUtf8());
     QStringList notes;
-    EXPECT_THROW(VbasLedgerStore(copy, VbasLedgerStore::Opening::Existing, {}, notes), QgsProcessingException);
+    EXPECT_THROW(VbasLedgerStore(copy, VbasLedgerStore::Opening::Existing, {}, notes),
+                 QgsProcessingException);
     qputenv("XDG_CONFIG_HOME", configuration);
 }
 
@@ -754,14 +788,17 @@ TEST(Ledger, TrialsAreNotRecordedAndUnpublishedReleasesCanBeWithdrawn)
     const OutputFolder published, second;
     ASSERT_TRUE(runAlgorithm("vbas:aggregateregions", mainJob(records.get(), 74, 5, ledger, published)).ok);
     EXPECT_EQ(ledgerEntries(ledger), 1u);
-    const AlgorithmRun refused = runAlgorithm("vbas:aggregateregions", mainJob(records.get(), 75, 5, ledger, second));
+    const AlgorithmRun refused =
+        runAlgorithm("vbas:aggregateregions", mainJob(records.get(), 75, 5, ledger, second));
     EXPECT_FALSE(refused.ok);
-    EXPECT_TRUE(refused.errors.contains("withdraw it with vbas:withdrawrelease")) << refused.errors.toStdString();
+    EXPECT_TRUE(refused.errors.contains("withdraw it with vbas:withdrawrelease"))
+        << refused.errors.toStdString();
     const AlgorithmRun withdrawn = runAlgorithm(
         "vbas:withdrawrelease", {{"RELEASE_LEDGER", ledger}, {"LEDGER_ENTRY", 1}, {"REASON", "the wrong k"}});
     ASSERT_TRUE(withdrawn.ok) << withdrawn.errors.toStdString();
     const OutputFolder third;
-    const AlgorithmRun again = runAlgorithm("vbas:aggregateregions", mainJob(records.get(), 75, 5, ledger, third));
+    const AlgorithmRun again =
+        runAlgorithm("vbas:aggregateregions", mainJob(records.get(), 75, 5, ledger, third));
     EXPECT_TRUE(again.ok) << again.errors.toStdString();
     QStringList notes;
     const std::vector<vbas::LedgerEntry> entries =
@@ -771,9 +808,9 @@ TEST(Ledger, TrialsAreNotRecordedAndUnpublishedReleasesCanBeWithdrawn)
     EXPECT_EQ(entries[0].withdrawnReason, "the wrong k");
 }
 
-// From the command line (any front end but desktop QGIS) a release without a ledger is refused unless NO_LEDGER
-// says that none is kept; records of other people on the same small areas are released when the custodian says
-// so and their content agrees.
+// From the command line (any front end but desktop QGIS) a release without a ledger is refused unless
+// NO_LEDGER says that none is kept; records of other people on the same small areas are released when the
+// custodian says so and their content agrees.
 TEST(Ledger, NoLedgerMustBeSaidAndOtherPeopleMustBeOtherPeople)
 {
     const auto records = scene().records();
@@ -796,7 +833,8 @@ TEST(Ledger, NoLedgerMustBeSaidAndOtherPeopleMustBeOtherPeople)
     samePeople.insert("OTHER_PEOPLE", "1");
     const AlgorithmRun contradicted = runAlgorithm("vbas:aggregateregions", samePeople);
     EXPECT_FALSE(contradicted.ok);
-    EXPECT_TRUE(contradicted.errors.contains("OTHER_PEOPLE states that release 1")) << contradicted.errors.toStdString();
+    EXPECT_TRUE(contradicted.errors.contains("OTHER_PEOPLE states that release 1"))
+        << contradicted.errors.toStdString();
 }
 
 // A release recorded while another ran (another QGIS, another machine on the same database) is checked when
@@ -807,20 +845,19 @@ TEST(Ledger, AReleaseRecordedMeanwhileIsCheckedWhenTheNextRecordsItself)
     const auto all = scene().records();
     const OutputFolder folder;
     bool raced = false;
-    const AlgorithmRun run = runAlgorithm("vbas:releaseonaggregation", onEntry(all.get(), 1, first.ledger, folder),
-                                          false, -1.0,
-                                          [&](const QString& line)
-                                          {
-                                              // While the release is written: the first release recorded
-                                              // again.
-                                              if (raced || !line.startsWith("release computed"))
-                                                  return;
-                                              QStringList notes;
-                                              VbasLedgerStore store(first.ledger, VbasLedgerStore::Opening::Existing,
-                                                                    {}, notes);
-                                              store.record(store.entries().front(), [](const auto&) {});
-                                              raced = true;
-                                          });
+    const AlgorithmRun run =
+        runAlgorithm("vbas:releaseonaggregation", onEntry(all.get(), 1, first.ledger, folder), false, -1.0,
+                     [&](const QString& line)
+                     {
+                         // While the release is written: the first release recorded
+                         // again.
+                         if (raced || !line.startsWith("release computed"))
+                             return;
+                         QStringList notes;
+                         VbasLedgerStore store(first.ledger, VbasLedgerStore::Opening::Existing, {}, notes);
+                         store.record(store.entries().front(), [](const auto&) {});
+                         raced = true;
+                     });
     EXPECT_TRUE(raced);
     EXPECT_FALSE(run.ok);
     EXPECT_TRUE(run.errors.contains("on these small areas was recorded while this release ran; run it again"))

@@ -1,7 +1,7 @@
-// A release is judged by what it publishes (issue 39, SPEC section 14): k counts people when a person can have
-// several rows, and every published column is judged together with the region and the quasi-identifiers. The
-// tables are the Olinda demo patients with the fields a careless export carries; every figure is recounted
-// from the input and the published files.
+// A release is judged by what it publishes (issue 39, SPEC section 14): k counts people when a person can
+// have several rows, and every published column is judged together with the region and the quasi-identifiers.
+// The tables are the Olinda demo patients with the fields a careless export carries; every figure is
+// recounted from the input and the published files.
 
 #include "processingtestutils.h"
 #include "realdata.h"
@@ -58,30 +58,33 @@ std::unique_ptr<QgsVectorLayer> carelessExport(const std::vector<Patient>& read)
         const QDate visit = QDate(2025, 1, 1).addDays(int(random() % 365));
         const QDate birth = visit.addYears(-p.age).addDays(-int(random() % 365));
         const int block = int(random() % 6);
-        rows << QVariantList{p.tract,
-                             p.ageBand,
-                             p.sex,
-                             p.married,
-                             p.tract,
-                             QString::number(p.tract.toLongLong() + 1),
-                             QString::fromLatin1(QCryptographicHash::hash(p.tract.toUtf8(), QCryptographicHash::Md5).toHex()),
-                             QStringLiteral("%1-%2").arg(p.tract).arg(block),
-                             QStringLiteral("Rua %1, quadra %2").arg(p.tract.right(4)).arg(block),
-                             QStringLiteral("seen at home in setor %1").arg(p.tract.right(6)),
-                             birth.toString(Qt::ISODate),
-                             QString::number(40.0 + double(random() % 600000) / 10000.0, 'f', 4),
-                             visit.toString(Qt::ISODate),
-                             QStringLiteral("%1:%2").arg(random() % 24, 2, 10, QLatin1Char('0')).arg(random() % 60, 2, 10, QLatin1Char('0')),
-                             int(random() % 60),
-                             p.age,
-                             ++houses[p.tract],
-                             p.education};
+        rows << QVariantList{
+            p.tract,
+            p.ageBand,
+            p.sex,
+            p.married,
+            p.tract,
+            QString::number(p.tract.toLongLong() + 1),
+            QString::fromLatin1(QCryptographicHash::hash(p.tract.toUtf8(), QCryptographicHash::Md5).toHex()),
+            QStringLiteral("%1-%2").arg(p.tract).arg(block),
+            QStringLiteral("Rua %1, quadra %2").arg(p.tract.right(4)).arg(block),
+            QStringLiteral("seen at home in setor %1").arg(p.tract.right(6)),
+            birth.toString(Qt::ISODate),
+            QString::number(40.0 + double(random() % 600000) / 10000.0, 'f', 4),
+            visit.toString(Qt::ISODate),
+            QStringLiteral("%1:%2")
+                .arg(random() % 24, 2, 10, QLatin1Char('0'))
+                .arg(random() % 60, 2, 10, QLatin1Char('0')),
+            int(random() % 60),
+            p.age,
+            ++houses[p.tract],
+            p.education};
     }
     return makeTable({"tract:string", "age_band:string", "sex:string", "married:string", "tract_copy:string",
                       "tract_plus_one:string", "tract_hash:string", "block_code:string", "street:string",
                       "note:string", "birth_date:string", "lab_value:string", "visit_date:string",
-                      "visit_time:string", "visit_second:integer", "exact_age:integer", "house_number:integer",
-                      "education:string"},
+                      "visit_time:string", "visit_second:integer", "exact_age:integer",
+                      "house_number:integer", "education:string"},
                      rows);
 }
 
@@ -100,10 +103,17 @@ TEST(PublishedColumns, EveryKindOfIdentifyingFieldIsRefused)
 {
     const OlindaInput olinda;
     const std::unique_ptr<QgsVectorLayer> careless = carelessExport(patients(olinda));
-    for (const QStringList& fields :
-         {QStringList{"tract_copy"}, {"tract_plus_one"}, {"tract_hash"}, {"block_code"}, {"street"}, {"note"},
-          {"birth_date"}, {"lab_value"}, {"visit_date", "visit_time", "visit_second"}, {"exact_age"},
-          {"house_number"}})
+    for (const QStringList& fields : {QStringList{"tract_copy"},
+                                      {"tract_plus_one"},
+                                      {"tract_hash"},
+                                      {"block_code"},
+                                      {"street"},
+                                      {"note"},
+                                      {"birth_date"},
+                                      {"lab_value"},
+                                      {"visit_date", "visit_time", "visit_second"},
+                                      {"exact_age"},
+                                      {"house_number"}})
     {
         QVariantMap parameters = release(olinda, careless.get());
         parameters.insert("RELEASE_FIELDS", fields);
@@ -130,7 +140,8 @@ TEST(PublishedColumns, SensitiveFieldsThatDoNotTellTheTractArePublished)
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
     EXPECT_TRUE(run.log.contains("Published column education (sensitive): placement in the small area"))
         << run.log.toStdString();
-    EXPECT_TRUE(run.log.contains("Published column education + visit_date (sensitive)")) << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains("Published column education + visit_date (sensitive)"))
+        << run.log.toStdString();
 }
 
 namespace
@@ -144,7 +155,12 @@ std::unique_ptr<QgsVectorLayer> visits(const std::vector<Patient>& read, qint64&
     {
         const int count = 1 + int(random() % 4 == 0 ? 1 + random() % 3 : 0);
         for (int v = 0; v < count; ++v)
-            rows << QVariantList{p.id, p.tract, p.ageBand, p.sex, p.married, p.education,
+            rows << QVariantList{p.id,
+                                 p.tract,
+                                 p.ageBand,
+                                 p.sex,
+                                 p.married,
+                                 p.education,
                                  QDate(2025, 1, 1).addDays(int(random() % 365)).toString(Qt::ISODate)};
     }
     rowsOut = rows.size();
@@ -164,7 +180,8 @@ int groupsOfFewerPatients(QgsVectorLayer& input, QgsVectorLayer& mapping, QgsVec
     QgsFeature feature;
     QgsFeatureIterator areas = mapping.getFeatures();
     while (areas.nextFeature(feature))
-        regionOfTract[feature.attribute("CD_GEOCODI").toString()] = feature.attribute("aggregate_id").toString();
+        regionOfTract[feature.attribute("CD_GEOCODI").toString()] =
+            feature.attribute("aggregate_id").toString();
     std::map<QStringList, std::set<int>> patientsOf;
     std::map<QStringList, int> visitsOf;
     QgsFeatureIterator rows = input.getFeatures();
@@ -195,8 +212,9 @@ int groupsOfFewerPatients(QgsVectorLayer& input, QgsVectorLayer& mapping, QgsVec
 }
 } // namespace
 
-// A visits table (several rows per patient): counted in rows, groups of 5 visits may be one patient's; with the
-// patient id every published group holds 5 patients, recounted from the input through the published files.
+// A visits table (several rows per patient): counted in rows, groups of 5 visits may be one patient's; with
+// the patient id every published group holds 5 patients, recounted from the input through the published
+// files.
 TEST(People, KCountsPatientsNotVisits)
 {
     const OlindaInput olinda;
@@ -219,9 +237,10 @@ TEST(People, KCountsPatientsNotVisits)
     EXPECT_EQ(groupsOfFewerPatients(*table, *outputLayer(byPeople, "OUTPUT_MAPPING"),
                                     *outputLayer(byPeople, "OUTPUT_RECORDS"), 5),
               0);
-    EXPECT_TRUE(byPeople.log.contains(QStringLiteral("'patient_id' (RECORD_ID_FIELD) names %1 people in %2 rows")
-                                          .arg(kOlindaPatients)
-                                          .arg(rows)))
+    EXPECT_TRUE(
+        byPeople.log.contains(QStringLiteral("'patient_id' (RECORD_ID_FIELD) names %1 people in %2 rows")
+                                  .arg(kOlindaPatients)
+                                  .arg(rows)))
         << byPeople.log.toStdString();
     EXPECT_FALSE(byPeople.log.contains("the rows look like repeated persons"));
 }

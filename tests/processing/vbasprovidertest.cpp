@@ -87,9 +87,10 @@ TEST(Provider, OffersEveryAlgorithmWithGroupHelpAndCapitalParameters)
             EXPECT_EQ(parameter->name(), parameter->name().toUpper()) << algorithm->id().toStdString();
     }
     names.sort();
-    EXPECT_EQ(names, (QStringList{"aggregateregions", "checkanonymity", "compareapproaches",
-                                  "estimatesitecount", "partitionregions", "populationfloor",
-                                  "rateaggregation", "releaseonaggregation", "selectsites"}));
+    EXPECT_EQ(names,
+              (QStringList{"aggregateregions", "checkanonymity", "compareapproaches", "estimatesitecount",
+                           "partitionregions", "populationfloor", "rateaggregation", "releaseonaggregation",
+                           "selectsites", "withdrawrelease"}));
 }
 
 namespace

@@ -107,6 +107,12 @@ TEST(DifferenceAudit, AnEarlierKIsAFloorForTheSameRecords)
               (std::vector<bool>{true, true}));
     const AuditedRelease kept = release(5, {{0, 10}, {10, 20}}, {{0, 3}, {1, 5}});
     EXPECT_EQ(audit({coarse, kept}, allRelated(2, R::Identical)).withheld, (std::vector<bool>{true, true}));
+    // A group the first release withheld (3 people, below its k) and nothing else covers: published at k = 2,
+    // it would show them.
+    const AuditedRelease withheldBefore = release(5, {{0, 20}, {20, 40}}, {{0, 8}});
+    const AuditedRelease republished = release(2, {{0, 20}, {20, 40}}, {{0, 8}, {1, 3}});
+    EXPECT_EQ(audit({withheldBefore, republished}, allRelated(2, R::Identical)).withheld,
+              (std::vector<bool>{false, true}));
 }
 
 // Other people's records (disjoint) pin nothing whatever their counts; partly overlapping ones (a corrected

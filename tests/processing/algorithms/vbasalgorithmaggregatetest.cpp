@@ -266,8 +266,9 @@ TEST(AggregateRegions, WritesGeoPackageLayersAndAnHtmlReport)
     QFile report(folder.filePath("report.html"));
     ASSERT_TRUE(report.open(QIODevice::ReadOnly));
     const QString html = QString::fromUtf8(report.readAll());
-    EXPECT_TRUE(html.contains("No release ledger was kept (RELEASE_LEDGER is empty): nothing stops a second "
-                              "aggregation of these records from being released"));
+    EXPECT_TRUE(
+        html.contains("No release ledger was kept (NO_LEDGER): nothing stops a second aggregation of these "
+                      "small areas from being released"));
     EXPECT_TRUE(html.contains("How far, on average, a small area lies from its region"))
         << "metric meanings from the registry";
     EXPECT_TRUE(html.contains("CD_GEOCODI")) << "the parameters are listed";

@@ -169,7 +169,8 @@ protected:
                                      << "RECORD_REGION_FIELD=tile"
                                      << "QUASI_IDENTIFIERS=sex"
                                      << "QUASI_IDENTIFIERS=agegrp" << QStringLiteral("K=%1").arg(k)
-                                     << "SITE_COUNT_METHOD=sitecount.naive_anonymity" << outputs);
+                                     << "SITE_COUNT_METHOD=sitecount.naive_anonymity"
+                                     << "NO_LEDGER=true" << outputs);
         process->start();
         EXPECT_TRUE(process->waitForStarted()) << process->errorString().toStdString();
         return process;
