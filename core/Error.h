@@ -27,6 +27,8 @@ enum class Subject
     Sensitive,       //!< the sensitive fields and their l-diversity rule
     Generalization,  //!< generalization hierarchies and their levels
     Ledger,          //!< the release ledger: what earlier releases of the same records allow
+    Cases,           //!< the cases of a rate release (counts per small area, or per stratum)
+    Population,      //!< the population of a rate release (per small area, or per stratum)
 };
 
 /**
