@@ -5,6 +5,7 @@
 #include "vbasalgorithmcompare.h"
 #include "vbasalgorithmestimatesitecount.h"
 #include "vbasalgorithmpartition.h"
+#include "vbasalgorithmmaprelease.h"
 #include "vbasalgorithmpopulationfloor.h"
 #include "vbasalgorithmrate.h"
 #include "vbasalgorithmreleaseonaggregation.h"
@@ -73,6 +74,7 @@ void VbasProvider::loadAlgorithms()
     addAlgorithm(new VbasAlgorithmEstimateSiteCount());
     addAlgorithm(new VbasAlgorithmPartition());
     addAlgorithm(new VbasAlgorithmPopulationFloor());
+    addAlgorithm(new VbasAlgorithmMapRelease());
     addAlgorithm(new VbasAlgorithmRate());
     addAlgorithm(new VbasAlgorithmReleaseOnAggregation());
     addAlgorithm(new VbasAlgorithmSelectSites());

@@ -2,6 +2,7 @@
 
 #include "Error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -129,6 +130,21 @@ bool SmallNumberRule::appliesTo(double cases, double population) const
 {
     const double value = measure == Measure::Cases ? cases : population;
     return value >= from && value < below;
+}
+
+double leastUnwithheld(const RatePreset& preset, SmallNumberRule::Measure measure)
+{
+    double least = 0.0;
+    for (const SmallNumberRule& rule : preset.rules)
+    {
+        const bool countOrPeople =
+            std::any_of(rule.figures.begin(), rule.figures.end(),
+                        [](RateFigure figure)
+                        { return figure == RateFigure::Cases || figure == RateFigure::Population; });
+        if (rule.measure == measure && rule.action == Action::Suppress && countOrPeople)
+            least = std::max(least, rule.below);
+    }
+    return least;
 }
 
 const std::vector<RatePreset>& ratePresets()

@@ -65,6 +65,14 @@ struct RatePreset
     std::vector<SmallNumberRule> rules;
 };
 
+/**
+ * The least count of `measure` (cases or people) a region needs for `preset` to withhold neither its count
+ * of cases nor its population: the largest bound of the preset's rules that withhold one of them on that
+ * measure (0 when none does). A release for maps makes every region reach it, since a count withheld beside
+ * the other regions' counts and a known total can be worked back.
+ */
+double leastUnwithheld(const RatePreset& preset, SmallNumberRule::Measure measure);
+
 /** The presets, in the order a dialog lists them: none, cdc_unstable, cdc_wonder, us_cancer_statistics,
     nhs_digital, ons, statistics_canada, hipaa_safe_harbor. */
 const std::vector<RatePreset>& ratePresets();

@@ -73,53 +73,7 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
         "as "
         "a person of its own, and the log warns when the rows look like repeated persons."));
     algorithm.addParameter(VbasCompat::advanced(recordId));
-    auto* ledger = new QgsProcessingParameterString(kReleaseLedger, QObject::tr("Release ledger"), QVariant(),
-                                                    false, true);
-    ledger->setHelp(QObject::tr(
-        "Where every release is recorded, so that a second aggregation of the same small areas is refused "
-        "(overlaid on the first it would single people out): a SQLite file of its own "
-        "(/data/custodian/ledger.sqlite) or a PostgreSQL database (postgresql://custodian@dbhost/releases, "
-        "or "
-        "PG:host=dbhost dbname=releases), never an output or a file that receives one. A ledger is made only "
-        "with NEW_LEDGER. Empty: in QGIS desktop the ledger of the QGIS profile "
-        "(vbas/release-ledger.sqlite); "
-        "from the command line the release is refused unless NO_LEDGER says that none is kept."));
-    algorithm.addParameter(VbasCompat::advanced(ledger));
-    auto* newLedger = new QgsProcessingParameterBoolean(
-        kNewLedger, QObject::tr("Make a new release ledger at RELEASE_LEDGER"), false, true);
-    newLedger->setHelp(QObject::tr(
-        "Makes the ledger RELEASE_LEDGER names, with its key in a key file apart from it (LEDGER_KEY, or a "
-        "file "
-        "named for the ledger in vbas/ledger-keys of your configuration folder). Refused when the ledger "
-        "exists: "
-        "a ledger is never made silently, so that a typing error in its path cannot start an empty one."));
-    algorithm.addParameter(VbasCompat::advanced(newLedger));
-    auto* key = new QgsProcessingParameterFile(kLedgerKey, QObject::tr("Key file of the release ledger"),
-                                               VbasCompat::FileBehaviorFile, QString(), QVariant(), true);
-    key->setHelp(QObject::tr(
-        "The key of the ledger's fingerprints, kept apart from the ledger: without it a copy of the ledger "
-        "tests "
-        "no guessed record. Empty: vbas/ledger-keys/<the ledger's id>.key in your configuration folder. Keep "
-        "a "
-        "copy of it with the custodian's secrets; a ledger whose key is lost can be read but not added to."));
-    algorithm.addParameter(VbasCompat::advanced(key));
-    auto* noLedger = new QgsProcessingParameterBoolean(
-        kNoLedger, QObject::tr("Keep no release ledger (command line)"), false, true);
-    noLedger->setHelp(QObject::tr(
-        "From the command line a release without a ledger is refused unless this says so explicitly: nothing "
-        "then stops a second aggregation of the same small areas from being released and overlaid on this "
-        "one."));
-    algorithm.addParameter(VbasCompat::advanced(noLedger));
-    auto* otherPeople = new QgsProcessingParameterString(
-        kOtherPeople, QObject::tr("Earlier releases of other people's records (ledger numbers)"), QVariant(),
-        false, true);
-    otherPeople->setHelp(QObject::tr(
-        "An earlier release on the same small areas binds every later one to its regions (or coarser ones). "
-        "When "
-        "these records concern other people (another register, another disease), name that release's number "
-        "here (3, or 3,5): the statement is recorded and shown in the report, and the run is refused if the "
-        "records share content with it."));
-    algorithm.addParameter(VbasCompat::advanced(otherPeople));
+    addLedgerTo(algorithm);
     auto* rowId = new QgsProcessingParameterBoolean(
         kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false,
         true);
@@ -178,6 +132,57 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
     for (const vbas::MetricEntry& metric : vbas::Registry::builtIn().metrics)
         algorithm.addOutput(new QgsProcessingOutputNumber(VbasOutputs::metricOutputName(metric.id),
                                                           QString::fromStdString(metric.name)));
+}
+
+void VbasReleaseOutputs::addLedgerTo(VbasAlgorithm& algorithm)
+{
+    auto* ledger = new QgsProcessingParameterString(kReleaseLedger, QObject::tr("Release ledger"), QVariant(),
+                                                    false, true);
+    ledger->setHelp(QObject::tr(
+        "Where every release is recorded, so that a second aggregation of the same small areas is refused "
+        "(overlaid on the first it would single people out): a SQLite file of its own "
+        "(/data/custodian/ledger.sqlite) or a PostgreSQL database (postgresql://custodian@dbhost/releases, "
+        "or "
+        "PG:host=dbhost dbname=releases), never an output or a file that receives one. A ledger is made only "
+        "with NEW_LEDGER. Empty: in QGIS desktop the ledger of the QGIS profile "
+        "(vbas/release-ledger.sqlite); "
+        "from the command line the release is refused unless NO_LEDGER says that none is kept."));
+    algorithm.addParameter(VbasCompat::advanced(ledger));
+    auto* newLedger = new QgsProcessingParameterBoolean(
+        kNewLedger, QObject::tr("Make a new release ledger at RELEASE_LEDGER"), false, true);
+    newLedger->setHelp(QObject::tr(
+        "Makes the ledger RELEASE_LEDGER names, with its key in a key file apart from it (LEDGER_KEY, or a "
+        "file "
+        "named for the ledger in vbas/ledger-keys of your configuration folder). Refused when the ledger "
+        "exists: "
+        "a ledger is never made silently, so that a typing error in its path cannot start an empty one."));
+    algorithm.addParameter(VbasCompat::advanced(newLedger));
+    auto* key = new QgsProcessingParameterFile(kLedgerKey, QObject::tr("Key file of the release ledger"),
+                                               VbasCompat::FileBehaviorFile, QString(), QVariant(), true);
+    key->setHelp(QObject::tr(
+        "The key of the ledger's fingerprints, kept apart from the ledger: without it a copy of the ledger "
+        "tests "
+        "no guessed record. Empty: vbas/ledger-keys/<the ledger's id>.key in your configuration folder. Keep "
+        "a "
+        "copy of it with the custodian's secrets; a ledger whose key is lost can be read but not added to."));
+    algorithm.addParameter(VbasCompat::advanced(key));
+    auto* noLedger = new QgsProcessingParameterBoolean(
+        kNoLedger, QObject::tr("Keep no release ledger (command line)"), false, true);
+    noLedger->setHelp(QObject::tr(
+        "From the command line a release without a ledger is refused unless this says so explicitly: nothing "
+        "then stops a second aggregation of the same small areas from being released and overlaid on this "
+        "one."));
+    algorithm.addParameter(VbasCompat::advanced(noLedger));
+    auto* otherPeople = new QgsProcessingParameterString(
+        kOtherPeople, QObject::tr("Earlier releases of other people's records (ledger numbers)"), QVariant(),
+        false, true);
+    otherPeople->setHelp(QObject::tr(
+        "An earlier release on the same small areas binds every later one to its regions (or coarser ones). "
+        "When "
+        "these records concern other people (another register, another disease), name that release's number "
+        "here (3, or 3,5): the statement is recorded and shown in the report, and the run is refused if the "
+        "records share content with it."));
+    algorithm.addParameter(VbasCompat::advanced(otherPeople));
 }
 
 bool VbasReleaseOutputs::isWanted(const QVariantMap& parameters, const QString& name)

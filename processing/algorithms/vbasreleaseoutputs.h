@@ -24,6 +24,8 @@ namespace VbasReleaseOutputs
  * MAP_IMAGE_HEIGHT and the numbers; with `withSites` also OUTPUT_MAPPING, OUTPUT_SITES and OUTPUT_CELLS.
  */
 void addTo(VbasAlgorithm& algorithm, bool withSites);
+/** Adds RELEASE_LEDGER, NEW_LEDGER, LEDGER_KEY, NO_LEDGER and OTHER_PEOPLE (addTo() adds them too). */
+void addLedgerTo(VbasAlgorithm& algorithm);
 /** Returns true when the optional output `name` has a destination (the user did not skip it). */
 bool isWanted(const QVariantMap& parameters, const QString& name);
 /**

@@ -128,6 +128,27 @@ void addOptionParameters(VbasAlgorithm& algorithm, const std::vector<Entry>& ent
         }
 }
 
+/** Reads the parameter of option `spec` into `options` when the algorithm has it and `options` lacks it. */
+void readOption(const VbasParameterReader& read, const vbas::OptionSpec& spec, vbas::StrategyOptions& options)
+{
+    const QString name = optionParameterName(spec.key);
+    if (options.has(spec.key) || !read.has(name))
+        return;
+    switch (spec.type)
+    {
+    case vbas::OptionSpec::Type::Choice:
+        options.set(spec.key, read.choiceId(name).toStdString());
+        break;
+    case vbas::OptionSpec::Type::Flag:
+        options.set(spec.key, read.asBoolean(name) ? 1.0 : 0.0);
+        break;
+    case vbas::OptionSpec::Type::Integer:
+    case vbas::OptionSpec::Type::Number:
+        options.set(spec.key, read.asDouble(name));
+        break;
+    }
+}
+
 /** Reads the parameter of every registered option the algorithm has into `options`. */
 void readOptions(const VbasParameterReader& read, vbas::StrategyOptions& options)
 {
@@ -136,24 +157,7 @@ void readOptions(const VbasParameterReader& read, vbas::StrategyOptions& options
                      {
                          for (const auto& entry : entries)
                              for (const vbas::OptionSpec& spec : entry.options)
-                             {
-                                 const QString name = optionParameterName(spec.key);
-                                 if (options.has(spec.key) || !read.has(name))
-                                     continue;
-                                 switch (spec.type)
-                                 {
-                                 case vbas::OptionSpec::Type::Choice:
-                                     options.set(spec.key, read.choiceId(name).toStdString());
-                                     break;
-                                 case vbas::OptionSpec::Type::Flag:
-                                     options.set(spec.key, read.asBoolean(name) ? 1.0 : 0.0);
-                                     break;
-                                 case vbas::OptionSpec::Type::Integer:
-                                 case vbas::OptionSpec::Type::Number:
-                                     options.set(spec.key, read.asDouble(name));
-                                     break;
-                                 }
-                             }
+                                 readOption(read, spec, options);
                      });
 }
 
@@ -387,4 +391,20 @@ vbas::PipelineConfig VbasStrategyParameters::readConfig(const VbasParameterReade
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.
     readOptions(read, config.options);
     return config;
+}
+
+void VbasStrategyParameters::addOptionsTo(VbasAlgorithm& algorithm,
+                                          const std::vector<vbas::OptionSpec>& specs)
+{
+    for (const vbas::OptionSpec& spec : specs)
+        algorithm.addParameter(optionParameter(spec, withParameterNames(spec.help)));
+}
+
+vbas::StrategyOptions VbasStrategyParameters::readOptions(const VbasParameterReader& read,
+                                                          const std::vector<vbas::OptionSpec>& specs)
+{
+    vbas::StrategyOptions options;
+    for (const vbas::OptionSpec& spec : specs)
+        readOption(read, spec, options);
+    return options;
 }

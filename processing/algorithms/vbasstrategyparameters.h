@@ -70,6 +70,16 @@ QStringList refinerIds(const VbasParameterReader& read);
 /** The same for the boundary refinements (REFINE_BOUNDARIES...). */
 QStringList boundaryRefinerIds(const VbasParameterReader& read);
 
+/**
+ * Adds a parameter for each of `specs` (options declared outside the registry, such as the rate settings),
+ * named by the upper-cased key.
+ */
+void addOptionsTo(VbasAlgorithm& algorithm, const std::vector<vbas::OptionSpec>& specs);
+/** Returns the values of the parameters addOptionsTo() added for `specs` (those absent keep their default).
+ */
+vbas::StrategyOptions readOptions(const VbasParameterReader& read,
+                                  const std::vector<vbas::OptionSpec>& specs);
+
 /** Returns `text` (engine help) with every registered option key and switch key upper-cased. */
 QString withParameterNames(const std::string& text);
 /**

@@ -71,6 +71,13 @@ inline const QString kGeneralization = QStringLiteral("GENERALIZATION");
 inline const QString kHierarchyTables = QStringLiteral("HIERARCHY_TABLES");
 inline const QString kSites = QStringLiteral("SITES");
 inline const QString kSiteWeightField = QStringLiteral("SITE_WEIGHT_FIELD");
+// A release for maps (vbas:maprelease)
+inline const QString kPopulationField = QStringLiteral("POPULATION_FIELD");
+inline const QString kPopulationFloor = QStringLiteral("POPULATION_FLOOR");
+inline const QString kCaseFloor = QStringLiteral("CASE_FLOOR");
+inline const QString kMapRate = QStringLiteral("MAP_RATE");
+inline const QString kOutputGal = QStringLiteral("OUTPUT_GAL");
+inline const QString kOutputInlaGraph = QStringLiteral("OUTPUT_INLA_GRAPH");
 
 // A release's outputs and their options
 inline const QString kOutput = QStringLiteral("OUTPUT");

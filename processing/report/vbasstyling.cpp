@@ -225,6 +225,29 @@ void VbasStyling::styleAggregates(QgsVectorLayer& layer, const QString& requeste
     layer.setLabelsEnabled(true);
 }
 
+void VbasStyling::styleRates(QgsVectorLayer& layer, const QString& rate)
+{
+    std::unique_ptr<QgsFillSymbol> symbol(aggregateSymbol());
+    QgsLinePatternFillSymbolLayer* lines = hatch(Qt::transparent, Qt::transparent);
+    for (const auto& [index, colour] :
+         {std::pair(0, QStringLiteral("#ffffff")), std::pair(1, kHotSpotColour)})
+        lines->subSymbol()->symbolLayer(index)->setDataDefinedProperty(
+            VbasCompat::strokeColorProperty(),
+            QgsProperty::fromExpression(QStringLiteral("if(\"unstable\" = 1, '%1', '0,0,0,0')").arg(colour)));
+    symbol->appendSymbolLayer(lines);
+    if (layer.fields().indexOf(rate) < 0)
+        return;
+    auto* renderer = new QgsGraduatedSymbolRenderer(rate, ranges(layer, rate, *symbol));
+    renderer->setSourceSymbol(symbol.release());
+    renderer->setClassificationMethod(new QgsClassificationCustom());
+    for (int i = 0; i < renderer->ranges().size(); ++i)
+        renderer->updateRangeLabel(i, QStringLiteral("%1 %2").arg(rate, renderer->ranges().at(i).label()));
+    layer.setRenderer(renderer);
+    layer.setName(QObject::tr("%1; hatched: unstable rates (the small-number rule flags them); not filled: "
+                              "withheld")
+                      .arg(layer.name()));
+}
+
 void VbasStyling::styleMapping(QgsVectorLayer& layer)
 {
     // VbasOutputs::mappingFields() appends the aggregate to the fields of the small areas, under another
@@ -296,6 +319,8 @@ void VbasStyling::style(QgsVectorLayer& layer, Role role, const QString& shadeBy
         return styleAggregates(layer, shadeBy);
     case Role::Mapping:
         return styleMapping(layer);
+    case Role::Rates:
+        return styleRates(layer, shadeBy);
     }
 }
 

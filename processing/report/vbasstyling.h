@@ -20,6 +20,7 @@ enum class Role
     Sites,
     Cells,
     Aggregates,
+    Rates, //!< the regions of a release for maps, shaded by a rate
     Mapping,
 };
 
@@ -68,7 +69,14 @@ void styleSites(QgsVectorLayer& layer);
 /** Styles Voronoi cells as dashed outlines without fill, to compare with the regions below them. */
 void styleCells(QgsVectorLayer& layer);
 
-/** Applies the style of `role` (`shadeBy` for aggregates). */
+/**
+ * Styles the regions of a release for maps: a graduated fill on `rate` (round class breaks, light to dark),
+ * a dark red hatch over regions whose rate the preset flags as unstable (`unstable` = 1), legend classes
+ * naming the rate, and a layer name that says what the hatch marks and that withheld rates are not filled.
+ */
+void styleRates(QgsVectorLayer& layer, const QString& rate);
+
+/** Applies the style of `role` (`shadeBy` for aggregates, the rate for rates). */
 void style(QgsVectorLayer& layer, Role role, const QString& shadeBy);
 /**
  * Makes the legend of styled aggregates in QGIS's layer tree say what it shows: each class names the

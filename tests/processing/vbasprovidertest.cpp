@@ -89,7 +89,7 @@ TEST(Provider, OffersEveryAlgorithmWithGroupHelpAndCapitalParameters)
     names.sort();
     EXPECT_EQ(names,
               (QStringList{"aggregateregions", "checkanonymity", "compareapproaches", "estimatesitecount",
-                           "partitionregions", "populationfloor", "rateaggregation", "releaseonaggregation",
+                           "maprelease", "partitionregions", "populationfloor", "rateaggregation", "releaseonaggregation",
                            "selectsites", "withdrawrelease"}));
 }
 
