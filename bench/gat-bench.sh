@@ -14,7 +14,7 @@
 # the repository: Olinda's 470 tracts (data/demo/olinda.gpkg, residents V014, the cases of
 # data/tests/olinda_health.csv) and a set of 1,514 real small areas with their populations (Olinda's tracts,
 # Boston's 506 tracts, the 281 tracts of eight New York counties, Georgia's 159 counties and 98 municipalities
-# of Minas Gerais: data/README.md), made into build/gat-bench/areas.gpkg in EPSG:4326. GAT runs as its
+# of Minas Gerais: data/README.md), made into build/gat-bench/areas.gpkg in Equal Earth (EPSG:8857, metres: GAT turns longitude and latitude over to s2, which refuses some of these polygons). GAT runs as its
 # dialogs would (bench/gat-run.R): one variable with the floor as its minimum and no maximum, merging with the
 # closest adjacent area. GAT_TIMEOUT (seconds, default 3600) stops a GAT run; CASES chooses the cases
 # ("olinda-5000 areas-5000 areas-20000" by default).
@@ -45,7 +45,7 @@ export R_LIBS="$bench/library"
 areas="$bench/areas.gpkg"
 if [ ! -f "$areas" ]; then
     add() { # add FILE LAYER SET ID POPULATION
-        ogr2ogr -f GPKG ${first:+-append} "$areas" "$root/$1" -nln areas -t_srs EPSG:4326 -nlt MULTIPOLYGON \
+        ogr2ogr -f GPKG ${first:+-append} "$areas" "$root/$1" -nln areas -t_srs EPSG:8857 -nlt MULTIPOLYGON \
             -dialect SQLite -sql "SELECT '$3_' || $4 AS area_id, CAST($5 AS REAL) AS population, 1 AS cases,
                                   '$3' AS area_set, geom FROM $2"
         first=1

@@ -11,10 +11,20 @@ namespace vbas
 
 MapRelease releaseMap(const MapReleaseInputs& inputs, Feedback& feedback)
 {
-    if (!inputs.geometries || inputs.geometries->size() != inputs.population.size())
+    if (!inputs.geometries || inputs.strata == 0 ||
+        inputs.geometries->size() * inputs.strata != inputs.population.size())
         throw Error(Subject::Regions,
                     "a map release needs the polygon and the population of every small area");
     const RegionGeometries& geometries = *inputs.geometries;
+    const std::size_t n = geometries.size();
+    // The floors count people and cases per small area, whatever the strata.
+    const auto totals = [&](const std::vector<double>& values, std::size_t strata)
+    {
+        std::vector<double> total(n, 0.0);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            total[i / strata] += values[i];
+        return total;
+    };
     MapRelease release;
     RegionAdjacency adjacency;
     {
@@ -26,8 +36,9 @@ MapRelease releaseMap(const MapReleaseInputs& inputs, Feedback& feedback)
     FloorAreas areas;
     for (std::size_t a = 0; a < geometries.size(); ++a)
         areas.points.push_back(geometries.representativePoint(a, RepresentativePoint::PointOnSurface));
-    areas.population = inputs.population;
-    areas.cases = inputs.cases;
+    areas.population = totals(inputs.population, inputs.strata);
+    if (!inputs.cases.empty())
+        areas.cases = totals(inputs.cases, inputs.casesByStratum ? inputs.strata : 1);
     areas.adjacency = &adjacency;
     areas.parent = inputs.parent;
     // A count the preset withholds could be worked back from the others and a total: every region is made to
@@ -48,7 +59,7 @@ MapRelease releaseMap(const MapReleaseInputs& inputs, Feedback& feedback)
         }
     release.floors = floors;
     if (floors.caseFloor > 0.0 && inputs.cases.empty())
-        areas.cases.assign(inputs.population.size(), 0.0);
+        areas.cases.assign(n, 0.0);
     {
         Feedback::Stage stage(feedback, 0.2, 0.7);
         release.regions = makeFloorRegions(areas, floors, feedback);
@@ -69,8 +80,12 @@ MapRelease releaseMap(const MapReleaseInputs& inputs, Feedback& feedback)
     }
 
     RateInputs rates;
+    rates.strata = inputs.strata;
+    rates.strataAges = inputs.strataAges;
+    rates.strataLabels = inputs.strataLabels;
     rates.population = inputs.population;
-    rates.cases = inputs.cases.empty() ? std::vector<double>(inputs.population.size(), 0.0) : inputs.cases;
+    rates.casesByStratum = inputs.casesByStratum;
+    rates.cases = inputs.cases.empty() ? std::vector<double>(n, 0.0) : inputs.cases;
     rates.areaIds = inputs.areaIds;
     rates.regionOfArea.assign(regions.regionOfArea.begin(), regions.regionOfArea.end());
     rates.regionCount = regions.regionCount;

@@ -21,8 +21,18 @@ struct MapReleaseInputs
     /** Small areas closer than this share a boundary; 0: a millionth of their extent. */
     double adjacencyTolerance = 0.0;
     std::vector<std::string> areaIds;
+    /**
+     * Population strata per small area (1: a total per small area), their age bands (for the standard
+     * population) and labels, as RateInputs holds them.
+     */
+    std::size_t strata = 1;
+    std::vector<AgeBand> strataAges;
+    std::vector<std::string> strataLabels;
+    /** People per small area and stratum, small-area-major (population[area * strata + stratum]). */
     std::vector<double> population;
+    /** Cases per small area and stratum like `population` (casesByStratum), or per small area. */
     std::vector<double> cases;
+    bool casesByStratum = false;
     /** The parent of every small area; empty: none. */
     std::vector<std::uint32_t> parent;
     FloorSettings floors;

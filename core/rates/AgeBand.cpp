@@ -17,6 +17,14 @@ std::string AgeBand::label() const
     return std::to_string(from) + "-" + std::to_string(to);
 }
 
+std::optional<std::size_t> bandContaining(const std::vector<AgeBand>& bands, int age)
+{
+    for (std::size_t b = 0; b < bands.size(); ++b)
+        if (age >= bands[b].from && age <= bands[b].to)
+            return b;
+    return std::nullopt;
+}
+
 AgeBand parseAgeBand(const std::string& text)
 {
     static const std::regex range(R"(\s*(\d{1,3})\s*(?:-|to)\s*(\d{1,3})\s*(?:years?)?\s*)",

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <cstddef>
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace vbas
 {
@@ -18,6 +21,9 @@ struct AgeBand
     /** The band as census tables write it: "0-4", "85+", "0". */
     std::string label() const;
 };
+
+/** The band of `bands` holding `age` (whole years), or none; the first when bands overlap. */
+std::optional<std::size_t> bandContaining(const std::vector<AgeBand>& bands, int age);
 
 /**
  * Reads an age band as population tables label them: "0-4", "00-04", "85+", "85 and over", "0" (one year),

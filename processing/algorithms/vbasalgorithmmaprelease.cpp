@@ -8,6 +8,7 @@
 #include "vbasmapreport.h"
 #include "vbasoutputguard.h"
 #include "vbasparameterreader.h"
+#include "vbaspopulationparameters.h"
 #include "vbasqgiscompat.h"
 #include "vbasreleaseoutputs.h"
 #include "vbasreleaserun.h"
@@ -39,50 +40,30 @@ void writeText(const VbasParameterReader& read, const QString& name, const QStri
     outputs.insert(name, path);
 }
 
-/** The inputs of the engine call: the job's small areas with their people, cases and parent. */
+/** The inputs of the engine call: the job's small areas with their people, cases and parent, and the
+ * settings. */
 vbas::MapReleaseInputs mapInputs(const VbasParameterReader& read, const VbasJob& job,
                                  QgsProcessingFeedback* feedback)
 {
-    const vbas::Dataset& dataset = *job.data.dataset;
     vbas::MapReleaseInputs inputs;
     inputs.geometries = job.data.geometries.get();
-    const QgsFields& fields = job.regions->fields();
-    const int population = read.fieldIndex(kPopulationField, fields);
-    const int parent = read.fieldIndex(kParentField, fields);
-    QHash<QgsFeatureId, vbas::RegionIndex> areaOf;
-    for (vbas::RegionIndex r = 0; r < dataset.regionCount(); ++r)
+    VbasPopulationParameters::read(read, job, inputs);
+    if (const int parent = read.fieldIndex(kParentField, job.regions->fields()); parent >= 0)
     {
-        areaOf.insert(job.data.regionFeatures[r], r);
-        inputs.areaIds.push_back(dataset.regionId(r));
-        inputs.cases.push_back(double(dataset.regionHistograms().total(r)));
-    }
-    inputs.population.assign(dataset.regionCount(), 0.0);
-    std::vector<QString> parents(dataset.regionCount());
-    QgsFeatureRequest request = QgsFeatureRequest().setFlags(VbasCompat::RequestNoGeometry);
-    request.setFilterFids(QgsFeatureIds(areaOf.keyBegin(), areaOf.keyEnd()));
-    QgsFeatureIterator it = job.regions->getFeatures(request);
-    QgsFeature feature;
-    while (it.nextFeature(feature))
-    {
-        const vbas::RegionIndex r = areaOf.value(feature.id());
-        bool number = false;
-        const QVariant value = feature.attribute(population);
-        inputs.population[r] = value.toDouble(&number);
-        if (VbasCompat::isNull(value) || !number)
-            throw parameterError(
-                kPopulationField,
-                QObject::tr("small area '%1' has no population ('%2'); give every small area "
-                            "its number of people")
-                    .arg(QString::fromStdString(dataset.regionId(r)), value.toString()));
-        if (parent >= 0)
-            parents[r] = feature.attribute(parent).toString();
-    }
-    if (parent >= 0)
-    {
+        QHash<QgsFeatureId, std::size_t> areaOf;
+        for (std::size_t a = 0; a < job.data.regionFeatures.size(); ++a)
+            areaOf.insert(job.data.regionFeatures[a], a);
+        std::vector<QString> parents(areaOf.size());
+        QgsFeatureRequest request = QgsFeatureRequest().setFlags(VbasCompat::RequestNoGeometry);
+        request.setFilterFids(QgsFeatureIds(areaOf.keyBegin(), areaOf.keyEnd()));
+        QgsFeatureIterator it = job.regions->getFeatures(request);
+        QgsFeature feature;
+        while (it.nextFeature(feature))
+            parents[areaOf.value(feature.id())] = feature.attribute(parent).toString();
         QHash<QString, std::uint32_t> codes;
         for (const QString& text : parents)
             inputs.parent.push_back(
-                codes.insert(text, std::uint32_t(codes.value(text, codes.size()))).value());
+                codes.insert(text, codes.value(text, std::uint32_t(codes.size()))).value());
     }
     inputs.floors.populationFloor = read.asDouble(kPopulationFloor);
     inputs.floors.caseFloor = read.asDouble(kCaseFloor);
@@ -93,8 +74,6 @@ vbas::MapReleaseInputs mapInputs(const VbasParameterReader& read, const VbasJob&
                            return vbas::RateSettings::fromOptions(
                                VbasStrategyParameters::readOptions(read, vbas::RateSettings::options()));
                        });
-    if (read.has(kAdjacencyTolerance))
-        inputs.adjacencyTolerance = read.asDouble(kAdjacencyTolerance);
     return inputs;
 }
 } // namespace
@@ -105,14 +84,11 @@ void VbasAlgorithmMapRelease::initAlgorithm(const QVariantMap&)
     // The cases are counted, not k-anonymized: the parameters of k and l-diversity stay out of sight.
     for (const QString& name :
          {kParameterK, kMaxRisk, kSensitiveFields, kParameterL, kParameterLMeasure, kGlobalSuppression})
-        if (QgsProcessingParameterDefinition* definition = parameterDefinition(name))
-            definition->setFlags(definition->flags() | VbasCompat::ParameterFlagHidden);
-    auto* population =
-        new QgsProcessingParameterField(kPopulationField, QObject::tr("Population of each small area"),
-                                        QVariant(), kRegions, VbasCompat::FieldTypeNumeric);
-    population->setHelp(
-        QObject::tr("The number of people of each small area (the denominator of every rate)."));
-    addParameter(population);
+        if (const QgsProcessingParameterDefinition* definition = parameterDefinition(name))
+            // The algorithm owns its definitions; QGIS offers no mutable access to one.
+            const_cast<QgsProcessingParameterDefinition*>(definition)
+                ->setFlags(definition->flags() | VbasCompat::ParameterFlagHidden);
+    VbasPopulationParameters::addTo(*this);
     auto* floor = new QgsProcessingParameterNumber(kPopulationFloor, QObject::tr("Least people in a region"),
                                                    VbasCompat::NumberTypeDouble, 5000.0, false, 0.0);
     floor->setHelp(
@@ -137,12 +113,11 @@ void VbasAlgorithmMapRelease::initAlgorithm(const QVariantMap&)
         QStringLiteral("crude_rate"),
         QObject::tr("The figure the regions are shaded by, in QGIS and in the report."), true));
     VbasReleaseOutputs::addLedgerTo(*this);
-    addParameter(new QgsProcessingParameterFeatureSink(kOutput,
-                                                       QObject::tr("Regions with their rates (publishable)"),
-                                                       VbasCompat::ProcessingSourceVectorPolygon));
+    addParameter(new QgsProcessingParameterFeatureSink(
+        kOutput, QObject::tr("Regions with their rates (publishable)"), VbasCompat::SourceTypeVectorPolygon));
     addParameter(new QgsProcessingParameterFeatureSink(
         kOutputMapping, QObject::tr("Crosswalk: small areas with their region (publishable)"),
-        VbasCompat::ProcessingSourceVectorPolygon, QVariant(), true));
+        VbasCompat::SourceTypeVectorPolygon, QVariant(), true));
     addParameter(new QgsProcessingParameterFileDestination(
         kOutputGal, QObject::tr("Region adjacency, GAL (publishable)"), QObject::tr("GAL files (*.gal)"),
         QVariant(), true));

@@ -150,7 +150,7 @@ void readOption(const VbasParameterReader& read, const vbas::OptionSpec& spec, v
 }
 
 /** Reads the parameter of every registered option the algorithm has into `options`. */
-void readOptions(const VbasParameterReader& read, vbas::StrategyOptions& options)
+void readRegistryOptions(const VbasParameterReader& read, vbas::StrategyOptions& options)
 {
     forEachComponent(vbas::Registry::builtIn(),
                      [&](const auto& entries)
@@ -389,7 +389,7 @@ vbas::PipelineConfig VbasStrategyParameters::readConfig(const VbasParameterReade
     // QGIS's "max cores to use" (Settings > Options > Rendering): one core means one release at a time.
     config.releasesSideBySide = QgsApplication::maxThreads() != 1;
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.
-    readOptions(read, config.options);
+    readRegistryOptions(read, config.options);
     return config;
 }
 

@@ -240,3 +240,98 @@ TEST(MapRelease, TheLedgerRefusesASecondAggregationOfTheTracts)
     EXPECT_TRUE(again.errors.contains("aggregated 470 of these small areas")) << again.errors.toStdString();
     EXPECT_EQ(second.entries(), QStringList());
 }
+
+namespace
+{
+/** The 2000 U.S. standard population summed over each of `bands` (from, to; to -1: open), from its file. */
+std::vector<double> standardOf(const std::vector<std::pair<int, int>>& bands)
+{
+    QFile file(QStringLiteral(VBAS_SOURCE_DIR "/data/standard-populations/us2000.csv"));
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    QTextStream in(&file);
+    in.readLine();
+    std::vector<double> sums(bands.size(), 0.0);
+    while (!in.atEnd())
+    {
+        const QStringList cells = in.readLine().split(',');
+        if (cells.size() < 3)
+            continue;
+        const int from = cells[0].toInt();
+        for (std::size_t b = 0; b < bands.size(); ++b)
+            if (from >= bands[b].first && (bands[b].second < 0 || from <= bands[b].second))
+                sums[b] += cells[2].toDouble();
+    }
+    return sums;
+}
+} // namespace
+
+TEST(MapRelease, AgeStandardizedRatesFromALongOrAWidePopulationTable)
+{
+    // Two squares, each a region of its own; people by band (0-44, 45-64, 65+) and cases by age, worked by hand
+    // against the 2000 U.S. standard read from its file.
+    const auto areas = makeSquares({"a", "b"});
+    const std::map<QString, std::vector<double>> people{{"a", {4000, 2000, 1000}}, {"b", {2000, 3000, 2000}}};
+    const std::map<QString, std::vector<double>> cases{{"a", {2, 1, 3}}, {"b", {1, 2, 2}}};
+    const auto records = makeTable({"area:string", "age:integer"},
+                                   {{"a", 30}, {"a", 30}, {"a", 50}, {"a", 70}, {"a", 70}, {"a", 70},
+                                    {"b", 10}, {"b", 60}, {"b", 60}, {"b", 80}, {"b", 90}});
+    const auto longTable = makeTable({"area:string", "band:string", "people:double"},
+                                     {{"a", "0-44", 4000}, {"a", "45-64", 2000}, {"a", "65+", 1000},
+                                      {"b", "0-44", 2000}, {"b", "45-64", 3000}, {"b", "65 and over", 2000}});
+    const auto wideTable = makeTable({"area:string", "age_0_44:double", "age_45_64:double", "age_65plus:double"},
+                                     {{"a", 4000, 2000, 1000}, {"b", 2000, 3000, 2000}});
+    const std::vector<double> standard = standardOf({{0, 44}, {45, 64}, {65, -1}});
+    const double standardTotal = standard[0] + standard[1] + standard[2];
+    std::vector<double> bandCases(3, 0.0), bandPeople(3, 0.0);
+    for (const QString& area : {QStringLiteral("a"), QStringLiteral("b")})
+        for (int b = 0; b < 3; ++b)
+            bandCases[b] += cases.at(area)[b], bandPeople[b] += people.at(area)[b];
+
+    for (const bool wide : {false, true})
+    {
+        SCOPED_TRACE(wide ? "wide" : "long");
+        QVariantMap parameters{{"REGIONS", asParameter(areas.get())},
+                               {"REGION_ID_FIELD", "id"},
+                               {"RECORDS", asParameter(records.get())},
+                               {"RECORD_REGION_FIELD", "area"},
+                               {"CASE_AGE_FIELD", "age"},
+                               {"POPULATION_TABLE", asParameter(wide ? wideTable.get() : longTable.get())},
+                               {"POPULATION_TABLE_AREA_FIELD", "area"},
+                               {"POPULATION_FLOOR", 1000},
+                               {"RATE_PRESET", "none"},
+                               {"NO_LEDGER", true},
+                               {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                               {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT}};
+        if (wide)
+            parameters.insert("POPULATION_TABLE_BAND_FIELDS", QStringList{"age_0_44", "age_45_64", "age_65plus"});
+        else
+        {
+            parameters.insert("POPULATION_TABLE_BAND_FIELD", "band");
+            parameters.insert("POPULATION_TABLE_COUNT_FIELD", "people");
+        }
+        const AlgorithmRun run = runAlgorithm("vbas:maprelease", parameters);
+        ASSERT_TRUE(run.ok) << run.errors.toStdString();
+        std::map<int, QString> areaOfRegion;
+        QgsFeature feature;
+        QgsFeatureIterator crosswalk = outputLayer(run, "OUTPUT_MAPPING")->getFeatures();
+        while (crosswalk.nextFeature(feature))
+            areaOfRegion[feature.attribute("region_id").toInt()] = feature.attribute("id").toString();
+        ASSERT_EQ(areaOfRegion.size(), 2u);
+        QgsFeatureIterator regions = outputLayer(run, "OUTPUT")->getFeatures();
+        while (regions.nextFeature(feature))
+        {
+            const QString area = areaOfRegion.at(feature.attribute("region_id").toInt());
+            double adjusted = 0.0, expected = 0.0;
+            for (int b = 0; b < 3; ++b)
+            {
+                adjusted += standard[b] / standardTotal * cases.at(area)[b] / people.at(area)[b];
+                expected += people.at(area)[b] * bandCases[b] / bandPeople[b];
+            }
+            EXPECT_NEAR(feature.attribute("adjusted_rate").toDouble(), adjusted * 1e5, 1e-9 * adjusted * 1e5)
+                << area.toStdString();
+            EXPECT_EQ(feature.attribute("population").toDouble(), 7000.0);
+            EXPECT_NEAR(feature.attribute("expected").toDouble(), expected, 1e-9 * expected);
+            EXPECT_LT(feature.attribute("adjusted_lower").toDouble(), feature.attribute("adjusted_rate").toDouble());
+        }
+    }
+}

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "MapRelease.h"
+
+class QgsProcessingFeedback;
+class VbasAlgorithm;
+class VbasParameterReader;
+struct VbasJob;
+
+/**
+ * The people and cases of a release for maps: POPULATION_FIELD on the small areas, or a population table per
+ * small area and age band (and sex), long (a row per area and band: POPULATION_TABLE_BAND_FIELD and
+ * POPULATION_TABLE_COUNT_FIELD) or wide (a row per area, a field per band: POPULATION_TABLE_BAND_FIELDS); the
+ * cases per small area from the job's records, or per stratum with CASE_AGE_FIELD (and CASE_SEX_FIELD).
+ */
+namespace VbasPopulationParameters
+{
+/**
+ * Adds POPULATION_FIELD, POPULATION_TABLE, POPULATION_TABLE_AREA_FIELD, POPULATION_TABLE_BAND_FIELD,
+ * POPULATION_TABLE_SEX_FIELD, POPULATION_TABLE_COUNT_FIELD, POPULATION_TABLE_BAND_FIELDS, CASE_AGE_FIELD and
+ * CASE_SEX_FIELD.
+ */
+void addTo(VbasAlgorithm& algorithm);
+/**
+ * Fills the small areas' ids, people and cases of `inputs` from `job` (its dataset's small areas, in its
+ * order) and the parameters; throws naming the parameter to fix.
+ */
+void read(const VbasParameterReader& read, const VbasJob& job, vbas::MapReleaseInputs& inputs);
+} // namespace VbasPopulationParameters
