@@ -374,9 +374,9 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     std::iota(byLoss.begin(), byLoss.end(), 0);
     std::stable_sort(byLoss.begin(), byLoss.end(),
                      [&](std::size_t a, std::size_t b) { return priorLoss[a] < priorLoss[b]; });
-    // Entropy l-diversity is not monotone under merging, so no node rules out another there.
-    const bool monotone = !(pipeline.config().diversity.enabled() &&
-                            pipeline.config().diversity.measure == DiversityRule::Measure::Entropy);
+    // Under a criterion that is not monotone under merging (entropy l-diversity, t-closeness...) no node rules
+    // out another.
+    const bool monotone = pipeline.criteria().monotone();
 
     NodeEvaluator evaluator(pipeline, job, budget);
     const auto evaluate = [&](std::size_t n)

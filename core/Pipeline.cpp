@@ -45,6 +45,7 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
     const StrategyOptions& options = mConfig.options;
     registry.checkKnownOptions(options);
     checkSuppressionBudget(mConfig.suppressionBudget);
+    mCriteria = Criteria::fromOptions(registry, options);
     mSiteCounter =
         Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").make(options);
     mSiteLocator =
@@ -127,7 +128,7 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
         throw Error(Subject::K, "k = " + std::to_string(k) + " is larger than the " + std::to_string(n) +
                                     " records: no group can ever reach it; lower k or release more records");
 
-    checkDiversityRule(mConfig.diversity, dataset);
+    mCriteria.check(dataset);
     if (!job.regionParent.empty() && job.regionParent.size() != dataset.regionCount())
         throw Error(Subject::Partition,
                     "the parents are given for " + std::to_string(job.regionParent.size()) +
@@ -307,7 +308,7 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
         return seeds;
     report.emplace();
     std::unique_ptr<Partitioner> constrained;
-    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, mConfig.diversity},
+    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, &mCriteria},
                                 partitioner(data, constrained), std::move(seeds), *report, feedback);
 }
 
@@ -321,7 +322,7 @@ std::optional<Sites> Pipeline::resumeRefinement(const PreparedData& data, const 
     std::unique_ptr<Partitioner> constrained;
     RefinementReport continued;
     std::optional<Sites> sites = mSiteRefiner->resume(
-        data.regions, data.partitionInput(), {data.k, mConfig.diversity}, partitioner(data, constrained),
+        data.regions, data.partitionInput(), {data.k, &mCriteria}, partitioner(data, constrained),
         refined, refinedReport, count, continued, feedback);
     if (sites)
         report = std::move(continued);
@@ -349,7 +350,7 @@ Pipeline::PartitionedSites Pipeline::partitionSites(const PreparedData& data, Si
         RefinementReport report;
         mBoundaryRefiner->refine(
             {data.regions, *data.spatial.adjacency, data.spatial.obstacles.get(), data.regionParent},
-            {data.k, mConfig.diversity}, out.partition.regionSite, out.partition.sites.size(), report,
+            {data.k, &mCriteria}, out.partition.regionSite, out.partition.sites.size(), report,
             feedback);
         out.boundary = report;
     }
@@ -379,7 +380,7 @@ Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedba
     PartitionedSites made = partitionSites(data, std::move(sites), feedback, refined);
     const Count value =
         SuppressionOutcome::apply(data.regions, Aggregation::build(data.regions, made.partition),
-                                  *mSuppressor, data.k, mConfig.diversity, data.globallySuppressed, feedback)
+                                  *mSuppressor, data.k, mCriteria, data.globallySuppressed, feedback)
             .suppressed();
     if (partitioned != nullptr)
         *partitioned = std::move(made);
@@ -411,9 +412,9 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     feedback.checkCanceled();
     PipelineResult result;
     result.k = data.k;
-    result.diversity = mConfig.diversity;
+    result.criteria = mCriteria.describe();
     result.suppression =
-        SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
+        SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mCriteria,
                                   data.globallySuppressed, feedback, data.differences.get());
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);

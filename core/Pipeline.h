@@ -12,6 +12,7 @@
 #include "partition/Aggregation.h"
 #include "partition/ContiguityRepair.h"
 #include "partition/SpatialContext.h"
+#include "privacy/Criteria.h"
 #include "quality/AggregateFigures.h"
 #include "sitelocation/SiteRefiner.h"
 #include "suppression/SuppressionOutcome.h"
@@ -32,7 +33,7 @@ class Partitioner;
 class Suppressor;
 
 /**
- * A configured run: k, global suppression, l-diversity, one strategy id per component with their
+ * A configured run: k, global suppression, one strategy id per component with their
  * options, the suppression budget and the generalization spec. Pure configuration: the data a run works on is
  * its Job.
  */
@@ -66,8 +67,6 @@ struct PipelineConfig
     bool repairContiguity = false;
     /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
     double adjacencyTolerance = 0.0;
-    /** l-diversity of the sensitive fields, checked on every released group (off by default). */
-    DiversityRule diversity;
     /**
      * Whether a site-count search may release two counts side by side on a machine with two cores (the
      * counts it tries and its result are the same either way; off: one core).
@@ -140,8 +139,9 @@ struct MetricValue
 struct PipelineResult
 {
     Count k = 0;
-    /** The l-diversity every released group was held to (off unless configured). */
-    DiversityRule diversity;
+    /** The criteria besides k every released group was held to, in words ("distinct 2-diversity"); empty: none.
+     */
+    std::string criteria;
     /** The site-count estimate before clamping (0 when the sites were given). */
     std::uint64_t estimatedSites = 0;
     /** Sites asked of the locator (the clamped estimate), or the number of given sites. */
@@ -175,7 +175,7 @@ enum class RecordFate : std::uint8_t
     SuppressedGlobally,
     SuppressedLocally,
     Dropped,              //!< its region is unknown and the dataset dropped it
-    SuppressedDiversity,  //!< its group holds k or more records but fails l-diversity
+    SuppressedDiversity,  //!< its group holds k or more records but fails a criterion (l-diversity...)
     SuppressedDifference, //!< its group's count differs from an earlier release's by 1 to k - 1
 };
 
@@ -236,6 +236,8 @@ public:
     ~Pipeline();
 
     const PipelineConfig& config() const { return mConfig; }
+    /** The privacy criteria besides k that the configuration's options turn on (l-diversity...). */
+    const Criteria& criteria() const { return mCriteria; }
     const Registry& registry() const { return mRegistry; }
 
     /** What the chosen strategies and the contiguity repair need of a job, together. */
@@ -263,7 +265,7 @@ public:
     Sites selectSites(const Job& job, Feedback& feedback) const;
 
     /**
-     * Checks k and the l-diversity rule against the data, applies global suppression (when configured)
+     * Checks k and the criteria against the data, applies global suppression (when configured)
      * and builds the region adjacency when needs() asks for it and the job lacks it.
      */
     PreparedData prepare(const Job& job, Feedback& feedback) const;
@@ -304,7 +306,7 @@ public:
     /** finish() on sites partitioned already (by withheld()). */
     PipelineResult finish(const PreparedData& data, PartitionedSites partitioned, Feedback& feedback) const;
     /**
-     * The records finish() would withhold (global, local, l-diversity), without rating the release;
+     * The records finish() would withhold (global, local, criteria), without rating the release;
      * `refined` false: without the boundary refinement (the partition of the sites as it is). `partitioned`,
      * when given, receives the partition, so that finish() need not make it again.
      */
@@ -359,6 +361,7 @@ private:
 
     PipelineConfig mConfig;
     const Registry& mRegistry;
+    Criteria mCriteria;
     std::unique_ptr<SiteCounter> mSiteCounter;
     std::unique_ptr<SiteLocator> mSiteLocator;
     std::unique_ptr<SiteRefiner> mSiteRefiner;

@@ -205,6 +205,7 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
 
     kept->sensitiveCount = records.sensitiveCount;
     kept->sensitiveCodes = records.sensitiveCodes;
+    kept->sensitiveValues = records.sensitiveValues;
     dataset.mQuasiIdentifierValues = records.quasiIdentifierValues;
     if (!records.counts.empty())
         kept->rowCount.assign(records.counts.begin(), records.counts.end());

@@ -93,6 +93,8 @@ public:
     /** Number of sensitive fields (SPEC section 10). */
     std::size_t sensitiveCount() const { return mKept->sensitiveCount; }
     /** Code of sensitive field `field` in an input row. */
+    /** The value behind every code of each sensitive field (RecordTable::sensitiveValues); empty when not known. */
+    const std::vector<std::vector<CategoryValue>>& sensitiveValues() const { return mKept->sensitiveValues; }
     std::uint32_t rowSensitive(std::size_t row, std::size_t field) const
     {
         return mKept->sensitiveCodes[row * mKept->sensitiveCount + field];
@@ -119,6 +121,7 @@ private:
         std::vector<std::uint32_t> persons;
         std::size_t sensitiveCount = 0;
         std::vector<std::uint32_t> sensitiveCodes;
+        std::vector<std::vector<CategoryValue>> sensitiveValues;
     };
 
     std::shared_ptr<const Kept> mKept = std::make_shared<const Kept>();

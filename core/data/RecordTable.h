@@ -39,6 +39,11 @@ struct RecordTable
      */
     std::vector<std::uint32_t> sensitiveCodes;
     /**
+     * The value behind every code of each sensitive field, as read (numbers are ordered for the criteria that
+     * measure distances between values); empty when the front end does not give them.
+     */
+    std::vector<std::vector<CategoryValue>> sensitiveValues;
+    /**
      * The value behind every category code of each quasi-identifier, as read (what the released classes
      * publish, what hierarchies are built from); empty when the front end does not give them.
      */

@@ -54,9 +54,8 @@ struct LedgerEntry
     /** The algorithm that made it, e.g. "vbas:aggregateregions". */
     std::string algorithm;
     Count k = 0;
-    /** l of l-diversity (0: off) and its measure ("distinct", "entropy"). */
-    Count l = 0;
-    std::string diversityMeasure;
+    /** The criteria besides k it was held to, in words ("distinct 2-diversity"); empty: none. */
+    std::string criteria;
     std::vector<std::string> quasiIdentifiers;
     /** The level each quasi-identifier was released at: "0" as it is, else the level's name ("10", "*"). */
     std::vector<std::string> levels;

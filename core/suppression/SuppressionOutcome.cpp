@@ -6,8 +6,8 @@ namespace vbas
 {
 
 SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Aggregation& aggregation,
-                                             const Suppressor& suppressor, Count k,
-                                             const DiversityRule& diversity, Count globallySuppressed,
+                                             const Suppressor& suppressor, Count k, const Criteria& criteria,
+                                             Count globallySuppressed,
                                              Feedback& feedback, const ReleaseCriterion* differences)
 {
     SuppressionOutcome outcome;
@@ -20,7 +20,7 @@ SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Agg
         if (fewerPeople[e])
             outcome.aggregateEntrySuppressed[e] = true;
     outcome.aggregateEntryDiversityFailed =
-        failingDiversity(regions, aggregation, outcome.aggregateEntrySuppressed, diversity, feedback);
+        criteria.failing(regions, aggregation, outcome.aggregateEntrySuppressed, feedback);
     for (std::size_t e = 0; e < outcome.aggregateEntrySuppressed.size(); ++e)
         if (outcome.aggregateEntryDiversityFailed[e])
             outcome.aggregateEntrySuppressed[e] = true;

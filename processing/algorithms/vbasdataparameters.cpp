@@ -1,5 +1,7 @@
 #include "vbasdataparameters.h"
 
+#include "vbasstrategyparameters.h"
+
 #include "Pipeline.h"
 #include "generalization/HierarchyKinds.h"
 #include "vbasalgorithm.h"
@@ -453,28 +455,12 @@ void VbasDataParameters::addDiversityTo(VbasAlgorithm& algorithm, const QString&
         QVariant(), parentLayerParameter, VbasCompat::FieldTypeAny, true, true);
     sensitive->setHelp(
         verifying
-            ? QObject::tr("Fields whose values every group must vary in when L is set (a diagnosis, say).")
-            : QObject::tr("Fields published as they are but protected by l-diversity when L is set (a "
-                          "diagnosis, say): every released group must hold varied values of each. Fields "
-                          "with no role (neither quasi-identifier, sensitive nor released) are not "
+            ? QObject::tr("Fields whose values every group must vary in when L or T is set (a diagnosis, say).")
+            : QObject::tr("Fields published as they are but protected by l-diversity (L) or t-closeness (T) "
+                          "when set (a diagnosis, say): every released group must hold varied values of each. "
+                          "Fields with no role (neither quasi-identifier, sensitive nor released) are not "
                           "published."));
     algorithm.addParameter(sensitive);
-    auto* l = new QgsProcessingParameterNumber(
-        kParameterL, QObject::tr("Least different sensitive values per group, l (0: off)"),
-        VbasCompat::NumberTypeInteger, 0, true, 0);
-    l->setHelp(
-        QObject::tr("When 2 or more, every group (region and quasi-identifier values) must hold l "
-                    "well-represented values of every sensitive field%1: otherwise a group of k people who "
-                    "share one diagnosis tells the diagnosis of each.")
-            .arg(verifying ? QString() : QObject::tr(", or it is withheld and counted as suppressed")));
-    algorithm.addParameter(l);
-    auto* measure = new VbasChoiceParameter(
-        kParameterLMeasure, QObject::tr("Diversity measure"),
-        VbasChoiceParameter::wordChoices({QStringLiteral("distinct"), QStringLiteral("entropy")}), false,
-        QStringLiteral("distinct"), true);
-    measure->setHelp(
-        QObject::tr("Distinct: at least l different values in every group. Entropy: the values spread as "
-                    "evenly as l equally common ones at least, which also refuses groups where one value "
-                    "dominates."));
-    algorithm.addParameter(verifying ? measure : VbasCompat::advanced(measure));
+    // L, L_MEASURE, T...: what each registered criterion declares.
+    VbasStrategyParameters::addCriteriaTo(algorithm);
 }

@@ -190,25 +190,6 @@ vbas::Count VbasParameterReader::requiredK(QgsProcessingFeedback* feedback) cons
     return k;
 }
 
-VbasDiversity VbasParameterReader::diversity() const
-{
-    VbasDiversity diversity;
-    if (!has(kParameterL))
-        return diversity; // an algorithm without sensitive fields (a population floor)
-    diversity.l = asInt(kParameterL);
-    diversity.entropy = choiceId(kParameterLMeasure) == QLatin1String("entropy");
-    if (diversity.l == 1 || diversity.l < 0)
-        throw parameterError(kParameterL,
-                             QObject::tr("l is %1, but one value is no diversity; set L to 2 or more, "
-                                         "or 0 to leave l-diversity off")
-                                 .arg(diversity.l));
-    if (diversity.isOn() && fieldNames(kParameterSensitiveFields).isEmpty())
-        throw parameterError(kParameterL,
-                             QObject::tr("l-diversity needs the fields it protects; give them as "
-                                         "SENSITIVE_FIELDS, or set L to 0"));
-    return diversity;
-}
-
 QString vbasEmptyFieldMessage(const QgsProcessingAlgorithm& algorithm,
                               const QgsProcessingParameterField& field)
 {

@@ -17,14 +17,6 @@ class QgsMapLayer;
 class QgsProcessingParameterField;
 class QgsVectorLayer;
 
-/** What l-diversity asks of the sensitive fields (SPEC section 10); l below 2 is off. */
-struct VbasDiversity
-{
-    int l = 0;
-    bool entropy = false; //!< entropy l-diversity, else distinct l-diversity
-    bool isOn() const { return l >= 2; }
-};
-
 /**
  * Reads the parameters of one run of an algorithm, as QGIS's parameterAs...() do, plus the readers that
  * validate VBAS's parameters with messages a user can act on ("PARAMETER: what is wrong; what to do"), so
@@ -95,8 +87,6 @@ public:
      * given, else K; says which in the log of `feedback`.
      */
     vbas::Count requiredK(QgsProcessingFeedback* feedback = nullptr) const;
-    /** Returns L and L_MEASURE; throws, naming L, when l is 1 or when l is set without SENSITIVE_FIELDS. */
-    VbasDiversity diversity() const;
 
     /** Runs engine code through vbasRunEngine(), naming this algorithm's parameters in its errors. */
     template <typename EngineCall>

@@ -332,7 +332,8 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
                            .arg(release.result.aggregation.size())
                            .arg(release.result.k));
     feedback->pushInfo(QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
-                                   "their region, %4 for l-diversity and %5 against earlier releases.")
+                                   "their region, %4 for the sensitive values (l-diversity, t-closeness) and %5 against earlier "
+                                   "releases.")
                            .arg(counts.suppressed())
                            .arg(counts.globallySuppressed)
                            .arg(counts.locallySuppressed)

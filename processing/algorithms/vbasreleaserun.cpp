@@ -430,11 +430,7 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     vbas::LedgerEntry entry;
     entry.algorithm = QStringLiteral("vbas:%1").arg(mRead.algorithm().name()).toStdString();
     entry.k = release.result.k;
-    if (const VbasDiversity diversity = mRead.diversity(); diversity.isOn())
-    {
-        entry.l = vbas::Count(diversity.l);
-        entry.diversityMeasure = diversity.entropy ? "entropy" : "distinct";
-    }
+    entry.criteria = mPipeline->criteria().describe();
     std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
     if (release.generalization)
         levels = release.generalization->levels;

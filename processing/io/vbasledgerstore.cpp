@@ -113,8 +113,7 @@ QString summaryText(const vbas::LedgerEntry& entry)
         otherPeople.append(QString::number(id));
     const QJsonObject summary{
         {QStringLiteral("k"), QString::number(entry.k)},
-        {QStringLiteral("l"), QString::number(entry.l)},
-        {QStringLiteral("l_measure"), QString::fromStdString(entry.diversityMeasure)},
+        {QStringLiteral("criteria"), QString::fromStdString(entry.criteria)},
         {QStringLiteral("quasi_identifiers"), textsJson(entry.quasiIdentifiers)},
         {QStringLiteral("levels"), textsJson(entry.levels)},
         {QStringLiteral("generalization"), QString::fromStdString(entry.generalization)},
@@ -139,8 +138,7 @@ bool readSummary(const QString& text, vbas::LedgerEntry& entry)
     if (!summary.contains(QStringLiteral("k")) || !summary.contains(QStringLiteral("digest")))
         return false;
     entry.k = summary.value(QStringLiteral("k")).toString().toULongLong();
-    entry.l = summary.value(QStringLiteral("l")).toString().toULongLong();
-    entry.diversityMeasure = summary.value(QStringLiteral("l_measure")).toString().toStdString();
+    entry.criteria = summary.value(QStringLiteral("criteria")).toString().toStdString();
     entry.quasiIdentifiers = textsOf(summary.value(QStringLiteral("quasi_identifiers")));
     entry.levels = textsOf(summary.value(QStringLiteral("levels")));
     entry.generalization = summary.value(QStringLiteral("generalization")).toString().toStdString();

@@ -160,7 +160,8 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
                                 "the whole data set")),
           std::pair(counts.locallySuppressed, QObject::tr("as too few like them live in their region")),
           std::pair(counts.diversitySuppressed,
-                    QObject::tr("as their group's sensitive values vary too little (l-diversity)")),
+                    QObject::tr("as their group's sensitive values vary too little or stray too far "
+                                "(l-diversity, t-closeness)")),
           std::pair(counts.differenceSuppressed,
                     QObject::tr("as their group's count differs from an earlier release's by 1 to k - 1"))})
         if (records > 0)
@@ -252,20 +253,13 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
                   .arg(listed(quasiIdentifiers))
                   .arg(result.k - 1)
                   .arg(result.k);
-    if (result.diversity.enabled())
+    if (!result.criteria.empty())
     {
         QStringList sensitive;
         for (const int field : layout.roles.sensitive)
             sensitive << fieldName(job, field);
-        protection +=
-            QStringLiteral(" ") +
-            (result.diversity.measure == vbas::DiversityRule::Measure::Distinct
-                 ? QObject::tr(
-                       "Each such group holds at least %1 different values of %2 (l-diversity, l = %1).")
-                 : QObject::tr("In each such group the values of %2 are at least as varied as %1 equally "
-                               "frequent ones (entropy l-diversity, l = %1)."))
-                .arg(result.diversity.l)
-                .arg(listed(sensitive));
+        protection += QStringLiteral(" ") + QObject::tr("Each such group also meets %1 on %2.")
+                                                .arg(QString::fromStdString(result.criteria), listed(sensitive));
     }
     html += QStringLiteral("<p>%1 %2</p>\n").arg(escaped(geography), escaped(protection));
 
@@ -328,7 +322,7 @@ QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
         {QObject::tr("suppressed globally (rare in the whole table)"), qlonglong(counts.globallySuppressed)});
     html += row(
         {QObject::tr("suppressed locally (too few in their region)"), qlonglong(counts.locallySuppressed)});
-    html += row({QObject::tr("withheld for l-diversity (too few sensitive values in their group)"),
+    html += row({QObject::tr("withheld for the sensitive values (l-diversity, t-closeness)"),
                  qlonglong(counts.diversitySuppressed)});
     html +=
         row({QObject::tr("withheld against earlier releases (their group's count 1 to k - 1 away from one "

@@ -144,7 +144,7 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverAThousandScenarios)
                     config.options.set("site_count", double(scenario.fixedSites));
                     config.options.set("seed", double(scenario.seed));
                     config.repairContiguity = scenario.contiguity;
-                    config.diversity = scenario.diversity;
+                    test::withDiversity(config.options, scenario.diversity);
                     Job job(*scenario.dataset);
                     job.spatial = scenario.scene->spatial;
                     job.regionParent = scenario.parents;
@@ -208,7 +208,7 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverGeneralizedValues)
         config.options.set("seed", double(scenario.seed));
         config.suppressionBudget = 0.5 + double(pick(10));
         config.repairContiguity = scenario.contiguity;
-        config.diversity = scenario.diversity;
+        test::withDiversity(config.options, scenario.diversity);
         Job job(*scenario.dataset);
         job.spatial = scenario.scene->spatial;
         job.regionParent = scenario.parents;

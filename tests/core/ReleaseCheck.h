@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Pipeline.h"
+#include "privacy/LDiversity.h"
 
 #include <cmath>
 #include <map>

@@ -1,7 +1,11 @@
 #pragma once
 
 #include "Feedback.h"
+#include "StrategyOptions.h"
 #include "data/Dataset.h"
+#include "Registry.h"
+#include "privacy/Criteria.h"
+#include "privacy/LDiversity.h"
 
 #include <cctype>
 #include <cstdint>
@@ -93,6 +97,23 @@ private:
     std::unordered_map<std::string, std::uint32_t> mKeyIndex;
     bool mWeighted = false;
 };
+
+/** Turns l-diversity `rule` on in `options`, as a front end does (off when its l is below 2). */
+inline StrategyOptions& withDiversity(StrategyOptions& options, const DiversityRule& rule)
+{
+    static const char* const measures[] = {"distinct", "entropy", "recursive"};
+    options.set("l", rule.enabled() ? double(rule.l) : 0.0);
+    options.set("l_measure", measures[int(rule.measure)]);
+    options.set("c", rule.c);
+    return options;
+}
+
+/** The criteria l-diversity `rule` alone makes (none when its l is below 2). */
+inline Criteria criteriaOf(const DiversityRule& rule)
+{
+    StrategyOptions options;
+    return Criteria::fromOptions(Registry::builtIn(), withDiversity(options, rule));
+}
 
 /** Feedback that keeps warnings and infos for assertions. */
 class RecordingFeedback : public Feedback

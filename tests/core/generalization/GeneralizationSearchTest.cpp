@@ -480,8 +480,8 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
         PipelineConfig config = recommendedConfig();
         config.k = 3;
         config.suppressionBudget = 2.0;
-        if (diverse)
-            config.diversity.l = 2;
+        const DiversityRule diversity{diverse ? 2u : 0u, DiversityRule::Measure::Distinct};
+        test::withDiversity(config.options, diversity);
         Job job(*lattice.dataset);
         ReleaseRequest request;
         request.hierarchies = &lattice.hierarchies;
@@ -499,7 +499,7 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
         const RecordTable generalized =
             test::generalizedTable(lattice.table, lattice.hierarchies, release.generalization->levels);
         EXPECT_EQ(test::checkRelease(generalized, *lattice.dataset, release.fates, release.result, config.k,
-                                     config.diversity),
+                                     diversity),
                   "");
         for (std::size_t j = 0; j < 3; ++j)
         {
