@@ -1,6 +1,7 @@
 #include "Diversity.h"
 
 #include "Error.h"
+#include "PublishedRows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,31 +19,6 @@ struct Tally
     std::uint32_t value;
     Count count;
 };
-
-/** The released aggregate entry of every input row, or kNoEntry (dropped or withheld). */
-std::vector<std::size_t> releasedEntryOfRows(const Dataset& dataset, const Aggregation& aggregation,
-                                             const std::vector<bool>& withheld)
-{
-    const HistogramTable& histograms = aggregation.histograms;
-    std::vector<std::size_t> rowEntry(dataset.rows(), HistogramTable::kNoEntry);
-    for (std::size_t row = 0; row < dataset.rows(); ++row)
-    {
-        const RegionIndex region = dataset.rowRegion(row);
-        if (region == kNoRegion)
-            continue;
-        const ClassId cls = dataset.rowClass(row);
-        const HistogramTable::Range entries = histograms.entries(aggregation.regionAggregate[region]);
-        const ClassCount* entry = std::lower_bound(entries.begin(), entries.end(), cls,
-                                                   [](const ClassCount& e, ClassId c) { return e.cls < c; });
-        // A class that global suppression withheld has no entry.
-        if (entry == entries.end() || entry->cls != cls)
-            continue;
-        const std::size_t index = std::size_t(entry - histograms.allEntries().data());
-        if (!withheld[index])
-            rowEntry[row] = index;
-    }
-    return rowEntry;
-}
 
 } // namespace
 
@@ -77,14 +53,15 @@ void checkDiversityRule(const DiversityRule& rule, const Dataset& dataset)
 
 std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& aggregation,
                                    const std::vector<bool>& withheld, const DiversityRule& rule,
-                                   Feedback& feedback)
+                                   Feedback& feedback, const std::vector<bool>* withheldRows)
 {
     std::vector<bool> failing(aggregation.histograms.allEntries().size(), false);
     if (!rule.enabled())
         return failing;
     const Dataset& dataset = regions.dataset();
     checkDiversityRule(rule, dataset);
-    const std::vector<std::size_t> rowEntry = releasedEntryOfRows(dataset, aggregation, withheld);
+    const std::vector<std::size_t> rowEntry =
+        releasedEntryOfRows(dataset, aggregation, withheld, withheldRows);
     std::vector<Tally> tallies;
     for (std::size_t field = 0; field < dataset.sensitiveCount(); ++field)
     {

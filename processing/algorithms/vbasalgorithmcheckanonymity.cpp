@@ -22,9 +22,9 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     VbasDataParameters::addCountFieldTo(*this, kInput);
     VbasDataParameters::addKTo(*this);
     VbasDataParameters::addDiversityTo(*this, kInput, true);
-    addParameter(new QgsProcessingParameterFeatureSink(
+    addParameter(forReview(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Groups below k or not l-diverse (review only: never publish)"),
-        VbasCompat::SourceTypeVector, QVariant(), true));
+        VbasCompat::SourceTypeVector, QVariant(), true)));
     addOutput(
         new QgsProcessingOutputNumber(kGroups, QObject::tr("Groups (region × quasi-identifier values)")));
     addOutput(new QgsProcessingOutputNumber(kRecords, QObject::tr("Records")));

@@ -73,6 +73,8 @@ public:
                           QgsProcessingFeedback* feedback) const;
 
 private:
+    /** Refuses a release that publishes no record. */
+    void refuseEmptyRelease() const;
     /** The release as its ledger keeps it. */
     vbas::LedgerEntry ledgerEntry() const;
 
