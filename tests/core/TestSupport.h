@@ -4,8 +4,8 @@
 #include "data/Dataset.h"
 
 #include <cctype>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
