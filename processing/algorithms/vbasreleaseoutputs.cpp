@@ -76,8 +76,8 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
                                                     false, true);
     ledger->setHelp(QObject::tr(
         "Where every release of these records is recorded, so that a second aggregation of the same records "
-        "is refused (overlaid on the first it would single people out): a SQLite or GeoPackage file "
-        "(/data/custodian/ledger.sqlite, made when missing) or a PostgreSQL database "
+        "is refused (overlaid on the first it would single people out): a SQLite file of its own, never an "
+        "output's file (/data/custodian/ledger.sqlite, made when missing) or a PostgreSQL database "
         "(postgresql://custodian@dbhost/releases, or PG:host=dbhost dbname=releases). Empty: in QGIS desktop "
         "a ledger in the QGIS profile "
         "(vbas/release-ledger.sqlite); from the command line none is kept, and the log says so."));
