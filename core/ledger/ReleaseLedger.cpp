@@ -2,7 +2,6 @@
 
 #include "Error.h"
 #include "NumberText.h"
-#include "suppression/PeopleCount.h"
 
 #include <algorithm>
 #include <map>
@@ -574,16 +573,15 @@ DifferenceRule::DifferenceRule(const std::vector<LedgerEntry>& entries,
         classLabel.resize(names.size(), 0);
 }
 
-std::vector<bool> DifferenceRule::withhold(const RegionSet& regions, const Aggregation& aggregation,
-                                           const std::vector<bool>& withheld, Count k,
+std::vector<bool> DifferenceRule::withhold(const RegionSet&, const Aggregation& aggregation,
+                                           const std::vector<bool>& withheld,
+                                           const std::vector<Count>& published, Count k,
                                            Feedback& feedback) const
 {
     const HistogramTable& histograms = aggregation.histograms;
     std::vector<bool> flagged(histograms.allEntries().size(), false);
     if (mEarlier.empty())
         return flagged;
-    // What the cells publish: people, when counted by person.
-    const std::vector<Count> people = peopleOfEntries(regions, aggregation, withheld, feedback);
     AuditedRelease now;
     now.k = k;
     now.labels = mLabels;
@@ -599,7 +597,7 @@ std::vector<bool> DifferenceRule::withhold(const RegionSet& regions, const Aggre
                 continue;
             now.cells.push_back({{atoms.begin(), atoms.end()},
                                  mClassLabels.at(histograms.allEntries()[e].cls),
-                                 people.empty() ? histograms.allEntries()[e].count : people[e]});
+                                 published[e]});
             entryOfCell.push_back(e);
         }
     }

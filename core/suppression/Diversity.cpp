@@ -1,6 +1,7 @@
 #include "Diversity.h"
 
 #include "Error.h"
+#include "PublishedRows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,14 +53,15 @@ void checkDiversityRule(const DiversityRule& rule, const Dataset& dataset)
 
 std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& aggregation,
                                    const std::vector<bool>& withheld, const DiversityRule& rule,
-                                   Feedback& feedback)
+                                   Feedback& feedback, const std::vector<bool>* withheldRows)
 {
     std::vector<bool> failing(aggregation.histograms.allEntries().size(), false);
     if (!rule.enabled())
         return failing;
     const Dataset& dataset = regions.dataset();
     checkDiversityRule(rule, dataset);
-    const std::vector<std::size_t> rowEntry = aggregation.releasedEntryOfRows(dataset, withheld);
+    const std::vector<std::size_t> rowEntry =
+        aggregation.releasedEntryOfRows(dataset, withheld, withheldRows);
     std::vector<Tally> tallies;
     for (std::size_t field = 0; field < dataset.sensitiveCount(); ++field)
     {

@@ -60,11 +60,12 @@ void checkDiversityRule(const DiversityRule& rule, const Dataset& dataset);
 
 /**
  * Flags every entry of aggregation.histograms that `withheld` leaves released but whose records
- * fail `rule` on some sensitive field (weights: row counts); all false when the rule is off.
+ * fail `rule` on some sensitive field (weights: row counts); all false when the rule is off. Rows flagged
+ * in `withheldRows` (when given: per input row) are withheld and count for nothing.
  * O(N log N) in the input rows. Throws as checkDiversityRule().
  */
 std::vector<bool> failingDiversity(const RegionSet& regions, const Aggregation& aggregation,
                                    const std::vector<bool>& withheld, const DiversityRule& rule,
-                                   Feedback& feedback);
+                                   Feedback& feedback, const std::vector<bool>* withheldRows = nullptr);
 
 } // namespace vbas
