@@ -128,11 +128,10 @@ double releasedLoss(const PipelineResult& result, const std::vector<double>& los
     double sum = 0.0;
     Count released = 0;
     for (std::size_t e = 0; e < entries.size(); ++e)
-        if (!result.suppression.aggregateEntrySuppressed[e])
-        {
-            sum += double(entries[e].count) * lossOfClass[entries[e].cls];
-            released += entries[e].count;
-        }
+    {
+        sum += double(result.suppression.aggregateEntryReleased[e]) * lossOfClass[entries[e].cls];
+        released += result.suppression.aggregateEntryReleased[e];
+    }
     return released > 0 ? sum / double(released) : 0.0;
 }
 

@@ -662,6 +662,9 @@ std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult
             fates[row] = RecordFate::SuppressedDifference;
         else if (result.suppression.aggregateEntrySuppressed[index])
             fates[row] = RecordFate::SuppressedLocally;
+        else if (!result.suppression.rowInSmallPublishedRow.empty() &&
+                 result.suppression.rowInSmallPublishedRow[row])
+            fates[row] = RecordFate::SuppressedSmallRow;
         else
             fates[row] = RecordFate::Released;
     }

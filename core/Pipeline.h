@@ -177,6 +177,7 @@ enum class RecordFate : std::uint8_t
     Dropped,              //!< its region is unknown and the dataset dropped it
     SuppressedDiversity,  //!< its group holds k or more records but fails a criterion (l-diversity...)
     SuppressedDifference, //!< its group's count differs from an earlier release's by 1 to k - 1
+    SuppressedSmallRow,   //!< its group is released, but the count row it would be published in holds < k
 };
 
 /** What a release needs beyond the pipeline's result. */

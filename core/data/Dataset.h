@@ -107,6 +107,10 @@ public:
     {
         return mQuasiIdentifierValues;
     }
+    /** Whether the release publishes count rows (RecordTable::publishedRowKeys). */
+    bool publishesCountRows() const { return !mKept->publishedRowKeys.empty(); }
+    /** The key of an input row's other published values, when publishesCountRows(). */
+    std::uint32_t publishedRowKey(std::size_t row) const { return mKept->publishedRowKeys[row]; }
     std::size_t droppedRows() const { return mDroppedRows; }
     Count droppedRecords() const { return mDroppedRecords; }
 
@@ -122,6 +126,7 @@ private:
         std::size_t sensitiveCount = 0;
         std::vector<std::uint32_t> sensitiveCodes;
         std::vector<std::vector<CategoryValue>> sensitiveValues;
+        std::vector<std::uint32_t> publishedRowKeys;
     };
 
     std::shared_ptr<const Kept> mKept = std::make_shared<const Kept>();

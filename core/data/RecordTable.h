@@ -48,6 +48,13 @@ struct RecordTable
      * publish, what hierarchies are built from); empty when the front end does not give them.
      */
     std::vector<std::vector<CategoryValue>> quasiIdentifierValues;
+    /**
+     * When the release publishes count rows (a pre-aggregated input): per row, a key of its other published
+     * values (sensitive and released fields), so that the released records of one (aggregate, class) with one
+     * key are one published row with their summed count. Empty: every record is published as a row of its
+     * own.
+     */
+    std::vector<std::uint32_t> publishedRowKeys;
 
     std::size_t rows() const { return regionKey.size(); }
 };

@@ -36,6 +36,12 @@ struct MinHashSample
 double sharedMembers(const MinHashSample& a, const MinHashSample& b);
 
 /**
+ * The estimated share of a's members that are b's, from a's sampled members below b's largest sampled hash:
+ * exactly 1 whenever a is within b (each of them is then one of b's smallest), however large the sets.
+ */
+double shareWithin(const MinHashSample& a, const MinHashSample& b);
+
+/**
  * What a ledger keeps of the records of a release instead of the records (SPEC section 13): nothing in it
  * can be read back as a record, and without the ledger's key nothing can be matched against a guess. Rows are
  * compared by what they are, not by their text: their small area by where it lies (so that another code of

@@ -218,7 +218,8 @@ public:
      * counts in people when the dataset counts people.
      */
     std::vector<bool> withhold(const RegionSet& regions, const Aggregation& aggregation,
-                               const std::vector<bool>& withheld, Count k, Feedback& feedback) const override;
+                               const std::vector<bool>& withheld, const std::vector<Count>& published,
+                               Count k, Feedback& feedback) const override;
     /** The releases it holds this one to. */
     std::size_t releases() const { return mEarlier.size(); }
 

@@ -58,7 +58,8 @@ void Criteria::check(const Dataset& dataset) const
 }
 
 std::vector<bool> Criteria::failing(const RegionSet& regions, const Aggregation& aggregation,
-                                    const std::vector<bool>& withheld, Feedback& feedback) const
+                                    const std::vector<bool>& withheld, Feedback& feedback,
+                                    const std::vector<bool>* withheldRows) const
 {
     std::vector<bool> failing(aggregation.histograms.allEntries().size(), false);
     if (empty())
@@ -66,7 +67,7 @@ std::vector<bool> Criteria::failing(const RegionSet& regions, const Aggregation&
     const Dataset& dataset = regions.dataset();
     check(dataset);
     const std::size_t fields = dataset.sensitiveCount();
-    const std::vector<std::size_t> rowEntry = aggregation.releasedEntryOfRows(dataset, withheld);
+    const std::vector<std::size_t> rowEntry = aggregation.releasedEntryOfRows(dataset, withheld, withheldRows);
     struct Tally
     {
         std::size_t entry;

@@ -43,11 +43,13 @@ public:
     /**
      * Flags every entry of aggregation.histograms that `withheld` leaves released but whose group fails a
      * criterion (weights: the rows' weights, people when counted by person). A criterion that reads the table
-     * reads the released one: after withholding, the groups are checked again until none more fails. Throws as
-     * check().
+     * reads the released one: after withholding, the groups are checked again until none more fails. Rows
+     * flagged in `withheldRows` (when given: a count table's small published rows) are not in their group.
+     * Throws as check().
      */
     std::vector<bool> failing(const RegionSet& regions, const Aggregation& aggregation,
-                              const std::vector<bool>& withheld, Feedback& feedback) const;
+                              const std::vector<bool>& withheld, Feedback& feedback,
+                              const std::vector<bool>* withheldRows = nullptr) const;
 
 private:
     std::vector<std::shared_ptr<const GroupCriterion>> mCriteria;

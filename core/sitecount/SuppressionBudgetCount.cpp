@@ -381,14 +381,14 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
     const std::optional<std::uint64_t> over = trials.leastOver(sites, budget);
     // The search stops within a tolerance of a count over the budget: say how far it may be from the most.
     const std::string margin = over && *over - sites > 1
-                                   ? " to within " + std::to_string(*over - sites - 1) + " regions (" +
+                                   ? " to within " + std::to_string(*over - sites - 1) + " sites (" +
                                          std::to_string(*over) + " withhold more; the search narrows to a " +
                                          std::to_string(kCountsPerTolerance) + "th of the count)"
                                    : std::string();
     if (!withheld || *withheld <= budget) // else the search has warned
         feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
                       std::to_string(probe.records()) + " records (" + percentText(percent) +
-                      " %) withheld; " + std::to_string(sites) + " regions are the most within it" + margin +
+                      " %) withheld; " + std::to_string(sites) + " sites are the most within it" + margin +
                       " (" + (withheld ? std::to_string(*withheld) + " withheld; " : std::string()) +
                       std::to_string(trials.count()) + " releases tried)");
     return sites;

@@ -30,12 +30,12 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     addParameter(new QgsProcessingParameterField(
         kSmallAreaField, QObject::tr("Small area of each row (optional, for placement)"), QVariant(), kInput,
         VbasCompat::FieldTypeAny, false, true));
-    addParameter(new QgsProcessingParameterFeatureSink(
+    addParameter(forReview(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Groups below k or not l-diverse (review only: never publish)"),
-        VbasCompat::SourceTypeVector, QVariant(), true));
-    addParameter(new QgsProcessingParameterFeatureSink(
+        VbasCompat::SourceTypeVector, QVariant(), true)));
+    addParameter(forReview(new QgsProcessingParameterFeatureSink(
         kOutputColumns, QObject::tr("What each other column reveals (review only: never publish)"),
-        VbasCompat::SourceTypeVector, QVariant(), true, false));
+        VbasCompat::SourceTypeVector, QVariant(), true, false)));
     addOutput(
         new QgsProcessingOutputNumber(kGroups, QObject::tr("Groups (region × quasi-identifier values)")));
     addOutput(new QgsProcessingOutputNumber(kRecords, QObject::tr("Records")));

@@ -98,7 +98,7 @@ QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parame
                           job.frame->sourceCrs());
             if (!sink)
                 throw read.invalidSinkError(kOutput);
-            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
+            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts(), destination);
             VbasOutputs::writeSites(out, sites, *job.frame, nullptr);
             return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.points.size())}};
         });

@@ -40,11 +40,6 @@ QString VbasParameterReader::asString(const QString& name) const
     return QgsProcessingParameters::parameterAsString(definition(name), mParameters, mContext);
 }
 
-QString VbasParameterReader::asEnumString(const QString& name) const
-{
-    return QgsProcessingParameters::parameterAsEnumString(definition(name), mParameters, mContext);
-}
-
 QString VbasParameterReader::asFileOutput(const QString& name) const
 {
     return QgsProcessingParameters::parameterAsFileOutput(definition(name), mParameters, mContext);

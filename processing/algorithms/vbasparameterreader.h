@@ -40,7 +40,6 @@ public:
     double asDouble(const QString& name) const;
     bool asBoolean(const QString& name) const;
     QString asString(const QString& name) const;
-    QString asEnumString(const QString& name) const;
     QString asFileOutput(const QString& name) const;
     QgsCoordinateReferenceSystem asCrs(const QString& name) const;
     QgsVectorLayer* asVectorLayer(const QString& name) const;

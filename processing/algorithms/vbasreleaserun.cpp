@@ -237,6 +237,7 @@ void VbasReleaseRun::compute(const Compute& engineCall)
     mRelease.emplace(engineCall(*mPipeline, *mJob, request, mSteps.get()));
     mFeedback->pushInfo(
         QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
+    refuseEmptyRelease();
     judgePublishedColumns();
     if (mLedger)
         mEntry = ledgerEntry();
@@ -333,6 +334,29 @@ bool VbasReleaseRun::isTrial() const
         if (mRead.has(output) && !isTemporary(mRead.parameters().value(output)))
             return false;
     return true;
+}
+
+void VbasReleaseRun::refuseEmptyRelease() const
+{
+    // An empty release would replace the previous one with files that publish nothing.
+    const vbas::SuppressionOutcome& counts = mRelease->result.suppression;
+    if (counts.released > 0)
+        return;
+    throw parameterError(
+        kParameterK,
+        QObject::tr(
+            "with k = %1 no record can be released: all %2 records would be withheld (%3 as rare in the "
+            "whole data set, %4 as too few in their region, %5 in count rows below k, %6 for "
+            "l-diversity, %7 against earlier releases), so the release would publish nothing; lower K, "
+            "release more records or coarser quasi-identifiers. Nothing was written: the files in place "
+            "are as they were")
+            .arg(mRelease->result.k)
+            .arg(counts.inputRecords)
+            .arg(counts.globallySuppressed)
+            .arg(counts.locallySuppressed)
+            .arg(counts.smallRowSuppressed)
+            .arg(counts.diversitySuppressed)
+            .arg(counts.differenceSuppressed));
 }
 
 void VbasReleaseRun::computeRelease()

@@ -83,6 +83,8 @@ public:
                           QgsProcessingFeedback* feedback) const;
 
 private:
+    /** Refuses a release that publishes no record. */
+    void refuseEmptyRelease() const;
     /** The release as its ledger keeps it. */
     vbas::LedgerEntry ledgerEntry() const;
     /** Refuses a published field, or pair, that singles rows out or places them in their small area. */

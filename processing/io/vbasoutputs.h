@@ -42,11 +42,12 @@ struct VbasRelease : vbas::ReleaseResult
 class VbasSink
 {
 public:
+    /** The sink of the output `outputName`, writing `destination` (the layer source QGIS gave it). */
     VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback,
-             VbasWrittenCounts* counts);
+             VbasWrittenCounts* counts, const QString& destination = QString());
     /** A sink of rows without geometry: addRows() converts each value once; add() writes one row. */
     VbasSink(VbasRecordSink& records, const QString& outputName, QgsProcessingFeedback& feedback,
-             VbasWrittenCounts* counts);
+             VbasWrittenCounts* counts, const QString& destination = QString());
     void add(QgsFeature& feature);
     /**
      * Adds every row of `rows` in their order (into a QGIS sink as features with `fields`); progress as
@@ -66,7 +67,7 @@ public:
 
 private:
     VbasSink(QgsFeatureSink* sink, VbasRecordSink* records, const QString& outputName,
-             QgsProcessingFeedback& feedback, VbasWrittenCounts* counts);
+             QgsProcessingFeedback& feedback, VbasWrittenCounts* counts, const QString& destination);
     /** The error of a feature the sink refused. */
     QgsProcessingException refused() const;
     /** Counts `features` more written, moving the bar. */
@@ -75,6 +76,7 @@ private:
     QgsFeatureSink* mSink = nullptr;
     VbasRecordSink* mRecords = nullptr;
     QString mOutputName;
+    QString mDestination;
     QgsProcessingFeedback& mFeedback;
     VbasWrittenCounts* mCounts = nullptr;
     qint64 mWritten = 0;
@@ -98,6 +100,12 @@ enum class Audience
     Publication,
     Review,
 };
+
+/**
+ * Returns the fields that only review outputs carry (withheld counts, the anonymity before suppression, the
+ * fate of withheld records): a layer holding one is for review only.
+ */
+QStringList reviewOnlyFields();
 
 /** Returns the numeric output of metric `id`: quality.average_distance gives AVERAGE_DISTANCE. */
 QString metricOutputName(const std::string& id);

@@ -159,6 +159,8 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
                     QObject::tr("as their combination of values is rarer than k in "
                                 "the whole data set")),
           std::pair(counts.locallySuppressed, QObject::tr("as too few like them live in their region")),
+          std::pair(counts.smallRowSuppressed,
+                    QObject::tr("as the count row they would be published in holds fewer than k records")),
           std::pair(counts.diversitySuppressed,
                     QObject::tr("as their group's sensitive values vary too little or stray too far "
                                 "(l-diversity, t-closeness)")),
@@ -224,9 +226,11 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
     for (std::size_t a = 0; a < aggregation.size(); ++a)
         members << double(aggregation.memberCount(a));
     QString geography =
-        (aggregation.size() == 1 ? QObject::tr("The %1 small areas are merged into one region.")
-                                 : QObject::tr("The %1 small areas are merged into %2 regions"))
-            .arg(count(qint64(dataset.regionCount())), count(qint64(aggregation.size())));
+        aggregation.size() == 1
+            ? QObject::tr("The %1 small areas are merged into one region.")
+                  .arg(count(qint64(dataset.regionCount())))
+            : QObject::tr("The %1 small areas are merged into %2 regions")
+                  .arg(count(qint64(dataset.regionCount())), count(qint64(aggregation.size())));
     if (members.size() > 1)
     {
         const VbasCharts::Summary spread = VbasCharts::summary(members);
@@ -322,6 +326,10 @@ QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
         {QObject::tr("suppressed globally (rare in the whole table)"), qlonglong(counts.globallySuppressed)});
     html += row(
         {QObject::tr("suppressed locally (too few in their region)"), qlonglong(counts.locallySuppressed)});
+    if (dataset.publishesCountRows())
+        html += row({QObject::tr("withheld in count rows below k (their group holds k, but the row of their "
+                                 "published values fewer)"),
+                     qlonglong(counts.smallRowSuppressed)});
     html += row({QObject::tr("withheld for the sensitive values (l-diversity, t-closeness)"),
                  qlonglong(counts.diversitySuppressed)});
     html +=

@@ -82,6 +82,9 @@ struct Scenario
         if (total < 2)
             builder.records("0", std::vector<std::uint32_t>(observed.size(), 0), 1,
                             std::vector<std::uint32_t>(sensitiveValues.size(), 0));
+        // A count table with sensitive fields publishes a row per group and values: each held to k.
+        if (weighted && !sensitiveValues.empty())
+            builder.countRowsBySensitiveValues();
         dataset = std::make_unique<Dataset>(builder.build());
         k = std::min<Count>(2 + pick(4), dataset->totalRecords());
         fixedSites = 1 + pick(scene->points.size() + 3);

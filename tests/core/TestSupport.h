@@ -9,6 +9,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,6 +73,26 @@ public:
     DatasetBuilder& persons(std::vector<std::uint32_t> persons)
     {
         mRecords.persons = std::move(persons);
+        return *this;
+    }
+
+    /**
+     * Publishes the rows added so far as count rows keyed by their sensitive values (RecordTable::
+     * publishedRowKeys), as a front end publishing a count table with its sensitive fields does.
+     */
+    DatasetBuilder& countRowsBySensitiveValues()
+    {
+        std::map<std::vector<std::uint32_t>, std::uint32_t> keys;
+        const std::size_t width = mRecords.sensitiveCount;
+        mRecords.publishedRowKeys.clear();
+        for (std::size_t row = 0; row < mRecords.rows(); ++row)
+        {
+            const auto first = mRecords.sensitiveCodes.begin() + std::ptrdiff_t(row * width);
+            mRecords.publishedRowKeys.push_back(
+                keys.try_emplace(std::vector<std::uint32_t>(first, first + std::ptrdiff_t(width)),
+                                 std::uint32_t(keys.size()))
+                    .first->second);
+        }
         return *this;
     }
 
