@@ -11,11 +11,13 @@ namespace
 {
 const OptionSpec& tOption()
 {
-    static const OptionSpec spec = OptionSpec::number(
-        "t", "t-closeness (0: off)", 0.0, 0.0, 1.0,
-        "every released group's distribution of each sensitive field lies within this Earth Mover's Distance of "
-        "the whole release's (0 to 1; 0.2 is common; 0: off): ordered distance for numbers, equal distance for "
-        "categories");
+    static const OptionSpec spec = OptionSpec::number("t", "t-closeness (0: off)", 0.0, 0.0, 1.0,
+                                                      "every released group's distribution of each sensitive "
+                                                      "field lies within this Earth Mover's Distance of "
+                                                      "the whole release's (0 to 1; 0.2 is common; 0: off): "
+                                                      "ordered distance for numbers, equal distance for "
+                                                      "categories")
+                                       .asAdvanced();
     return spec;
 }
 } // namespace

@@ -519,7 +519,8 @@ TEST(Publication, ACountTableWithOtherPublishedFieldsPublishesNoRowBelowK)
     EXPECT_EQ(number(run, "RECORDS_RELEASED"), 16);
     EXPECT_EQ(number(run, "SUPPRESSED"), 4);
     EXPECT_TRUE(run.log.contains("Withheld 4 records: 0 as rare in the whole data set, 0 as too few in their "
-                                 "region, 4 in count rows below k, 0 for l-diversity and 0 against earlier "
+                                 "region, 4 in count rows below k, 0 for the sensitive values (l-diversity, "
+                                 "t-closeness) and 0 against earlier "
                                  "releases."))
         << run.log.toStdString();
 
