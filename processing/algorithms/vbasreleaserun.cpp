@@ -204,6 +204,8 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
     mOtherPeople = otherPeople;
     if (!decision.bound.empty())
         mJob->earlier = vbas::Job::EarlierReleases{&mEntries, decision.bound, mTerritory};
+    // The lines said while opening the ledger are in the log already.
+    const qsizetype said = mLedgerLines.size();
     mLedgerLines << QObject::tr("The release ledger %1 holds %n earlier release(s).", nullptr,
                                 int(mEntries.size()))
                         .arg(mLedger->location());
@@ -222,8 +224,8 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
                             "those records stay held to k = %2.")
                             .arg(mRead.k())
                             .arg(decision.kFloor);
-    for (const QString& line : std::as_const(mLedgerLines))
-        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(line));
+    for (qsizetype line = said; line < mLedgerLines.size(); ++line)
+        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(mLedgerLines.at(line)));
 }
 
 void VbasReleaseRun::compute(const Compute& engineCall)
