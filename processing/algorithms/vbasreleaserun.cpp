@@ -62,7 +62,7 @@ std::vector<std::string> regionLocations(const VbasJob& job)
 bool isTemporary(const QVariant& value)
 {
     QVariant destination = value;
-    if (value.userType() == QMetaType::type("QgsProcessingOutputLayerDefinition"))
+    if (value.userType() == qMetaTypeId<QgsProcessingOutputLayerDefinition>())
         destination = value.value<QgsProcessingOutputLayerDefinition>().sink.staticValue();
     const QString text = destination.toString();
     return text.isEmpty() || text == QgsProcessing::TEMPORARY_OUTPUT ||
