@@ -156,10 +156,15 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
         mTerritory.locations.push_back(locations[r]);
     }
     if (mJob->data.recordIds.empty())
+    {
         mLedgerLines << QObject::tr(
             "No person id (RECORD_ID_FIELD): every row counts as a person of its own. If a person can have "
             "several rows (visits, admissions, claims), give the field that identifies the person, so that k "
             "counts people.");
+        mFeedback->pushInfo(mLedgerLines.back());
+    }
+    // The lines said so far (opening the ledger, the person id) are in the log already.
+    const int said = int(mLedgerLines.size());
     if (!mLedger)
     {
         mLedgerLines << QObject::tr(
@@ -204,8 +209,6 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
     mOtherPeople = otherPeople;
     if (!decision.bound.empty())
         mJob->earlier = vbas::Job::EarlierReleases{&mEntries, decision.bound, mTerritory};
-    // The lines said while opening the ledger are in the log already.
-    const qsizetype said = mLedgerLines.size();
     mLedgerLines << QObject::tr("The release ledger %1 holds %n earlier release(s).", nullptr,
                                 int(mEntries.size()))
                         .arg(mLedger->location());
@@ -224,7 +227,7 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
                             "those records stay held to k = %2.")
                             .arg(mRead.k())
                             .arg(decision.kFloor);
-    for (qsizetype line = said; line < mLedgerLines.size(); ++line)
+    for (int line = said; line < mLedgerLines.size(); ++line)
         mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(mLedgerLines.at(line)));
 }
 
