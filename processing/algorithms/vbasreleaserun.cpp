@@ -62,7 +62,7 @@ std::vector<std::string> regionLocations(const VbasJob& job)
 bool isTemporary(const QVariant& value)
 {
     QVariant destination = value;
-    if (value.userType() == QMetaType::type("QgsProcessingOutputLayerDefinition"))
+    if (value.userType() == qMetaTypeId<QgsProcessingOutputLayerDefinition>())
         destination = value.value<QgsProcessingOutputLayerDefinition>().sink.staticValue();
     const QString text = destination.toString();
     return text.isEmpty() || text == QgsProcessing::TEMPORARY_OUTPUT ||
@@ -156,10 +156,15 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
         mTerritory.locations.push_back(locations[r]);
     }
     if (mJob->data.recordIds.empty())
+    {
         mLedgerLines << QObject::tr(
             "No person id (RECORD_ID_FIELD): every row counts as a person of its own. If a person can have "
             "several rows (visits, admissions, claims), give the field that identifies the person, so that k "
             "counts people.");
+        mFeedback->pushInfo(mLedgerLines.back());
+    }
+    // The lines said so far (opening the ledger, the person id) are in the log already.
+    const int said = int(mLedgerLines.size());
     if (!mLedger)
     {
         mLedgerLines << QObject::tr(
@@ -222,8 +227,8 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
                             "those records stay held to k = %2.")
                             .arg(mRead.k())
                             .arg(decision.kFloor);
-    for (const QString& line : std::as_const(mLedgerLines))
-        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(line));
+    for (int line = said; line < mLedgerLines.size(); ++line)
+        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(mLedgerLines.at(line)));
 }
 
 void VbasReleaseRun::compute(const Compute& engineCall)

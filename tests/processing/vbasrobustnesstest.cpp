@@ -605,18 +605,6 @@ TEST(Robustness, NonAsciiNamesAndValuesSurviveEveryOutput)
 
 namespace
 {
-/** Returns every file of `folder` (hidden ones too) with its bytes, to tell whether a run changed any. */
-QMap<QString, QByteArray> filesIn(const QString& folder)
-{
-    QMap<QString, QByteArray> files;
-    for (const QString& name : QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System))
-    {
-        QFile file(QDir(folder).filePath(name));
-        files.insert(name, file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray());
-    }
-    return files;
-}
-
 /** Returns "ogr:dbname='gpkg' table=\"table\"", a layer of a GeoPackage as an output destination. */
 QString gpkgLayer(const QString& gpkg, const char* table)
 {

@@ -4,6 +4,8 @@
 // is the aggregates (a GeoPackage layer), the records (CSV) and the report (HTML), checked against each
 // other: the records the aggregates say they release, the rows of the CSV and the report's figure.
 
+#include "processingtestutils.h"
+
 #include <gdal.h>
 #include <ogr_api.h>
 
@@ -356,9 +358,7 @@ TEST_F(ReleaseOnDisk, AFullFileSystemFailsTheRunAndLeavesTheOldRelease)
     ASSERT_EQ(run(2, releaseOutputs(folder)), 0);
     const Release old = readRelease(folder);
     ASSERT_TRUE(old.consistent()) << old.describe();
-    QMap<QString, QByteArray> files;
-    for (const QString& name : folder.entryList(QDir::Files))
-        files.insert(name, contents(folder.filePath(name)));
+    const QMap<QString, QByteArray> files = filesIn(folder.path());
 
     QString errors;
     EXPECT_NE(run(4, releaseOutputs(folder), &errors), 0) << errors.toStdString();
@@ -452,9 +452,7 @@ TEST_F(ReleaseOnDisk, AReleaseThatWouldPublishNothingFailsAndKeepsThePreviousRel
     ASSERT_EQ(run(2, releaseOutputs(folder)), 0);
     const Release previous = readRelease(folder);
     ASSERT_TRUE(previous.consistent()) << previous.describe();
-    QMap<QString, QByteArray> files;
-    for (const QString& name : folder.entryList(QDir::Files))
-        files.insert(name, contents(folder.filePath(name)));
+    const QMap<QString, QByteArray> files = filesIn(folder.path());
     QString errors;
     EXPECT_EQ(run(636, releaseOutputs(folder), &errors), 1);
     EXPECT_TRUE(
