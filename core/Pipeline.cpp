@@ -209,10 +209,10 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
     return data;
 }
 
-Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback&) const
+Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback& feedback) const
 {
-    const GeneralizationSpec& spec = mConfig.generalization;
-    if (spec.empty())
+    const Generalization& generalization = mConfig.generalization;
+    if (generalization.empty())
         return {};
     if (dataset.quasiIdentifierValues().size() != dataset.schema().size())
         throw Error(Subject::Generalization, "the generalization needs the values of the quasi-identifiers");
@@ -220,20 +220,35 @@ Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback&) cons
     for (std::size_t j = 0; j < dataset.schema().size(); ++j)
         names.push_back(dataset.schema().at(j).name);
     Hierarchies hierarchies =
-        buildHierarchies(spec.specs, spec.tables, names, dataset.quasiIdentifierValues(),
-                         {categoryRecords(dataset), mConfig.k, spec.bandNumbers});
+        buildHierarchies(generalization.specs, generalization.tables, names, dataset.quasiIdentifierValues(),
+                         {categoryRecords(dataset), mConfig.k, generalization.bandNumbers});
     if (!generalizes(hierarchies))
         hierarchies.clear();
+    for (const auto& qi : hierarchies)
+        if (qi && qi->automatic)
+            feedback.info(
+                qi->spec.field + ": numbers, banded automatically as '" + qi->spec.text() +
+                "' (the bands for its range, the sparse ends coded until each holds k records; never "
+                "removed unless allowed). In GENERALIZATION, '" +
+                qi->spec.field + ": none' keeps the values as they are, '" + qi->spec.field +
+                ": auto max *' allows "
+                "removing " +
+                qi->spec.field);
     return hierarchies;
 }
 
-const Hierarchies& Pipeline::hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
-                                           Hierarchies& built, Feedback& feedback) const
+std::shared_ptr<const Hierarchies> Pipeline::hierarchiesOf(const ReleaseRequest& request,
+                                                           const Dataset& dataset, Feedback& feedback) const
 {
-    if (request.hierarchies != nullptr)
-        return *request.hierarchies;
-    built = prepareHierarchies(dataset, feedback);
-    return built;
+    return std::make_shared<const Hierarchies>(
+        request.hierarchies != nullptr ? *request.hierarchies : prepareHierarchies(dataset, feedback));
+}
+
+void Pipeline::recordHierarchies(GeneralizationReport& report,
+                                 std::shared_ptr<const Hierarchies> hierarchies) const
+{
+    report.builtAs = mConfig.generalization.builtAs(*hierarchies);
+    report.hierarchies = std::move(hierarchies);
 }
 
 const Partitioner& Pipeline::partitioner(const PreparedData& data,
@@ -321,9 +336,9 @@ std::optional<Sites> Pipeline::resumeRefinement(const PreparedData& data, const 
         return std::nullopt;
     std::unique_ptr<Partitioner> constrained;
     RefinementReport continued;
-    std::optional<Sites> sites = mSiteRefiner->resume(
-        data.regions, data.partitionInput(), {data.k, &mCriteria}, partitioner(data, constrained),
-        refined, refinedReport, count, continued, feedback);
+    std::optional<Sites> sites = mSiteRefiner->resume(data.regions, data.partitionInput(),
+                                                      {data.k, &mCriteria}, partitioner(data, constrained),
+                                                      refined, refinedReport, count, continued, feedback);
     if (sites)
         report = std::move(continued);
     return sites;
@@ -350,8 +365,7 @@ Pipeline::PartitionedSites Pipeline::partitionSites(const PreparedData& data, Si
         RefinementReport report;
         mBoundaryRefiner->refine(
             {data.regions, *data.spatial.adjacency, data.spatial.obstacles.get(), data.regionParent},
-            {data.k, &mCriteria}, out.partition.regionSite, out.partition.sites.size(), report,
-            feedback);
+            {data.k, &mCriteria}, out.partition.regionSite, out.partition.sites.size(), report, feedback);
         out.boundary = report;
     }
     return out;
@@ -413,9 +427,8 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     PipelineResult result;
     result.k = data.k;
     result.criteria = mCriteria.describe();
-    result.suppression =
-        SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mCriteria,
-                                  data.globallySuppressed, feedback, data.differences.get());
+    result.suppression = SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mCriteria,
+                                                   data.globallySuppressed, feedback, data.differences.get());
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
@@ -476,14 +489,13 @@ ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const Re
 
 ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
 {
-    Hierarchies built;
-    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
-    if (generalizes(hierarchies))
+    const std::shared_ptr<const Hierarchies> hierarchies = hierarchiesOf(request, *job.dataset, feedback);
+    if (generalizes(*hierarchies))
     {
         std::optional<GeneralizationChoice> choice;
         {
             Feedback::Stage stage(feedback, 0.0, 0.4);
-            choice.emplace(searchGeneralization(*this, job, hierarchies, feedback));
+            choice.emplace(searchGeneralization(*this, job, *hierarchies, feedback));
         }
         Job chosen = job;
         chosen.dataset = &choice->dataset;
@@ -495,7 +507,8 @@ ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, F
             result = run(chosen, feedback, choice->locatedTrials);
         }
         choice->report.releasedLoss =
-            releasedLoss(result, classLoss(choice->dataset, hierarchies, choice->report.levels));
+            releasedLoss(result, classLoss(choice->dataset, *hierarchies, choice->report.levels));
+        recordHierarchies(choice->report, hierarchies);
         Feedback::Stage stage(feedback, 0.8, 1.0);
         ReleaseResult whole = complete(chosen, std::move(result), request, feedback);
         whole.generalization = std::move(choice->report);
@@ -532,13 +545,27 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
     // At given levels: the records generalized to them, as a release of the lattice's node would be.
     std::optional<Dataset> generalized;
     Job atLevels = job;
-    Hierarchies built;
-    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
+    const std::shared_ptr<const Hierarchies> built = hierarchiesOf(request, *job.dataset, feedback);
+    const Hierarchies& hierarchies = *built;
+    std::vector<std::size_t> levels;
     if (!request.levels.empty())
     {
         if (!generalizes(hierarchies))
             throw Error(Subject::Generalization, "levels were given without hierarchies");
-        generalized.emplace(generalizedDataset(*job.dataset, hierarchies, request.levels));
+        if (request.levels.size() != hierarchies.size())
+            throw Error(Subject::Generalization, "a level is needed for every quasi-identifier");
+        for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        {
+            if (hierarchies[j])
+                levels.push_back(hierarchies[j]->hierarchy.levelNamed(request.levels[j]));
+            else if (request.levels[j] == "0")
+                levels.push_back(0);
+            else
+                throw Error(Subject::Generalization, "quasi-identifier " + job.dataset->schema().at(j).name +
+                                                         " has no hierarchy for level '" + request.levels[j] +
+                                                         "'");
+        }
+        generalized.emplace(generalizedDataset(*job.dataset, hierarchies, levels));
         atLevels.dataset = &*generalized;
     }
     PipelineResult result;
@@ -554,10 +581,9 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
             std::vector<std::string> names;
             for (std::size_t i = 0; i < job.dataset->schema().size(); ++i)
                 names.push_back(job.dataset->schema().at(i).name);
-            const std::vector<LabelValues> labels =
-                releasedLabelValues(names, values, levelled, request.levels);
+            const std::vector<LabelValues> labels = releasedLabelValues(names, values, levelled, levels);
             // The labels of each released class: those of any level-0 class generalized into it.
-            const std::vector<std::string> keys = classKeys(*job.dataset, values, levelled, request.levels);
+            const std::vector<std::string> keys = classKeys(*job.dataset, values, levelled, levels);
             std::vector<std::vector<std::uint32_t>> classLabels(atLevels.dataset->classes().size());
             for (std::size_t row = 0; row < job.dataset->rows(); ++row)
             {
@@ -591,12 +617,13 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
     }
     Feedback::Stage stage(feedback, 0.5, 1.0);
     ReleaseResult whole = complete(atLevels, std::move(result), request, feedback);
-    if (!request.levels.empty())
+    if (!levels.empty())
     {
         whole.generalization.emplace();
-        whole.generalization->levels = request.levels;
         whole.generalization->releasedLoss =
-            releasedLoss(whole.result, classLoss(*atLevels.dataset, hierarchies, request.levels));
+            releasedLoss(whole.result, classLoss(*atLevels.dataset, hierarchies, levels));
+        whole.generalization->levels = std::move(levels);
+        recordHierarchies(*whole.generalization, built);
     }
     return whole;
 }

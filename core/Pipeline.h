@@ -62,7 +62,7 @@ struct PipelineConfig
      * How the quasi-identifiers may be generalized (SPEC section 12); prepareHierarchies() builds the
      * hierarchies from it and the dataset's values. Empty: released as they are.
      */
-    GeneralizationSpec generalization;
+    Generalization generalization;
     /** Move stranded pieces of aggregates to an adjacent aggregate before suppression (needs adjacency). */
     bool repairContiguity = false;
     /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
@@ -139,7 +139,8 @@ struct MetricValue
 struct PipelineResult
 {
     Count k = 0;
-    /** The criteria besides k every released group was held to, in words ("distinct 2-diversity"); empty: none.
+    /** The criteria besides k every released group was held to, in words ("distinct 2-diversity"); empty:
+     * none.
      */
     std::string criteria;
     /** The site-count estimate before clamping (0 when the sites were given). */
@@ -186,13 +187,15 @@ struct ReleaseRequest
     /** The Voronoi cell of every site clipped to the study area (needs the job's geometries). */
     bool cells = false;
     /**
-     * The level of every quasi-identifier to release at, for a release on a given aggregation
-     * (releaseGroups()) with the hierarchies; empty: the values as they are.
+     * The level of every quasi-identifier to release at by name (Hierarchy::levelNamed(); "0" for one without
+     * a hierarchy), for a release on a given aggregation (releaseGroups()) with the hierarchies, as an
+     * earlier release's ledger entry gives them; empty: the values as they are.
      */
-    std::vector<std::size_t> levels;
+    std::vector<std::string> levels;
     /**
-     * The hierarchies of the job's quasi-identifiers as prepareHierarchies() built them (a front end that
-     * labels the release with them builds them once), or one's own; null: prepareHierarchies() builds them.
+     * Hierarchies of one's own for the job's quasi-identifiers (tests, benchmarks); null:
+     * prepareHierarchies() builds them from the configuration's generalization. The result carries those it
+     * used.
      */
     const Hierarchies* hierarchies = nullptr;
 };
@@ -210,6 +213,17 @@ struct ReleaseResult
     std::vector<RecordFate> fates;
     /** The levels the hierarchies were released at and how they were chosen (only with hierarchies). */
     std::optional<GeneralizationReport> generalization;
+
+    /** The hierarchies the release is labelled with; null: its values are as they are. */
+    const Hierarchies* hierarchies() const
+    {
+        return generalization ? generalization->hierarchies.get() : nullptr;
+    }
+    /** The level of every quasi-identifier; empty: as they are. */
+    std::vector<std::size_t> levels() const
+    {
+        return generalization ? generalization->levels : std::vector<std::size_t>();
+    }
 };
 
 /** The first stage alone, with the figures it rests on. */
@@ -271,10 +285,10 @@ public:
      */
     PreparedData prepare(const Job& job, Feedback& feedback) const;
     /**
-     * The hierarchies of the configuration's generalization spec on `dataset` (buildHierarchies() with its
+     * The hierarchies of the configuration's generalization on `dataset` (buildHierarchies() with its
      * quasi-identifiers' names, values and records, and k), in schema order; empty when the spec is empty or
-     * gives no quasi-identifier a hierarchy. Throws Error(Generalization) as buildHierarchies() does, and
-     * when the dataset lacks the values.
+     * gives no quasi-identifier a hierarchy. Says in `feedback` which numbers it banded automatically. Throws
+     * Error(Generalization) as buildHierarchies() does, and when the dataset lacks the values.
      */
     Hierarchies prepareHierarchies(const Dataset& dataset, Feedback& feedback) const;
     /** Site-count estimate clamped to [1, non-empty regions]; `raw` receives the unclamped one. */
@@ -354,8 +368,11 @@ private:
     /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */
     const Partitioner& partitioner(const PreparedData& data, std::unique_ptr<Partitioner>& constrained) const;
     /** The request's hierarchies, else the configuration's built on `dataset` into `built`. */
-    const Hierarchies& hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
-                                     Hierarchies& built, Feedback& feedback) const;
+    std::shared_ptr<const Hierarchies> hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
+                                                     Feedback& feedback) const;
+    /** Gives `report` the hierarchies a release used and what they were built as (the ledger's record). */
+    void recordHierarchies(GeneralizationReport& report,
+                           std::shared_ptr<const Hierarchies> hierarchies) const;
     /** Adds the polygons, cells and fates to a result of `job`. */
     ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
                            Feedback& feedback) const;

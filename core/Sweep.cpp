@@ -108,13 +108,11 @@ Comparison::~Comparison() = default;
 ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hierarchies* hierarchies) const
 {
     ComparisonResult result;
-    Hierarchies built;
-    if (hierarchies == nullptr)
-    {
-        built = mPipelines.front()->prepareHierarchies(*job.dataset, feedback);
-        hierarchies = &built;
-    }
-    if (generalizes(*hierarchies))
+    result.hierarchies = hierarchies != nullptr
+                             ? *hierarchies
+                             : mPipelines.front()->prepareHierarchies(*job.dataset, feedback);
+    const Hierarchies& levelled = result.hierarchies;
+    if (generalizes(levelled))
     {
         // Each configuration releases its own generalization levels, so each prepares its own records.
         for (std::size_t i = 0; i < mPipelines.size(); ++i)
@@ -124,7 +122,7 @@ ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hiera
             std::optional<GeneralizationChoice> choice;
             {
                 Feedback::Stage stage(feedback, from, from + 0.5 * (to - from));
-                choice.emplace(searchGeneralization(*mPipelines[i], job, *hierarchies, feedback));
+                choice.emplace(searchGeneralization(*mPipelines[i], job, levelled, feedback));
             }
             Job chosen = job;
             if (choice->adjacency)
@@ -142,9 +140,9 @@ ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hiera
                                       from + 0.5 * (to - from) + double(n + 1) * step);
                 std::optional<Dataset> other;
                 if (n > 0)
-                    other.emplace(generalizedDataset(*job.dataset, *hierarchies, nodes[n]));
+                    other.emplace(generalizedDataset(*job.dataset, levelled, nodes[n]));
                 chosen.dataset = n == 0 ? &choice->dataset : &*other;
-                const std::vector<double> lossOfClass = classLoss(*chosen.dataset, *hierarchies, nodes[n]);
+                const std::vector<double> lossOfClass = classLoss(*chosen.dataset, levelled, nodes[n]);
                 const PreparedData data = mPipelines[i]->prepare(chosen, feedback);
                 for (SweepRow& row : sweep(*mPipelines[i], data, mSweep, feedback))
                 {

@@ -59,8 +59,8 @@ struct LedgerEntry
     std::vector<std::string> quasiIdentifiers;
     /** The level each quasi-identifier was released at: "0" as it is, else the level's name ("10", "*"). */
     std::vector<std::string> levels;
-    /** The GENERALIZATION text the levels' hierarchies were built from (empty: none). */
-    std::string generalization;
+    /** What the levels' hierarchies were built as (GeneralizationReport::builtAs; empty: none). */
+    Generalization generalization;
     std::vector<std::string> sensitiveFields;
     AreaRegions aggregation;
     /** Where each small area of `aggregation` lies (a point in it, as text), in its order; empty: unknown. */

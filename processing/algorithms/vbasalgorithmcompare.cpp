@@ -143,14 +143,13 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
                 read.runEngine(feedback, [&](vbas::Feedback&)
                                { return std::make_unique<vbas::Comparison>(base, choices, sweep); });
             VbasSteps steps(3, feedback);
-            const VbasJob job = VbasDataParameters::loadJob(read, &steps, comparison->pipeline(0));
+            const VbasJob job = VbasDataParameters::loadJob(read, &steps);
             steps.next();
-            const vbas::ComparisonResult rows = read.runEngine(
-                &steps, [&](vbas::Feedback& engineFeedback)
-                { return comparison->run(job.engineJob(), engineFeedback, &job.hierarchies); });
+            const vbas::ComparisonResult rows =
+                read.runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                               { return comparison->run(job.engineJob(), engineFeedback); });
             steps.next();
-            const QList<QgsAttributes> table = VbasOutputs::comparisonTable(
-                rows, comparison->configs(), job.hierarchies.empty() ? nullptr : &job.hierarchies);
+            const QList<QgsAttributes> table = VbasOutputs::comparisonTable(rows, comparison->configs());
 
             QString destination;
             const std::unique_ptr<QgsFeatureSink> sink =

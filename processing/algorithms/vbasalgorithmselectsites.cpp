@@ -86,7 +86,7 @@ QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parame
             const std::unique_ptr<vbas::Pipeline> pipeline =
                 VbasStrategyParameters::makePipeline(read, feedback);
             VbasSteps steps(3, feedback);
-            const VbasJob job = VbasDataParameters::loadJob(read, &steps, *pipeline);
+            const VbasJob job = VbasDataParameters::loadJob(read, &steps);
             steps.next();
             const vbas::Sites sites =
                 read.runEngine(&steps, [&](vbas::Feedback& engineFeedback)

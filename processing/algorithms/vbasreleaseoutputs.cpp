@@ -268,7 +268,6 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
     layout.roles = job.recordFields;
     layout.rowId = read.asBoolean(kAddRowId);
     layout.flagFates = read.asBoolean(kKeepSuppressed);
-    layout.hierarchies = job.hierarchies.empty() ? nullptr : &job.hierarchies;
     if (layout.flagFates)
         feedback->pushWarning(
             QObject::tr("KEEP_SUPPRESSED: the records output holds withheld records; it is for "
@@ -347,7 +346,8 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
                            .arg(release.result.k)
                            .arg(sites.join(QString())));
     feedback->pushInfo(QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
-                                   "their region, %4%5 for the sensitive values (l-diversity, t-closeness) and %6 against earlier releases.")
+                                   "their region, %4%5 for the sensitive values (l-diversity, t-closeness) "
+                                   "and %6 against earlier releases.")
                            .arg(counts.suppressed())
                            .arg(counts.globallySuppressed)
                            .arg(counts.locallySuppressed)

@@ -16,8 +16,6 @@
 #include <qgsprocessingparameters.h>
 
 #include <QElapsedTimer>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -119,17 +117,17 @@ const VbasLedgerStore* VbasReleaseRun::openLedger()
     return mLedger.get();
 }
 
-const VbasJob& VbasReleaseRun::loadJob(const VbasGeneralizationDefinition* earlier)
+const VbasJob& VbasReleaseRun::loadJob(const vbas::Generalization* earlier)
 {
     mSteps = std::make_unique<VbasSteps>(3, mFeedback);
     if (earlier)
     {
         // The release is made at the earlier release's generalization, not at GENERALIZATION's.
         vbas::PipelineConfig config = mPipeline->config();
-        config.generalization = VbasDataParameters::generalizationSpec(mRead, *earlier, mFeedback);
+        config.generalization = *earlier;
         mPipeline = std::make_unique<vbas::Pipeline>(std::move(config));
     }
-    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get(), *mPipeline, earlier));
+    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get()));
     return *mJob;
 }
 
@@ -235,7 +233,6 @@ void VbasReleaseRun::compute(const Compute& engineCall)
 {
     vbas::ReleaseRequest request;
     request.cells = mRead.has(kOutputCells) && VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputCells);
-    request.hierarchies = &mJob->hierarchies;
     mSteps->next();
     QElapsedTimer engine;
     engine.start();
@@ -291,8 +288,7 @@ void VbasReleaseRun::judgePublishedColumns()
     std::vector<bool> released(release.fates.size());
     for (std::size_t row = 0; row < released.size(); ++row)
         released[row] = release.fates[row] == vbas::RecordFate::Released;
-    const std::vector<std::size_t> levels =
-        release.generalization ? release.generalization->levels : std::vector<std::size_t>();
+    const std::vector<std::size_t> levels = release.levels();
     QElapsedTimer judging;
     judging.start();
     const std::vector<vbas::ColumnFigures> figures = mRead.runEngine(
@@ -300,9 +296,8 @@ void VbasReleaseRun::judgePublishedColumns()
         [&](vbas::Feedback& engineFeedback)
         {
             return vbas::judgePublishedColumns(
-                vbas::publishedRows(dataset, job.hierarchies.empty() ? nullptr : &job.hierarchies, levels,
-                                    release.result.aggregation, released,
-                                    job.data.recordValues.publishedCodes, judged.size()),
+                vbas::publishedRows(dataset, release.hierarchies(), levels, release.result.aggregation,
+                                    released, job.data.recordValues.publishedCodes, judged.size()),
                 judged, release.result.k, engineFeedback);
         });
     for (const vbas::ColumnFigures& figure : figures)
@@ -462,27 +457,15 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     entry.criteria = mPipeline->criteria().describe();
     std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
     if (release.generalization)
-        levels = release.generalization->levels;
-    for (int j = 0; j < job.recordFields.quasiIdentifiers.size(); ++j)
     {
-        entry.quasiIdentifiers.push_back(
-            fields.at(job.recordFields.quasiIdentifiers.at(j)).name().toStdString());
-        const auto& hierarchy = job.hierarchies.empty() ? std::nullopt : job.hierarchies[std::size_t(j)];
-        entry.levels.push_back(hierarchy ? hierarchy->hierarchy.levelName(levels[std::size_t(j)]) : "0");
+        levels = release.generalization->levels;
+        entry.levels = release.generalization->levelNames();
+        entry.generalization = release.generalization->builtAs;
     }
-    // The hierarchies as built, automatic bands resolved: a later release on these levels gets the same
-    // bands.
-    const std::string generalizationText = vbas::generalizationText(job.hierarchies);
-    QJsonObject tables;
-    for (const auto& [field, table] : job.generalization.tables)
-        tables.insert(QString::fromStdString(field), QString::fromStdString(table));
-    entry.generalization =
-        generalizationText.empty()
-            ? std::string()
-            : QJsonDocument(QJsonObject{{QStringLiteral("text"), QString::fromStdString(generalizationText)},
-                                        {QStringLiteral("tables"), tables}})
-                  .toJson(QJsonDocument::Compact)
-                  .toStdString();
+    else
+        entry.levels.assign(levels.size(), "0");
+    for (const int field : job.recordFields.quasiIdentifiers)
+        entry.quasiIdentifiers.push_back(fields.at(field).name().toStdString());
     for (const int field : job.recordFields.sensitive)
         entry.sensitiveFields.push_back(fields.at(field).name().toStdString());
     std::map<std::string, std::string> regionOfArea;
@@ -496,9 +479,8 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
         entry.aggregation.emplace_back(mTerritory.areas[i].first, regionOfArea.at(mTerritory.areas[i].first));
         entry.locations.push_back(mTerritory.locations[i]);
     }
-    entry.labelValues =
-        vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
-                                  job.hierarchies.empty() ? nullptr : &job.hierarchies, levels);
+    entry.labelValues = vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
+                                                  release.hierarchies(), levels);
     entry.otherPeople = mOtherPeople;
     QStringList provenance{QStringLiteral("qgis=%1").arg(Qgis::version())};
     for (auto parameter = mRead.parameters().constBegin(); parameter != mRead.parameters().constEnd();
@@ -510,15 +492,14 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     std::vector<bool> released(release.fates.size());
     for (std::size_t row = 0; row < released.size(); ++row)
         released[row] = release.fates[row] == vbas::RecordFate::Released;
-    entry.cells =
-        mRead.runEngine(nullptr,
-                        [&](vbas::Feedback&)
-                        {
-                            return vbas::publishedCells(
-                                dataset,
-                                vbas::classKeys(dataset, dataset.quasiIdentifierValues(),
-                                                job.hierarchies.empty() ? nullptr : &job.hierarchies, levels),
-                                release.result.aggregation, released);
-                        });
+    entry.cells = mRead.runEngine(
+        nullptr,
+        [&](vbas::Feedback&)
+        {
+            return vbas::publishedCells(
+                dataset,
+                vbas::classKeys(dataset, dataset.quasiIdentifierValues(), release.hierarchies(), levels),
+                release.result.aggregation, released);
+        });
     return entry;
 }

@@ -51,10 +51,10 @@ public:
      */
     const VbasLedgerStore* openLedger();
     /**
-     * Loads the job (the first step), its hierarchies built from `earlier` (an earlier release's
-     * generalization) when given, else from GENERALIZATION and HIERARCHY_TABLES.
+     * Loads the job (the first step); the release is made at `earlier` (an earlier release's generalization)
+     * when given, else at GENERALIZATION's.
      */
-    const VbasJob& loadJob(const VbasGeneralizationDefinition* earlier = nullptr);
+    const VbasJob& loadJob(const vbas::Generalization* earlier = nullptr);
     /**
      * Asks the ledger what it allows these records before the engine runs, so that a refusal costs no
      * computation, and logs its answer; `given` is the aggregation the release is made on, when the

@@ -389,8 +389,7 @@ vbas::PipelineConfig VbasStrategyParameters::readConfig(const VbasParameterReade
         config.suppressionBudget = read.asDouble(budget);
     if (has(kPartition))
         config.adjacencyTolerance = read.asDouble(kAdjacencyTolerance);
-    config.generalization =
-        VbasDataParameters::generalizationSpec(read, VbasDataParameters::readGeneralization(read), feedback);
+    config.generalization = VbasDataParameters::readGeneralization(read, feedback);
     // QGIS's "max cores to use" (Settings > Options > Rendering): one core means one release at a time.
     config.releasesSideBySide = QgsApplication::maxThreads() != 1;
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.

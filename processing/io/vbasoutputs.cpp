@@ -301,7 +301,7 @@ void VbasOutputs::writeMapping(VbasSink& sink, QgsFeatureSource& regions, int re
 
 std::size_t VbasOutputs::RecordLayout::level(const VbasRelease& release, std::size_t j) const
 {
-    if (hierarchies == nullptr || !release.generalization || !(*hierarchies)[j])
+    if (release.hierarchies() == nullptr || !(*release.hierarchies())[j])
         return 0;
     return release.generalization->levels[j];
 }
@@ -312,7 +312,7 @@ QVector<QVariant> VbasOutputs::RecordLayout::releasedValues(const VbasRelease& r
     const std::size_t at = level(release, j);
     if (at == 0)
         return read;
-    const vbas::Hierarchy& hierarchy = (*hierarchies)[j]->hierarchy;
+    const vbas::Hierarchy& hierarchy = (*release.hierarchies())[j]->hierarchy;
     QVector<QVariant> values;
     for (std::uint32_t group = 0; group < hierarchy.groups(at); ++group)
         values << (hierarchy.isNull(at, group)
@@ -417,7 +417,7 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
                 row[1 + j] = code;
             else
             {
-                const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
+                const vbas::Hierarchy& hierarchy = (*release.hierarchies())[j]->hierarchy;
                 row[1 + j] = dataset.rowClass(r) == vbas::kNoClass
                                  ? std::uint32_t(hierarchy.groups(levels[j])) + code
                                  : hierarchy.group(levels[j], code);
@@ -591,14 +591,14 @@ QgsFields VbasOutputs::comparisonFields()
 namespace
 {
 QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config,
-                                   const vbas::Hierarchies* hierarchies)
+                                   const vbas::Hierarchies& hierarchies)
 {
     QgsAttributes attributes;
     attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
                << (config.siteRefiner.empty() ? QStringLiteral("none")
                                               : QString::fromStdString(config.siteRefiner))
-               << (hierarchies != nullptr && !row.levels.empty()
-                       ? QVariant(VbasOutputs::generalizationLevels(*hierarchies, row.levels))
+               << (!hierarchies.empty() && !row.levels.empty()
+                       ? QVariant(VbasOutputs::generalizationLevels(hierarchies, row.levels))
                        : VbasCompat::nullOf(VbasCompat::FieldTypeString))
                << int(row.siteCount) << int(row.result.aggregation.size());
     for (const vbas::MetricValue& metric : row.result.metrics)
@@ -609,12 +609,12 @@ QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::Pipeli
 } // namespace
 
 QList<QgsAttributes> VbasOutputs::comparisonTable(const vbas::ComparisonResult& comparison,
-                                                  const std::vector<vbas::PipelineConfig>& configs,
-                                                  const vbas::Hierarchies* hierarchies)
+                                                  const std::vector<vbas::PipelineConfig>& configs)
 {
     QList<QgsAttributes> table;
     for (std::size_t r = 0; r < comparison.rows.size(); ++r)
-        table << comparisonAttributes(comparison.rows[r], configs[comparison.rowConfig[r]], hierarchies);
+        table << comparisonAttributes(comparison.rows[r], configs[comparison.rowConfig[r]],
+                                      comparison.hierarchies);
     return table;
 }
 

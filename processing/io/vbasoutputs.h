@@ -137,9 +137,6 @@ struct RecordLayout
     VbasRecordFields roles;
     bool rowId = false;     //!< a fresh row_id first, numbered in the published order
     bool flagFates = false; //!< withheld rows kept, with an empty region and their fate in vbas_fate (review)
-    /** The job's hierarchies, when the release generalized quasi-identifiers (their levels are the
-     * release's). */
-    const vbas::Hierarchies* hierarchies = nullptr;
 
     /** Returns the level quasi-identifier `j` is released at (0: as it is). */
     std::size_t level(const VbasRelease& release, std::size_t j) const;
@@ -196,11 +193,10 @@ QString generalizationLevels(const vbas::Hierarchies& hierarchies, const std::ve
  * case), attribute_loss and pareto_optimal.
  */
 QgsFields comparisonFields();
-/** Returns the attributes of every row of `comparison`, made by `configs` with the job's `hierarchies`
- * (nullptr: none), in the layout of comparisonFields(). */
+/** Returns the attributes of every row of `comparison`, made by `configs`, in the layout of
+ * comparisonFields(). */
 QList<QgsAttributes> comparisonTable(const vbas::ComparisonResult& comparison,
-                                     const std::vector<vbas::PipelineConfig>& configs,
-                                     const vbas::Hierarchies* hierarchies);
+                                     const std::vector<vbas::PipelineConfig>& configs);
 /** Writes the rows of comparisonTable(). */
 void writeComparison(VbasSink& sink, const QList<QgsAttributes>& table);
 } // namespace VbasOutputs

@@ -44,9 +44,9 @@ QString fieldName(const VbasJob& job, int field)
 /** How quasi-identifier `j` is released, in words that follow its name: "in bands of 10", "as it is". */
 QString releasedAs(const VbasRelease& release, const VbasOutputs::RecordLayout& layout, std::size_t j)
 {
-    if (layout.hierarchies == nullptr || !(*layout.hierarchies)[j])
+    if (release.hierarchies() == nullptr || !(*release.hierarchies())[j])
         return QObject::tr("as it is");
-    return QString::fromStdString((*layout.hierarchies)[j]->describeLevel(layout.level(release, j)));
+    return QString::fromStdString((*release.hierarchies())[j]->describeLevel(layout.level(release, j)));
 }
 
 /**
@@ -56,10 +56,10 @@ QString releasedAs(const VbasRelease& release, const VbasOutputs::RecordLayout& 
 QString examples(const VbasRelease& release, const VbasOutputs::RecordLayout& layout,
                  const VbasWithheld& withheld, std::size_t j)
 {
-    if (layout.hierarchies == nullptr || !(*layout.hierarchies)[j] || layout.level(release, j) == 0 ||
+    if (release.hierarchies() == nullptr || !(*release.hierarchies())[j] || layout.level(release, j) == 0 ||
         int(j) >= withheld.quasiIdentifiers.size())
         return QString();
-    const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
+    const vbas::Hierarchy& hierarchy = (*release.hierarchies())[j]->hierarchy;
     if (hierarchy.levelName(layout.level(release, j)) == "*")
         return QString();
     constexpr int kShown = 3;
@@ -262,8 +262,9 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
         QStringList sensitive;
         for (const int field : layout.roles.sensitive)
             sensitive << fieldName(job, field);
-        protection += QStringLiteral(" ") + QObject::tr("Each such group also meets %1 on %2.")
-                                                .arg(QString::fromStdString(result.criteria), listed(sensitive));
+        protection +=
+            QStringLiteral(" ") + QObject::tr("Each such group also meets %1 on %2.")
+                                      .arg(QString::fromStdString(result.criteria), listed(sensitive));
     }
     html += QStringLiteral("<p>%1 %2</p>\n").arg(escaped(geography), escaped(protection));
 
@@ -493,7 +494,7 @@ QString attributeNotes(const vbas::GeneralizationReport& report, const vbas::Hie
 /** The level combinations the generalization search evaluated, the chosen one and their frontier. */
 QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayout& layout)
 {
-    const vbas::Hierarchies* hierarchies = layout.hierarchies;
+    const vbas::Hierarchies* hierarchies = release.hierarchies();
     if (!release.generalization || hierarchies == nullptr)
         return QString();
     const vbas::GeneralizationReport& report = *release.generalization;

@@ -43,12 +43,19 @@ std::vector<CategoryValue> numbers(const std::vector<double>& values)
 class HandLattice : public ::testing::Test
 {
 protected:
-    HandLattice()
+    /** The regions and records above, by category code. */
+    static test::DatasetBuilder handRecords()
     {
         test::DatasetBuilder builder({{"age"}, {"sex"}});
         builder.region("A", 0, 0).region("B", 100, 0);
         builder.records("A", {0, 0}).records("A", {1, 0}).records("A", {2, 1}, 2).records("A", {3, 0}, 2);
         builder.records("B", {0, 0}, 2).records("B", {3, 1});
+        return builder;
+    }
+
+    HandLattice()
+    {
+        test::DatasetBuilder builder = handRecords();
         table = builder.table();
         dataset.emplace(builder.build());
         Hierarchy::Level tens;
@@ -117,6 +124,52 @@ TEST_F(HandLattice, WithoutHierarchiesNothingChanges)
     const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
     EXPECT_FALSE(release.generalization);
     EXPECT_EQ(release.result.suppression.suppressed(), 3u);
+}
+
+TEST_F(HandLattice, TheReleaseCarriesTheHierarchiesItBuiltAndWhatALaterReleaseBuildsThemFrom)
+{
+    // The configuration's generalization, parsed once: bands of 10 over 21..34 are the hand lattice's
+    // levels, and "*" removes age, so the highest level the search may use is "10".
+    config.generalization = Generalization::parse("age: interval 10");
+    // The values behind the codes, from which the pipeline builds the hierarchies itself.
+    const Dataset valued =
+        handRecords()
+            .values({numbers({21, 23, 27, 34}),
+                     {CategoryValue{false, "F", {}, {}}, CategoryValue{false, "M", {}, {}}}})
+            .build();
+    Job job(valued);
+    Feedback feedback;
+    const Pipeline pipeline(config);
+    const ReleaseResult release = pipeline.release(job, {}, feedback);
+    ASSERT_TRUE(release.generalization);
+    const GeneralizationReport& report = *release.generalization;
+    EXPECT_EQ(report.levels, (std::vector<std::size_t>{1, 0}));
+    EXPECT_EQ(report.levelNames(), (std::vector<std::string>{"10", "0"}));
+    ASSERT_NE(release.hierarchies(), nullptr);
+    ASSERT_TRUE((*release.hierarchies())[0]);
+    EXPECT_FALSE((*release.hierarchies())[1]);
+    const Hierarchy& age = (*release.hierarchies())[0]->hierarchy;
+    EXPECT_EQ(age.label(1, age.group(1, 0)), "20-29");
+    EXPECT_EQ(age.label(1, age.group(1, 3)), "30-39");
+    EXPECT_EQ(report.builtAs.text(), "age: interval 10 max 10");
+    EXPECT_FALSE(report.builtAs.bandNumbers);
+
+    // A later release on the same aggregation at the level names an earlier release's ledger entry keeps,
+    // configured with what the hierarchies were built as, withholds the same records.
+    PipelineConfig later = config;
+    later.generalization = report.builtAs;
+    ReleaseRequest atLevels;
+    atLevels.levels = report.levelNames();
+    const ReleaseResult again =
+        Pipeline(later).releaseGroups(job, release.result.aggregation.regionAggregate,
+                                      release.result.aggregation.size(), atLevels, feedback);
+    ASSERT_TRUE(again.generalization);
+    EXPECT_EQ(again.generalization->levels, report.levels);
+    EXPECT_EQ(again.fates, release.fates);
+    atLevels.levels = {"5", "0"};
+    EXPECT_THROW(Pipeline(later).releaseGroups(job, release.result.aggregation.regionAggregate,
+                                               release.result.aggregation.size(), atLevels, feedback),
+                 Error);
 }
 
 TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
