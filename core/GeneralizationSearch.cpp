@@ -1,10 +1,11 @@
 #include "GeneralizationSearch.h"
 
-#include "NumberText.h"
 #include "PipelineProbe.h"
-#include "SuppressionBudget.h"
+#include "base/NumberText.h"
+#include "generalization/GeneralizedData.h"
 #include "generalization/HierarchyKinds.h"
 #include "quality/Pareto.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include <algorithm>
 #include <numeric>
@@ -120,23 +121,6 @@ std::string nodeText(const Hierarchies& hierarchies, const std::vector<std::size
     return text.str();
 }
 
-} // namespace
-
-double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass)
-{
-    const std::vector<ClassCount>& entries = result.aggregation.histograms.allEntries();
-    double sum = 0.0;
-    Count released = 0;
-    for (std::size_t e = 0; e < entries.size(); ++e)
-    {
-        sum += double(result.suppression.aggregateEntryReleased[e]) * lossOfClass[entries[e].cls];
-        released += result.suppression.aggregateEntryReleased[e];
-    }
-    return released > 0 ? sum / double(released) : 0.0;
-}
-
-namespace
-{
 /** Evaluates nodes with a pipeline without refinement; the adjacency is built once and shared. */
 class NodeEvaluator
 {
@@ -293,58 +277,6 @@ void adviseRemovals(GeneralizationReport& report, const Hierarchies& hierarchies
 }
 } // namespace
 
-std::vector<std::vector<Count>> categoryRecords(const Dataset& dataset)
-{
-    const std::vector<Count> totals = dataset.regionHistograms().classTotals(dataset.classes().size());
-    std::vector<std::vector<Count>> records(dataset.schema().size());
-    for (std::size_t j = 0; j < records.size(); ++j)
-        records[j].assign(dataset.schema().categories(j), 0);
-    for (ClassId c = 0; c < totals.size(); ++c)
-        for (std::size_t j = 0; j < records.size(); ++j)
-            records[j].at(dataset.classes().codes(c)[j]) += totals[c];
-    return records;
-}
-
-Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
-                           const std::vector<std::size_t>& levels)
-{
-    const std::size_t q = dataset.schema().size();
-    std::vector<std::vector<std::uint32_t>> codeMap(q);
-    std::vector<std::vector<CategoryValue>> groupValues(q);
-    for (std::size_t j = 0; j < q; ++j)
-    {
-        if (!hierarchies[j] || levels[j] == 0)
-            continue;
-        const Hierarchy& hierarchy = hierarchies[j]->hierarchy;
-        codeMap[j].resize(hierarchy.categories());
-        for (std::uint32_t code = 0; code < hierarchy.categories(); ++code)
-            codeMap[j][code] = hierarchy.group(levels[j], code);
-        for (std::uint32_t group = 0; group < hierarchy.groups(levels[j]); ++group)
-            groupValues[j].push_back(
-                {hierarchy.isNull(levels[j], group), hierarchy.label(levels[j], group), {}, {}});
-    }
-    return dataset.generalized(codeMap, groupValues);
-}
-
-std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
-                              const std::vector<std::size_t>& levels)
-{
-    const ClassDictionary& classes = generalized.classes();
-    const std::size_t q = generalized.schema().size();
-    std::vector<double> loss(classes.size(), 0.0);
-    if (q == 0)
-        return loss;
-    for (ClassId c = 0; c < classes.size(); ++c)
-    {
-        double sum = 0.0;
-        for (std::size_t j = 0; j < q; ++j)
-            if (hierarchies[j])
-                sum += hierarchies[j]->hierarchy.loss(levels[j], classes.codes(c)[j]);
-        loss[c] = sum / double(q);
-    }
-    return loss;
-}
-
 GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job,
                                           const Hierarchies& hierarchies, Feedback& feedback)
 {
@@ -373,8 +305,8 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     std::iota(byLoss.begin(), byLoss.end(), 0);
     std::stable_sort(byLoss.begin(), byLoss.end(),
                      [&](std::size_t a, std::size_t b) { return priorLoss[a] < priorLoss[b]; });
-    // Under a criterion that is not monotone under merging (entropy l-diversity, t-closeness...) no node rules
-    // out another.
+    // Under a criterion that is not monotone under merging (entropy l-diversity, t-closeness...) no node
+    // rules out another.
     const bool monotone = pipeline.criteria().monotone();
 
     NodeEvaluator evaluator(pipeline, job, budget);
@@ -516,6 +448,15 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
                 std::move(best->located)};
     Dataset chosenDataset = generalizedDataset(dataset, hierarchies, report.levels);
     return {std::move(report), std::move(chosenDataset), evaluator.adjacency(), {}};
+}
+
+Job GeneralizationChoice::jobOf(const Job& job) const
+{
+    Job chosen = job;
+    chosen.dataset = &dataset;
+    if (adjacency)
+        chosen.spatial.adjacency = adjacency;
+    return chosen;
 }
 
 } // namespace vbas

@@ -1,7 +1,7 @@
 #include "Pipeline.h"
-#include "GeneralizationSearch.h"
 #include "PipelineProbe.h"
-#include "SuppressionBudget.h"
+#include "generalization/GeneralizedData.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
@@ -487,42 +487,6 @@ ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const Re
     return whole;
 }
 
-ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
-{
-    const std::shared_ptr<const Hierarchies> hierarchies = hierarchiesOf(request, *job.dataset, feedback);
-    if (generalizes(*hierarchies))
-    {
-        std::optional<GeneralizationChoice> choice;
-        {
-            Feedback::Stage stage(feedback, 0.0, 0.4);
-            choice.emplace(searchGeneralization(*this, job, *hierarchies, feedback));
-        }
-        Job chosen = job;
-        chosen.dataset = &choice->dataset;
-        if (choice->adjacency)
-            chosen.spatial.adjacency = choice->adjacency;
-        PipelineResult result;
-        {
-            Feedback::Stage stage(feedback, 0.4, 0.8);
-            result = run(chosen, feedback, choice->locatedTrials);
-        }
-        choice->report.releasedLoss =
-            releasedLoss(result, classLoss(choice->dataset, *hierarchies, choice->report.levels));
-        recordHierarchies(choice->report, hierarchies);
-        Feedback::Stage stage(feedback, 0.8, 1.0);
-        ReleaseResult whole = complete(chosen, std::move(result), request, feedback);
-        whole.generalization = std::move(choice->report);
-        return whole;
-    }
-    PipelineResult result;
-    {
-        Feedback::Stage stage(feedback, 0.0, 0.7);
-        result = run(job, feedback);
-    }
-    Feedback::Stage stage(feedback, 0.7, 1.0);
-    return complete(job, std::move(result), request, feedback);
-}
-
 ReleaseResult Pipeline::releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,
                                            Feedback& feedback) const
 {
@@ -696,6 +660,19 @@ std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult
             fates[row] = RecordFate::Released;
     }
     return fates;
+}
+
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass)
+{
+    const std::vector<ClassCount>& entries = result.aggregation.histograms.allEntries();
+    double sum = 0.0;
+    Count released = 0;
+    for (std::size_t e = 0; e < entries.size(); ++e)
+    {
+        sum += double(result.suppression.aggregateEntryReleased[e]) * lossOfClass[entries[e].cls];
+        released += result.suppression.aggregateEntryReleased[e];
+    }
+    return released > 0 ? sum / double(released) : 0.0;
 }
 
 } // namespace vbas

@@ -1,15 +1,15 @@
 #pragma once
 
-#include "Feedback.h"
 #include "Job.h"
 #include "Registry.h"
+#include "base/Feedback.h"
 #include "boundary/BoundaryRefiner.h"
 #include "data/RegionSet.h"
 #include "generalization/GeneralizationReport.h"
 #include "generalization/Hierarchy.h"
 #include "geometry/ClippedCells.h"
 #include "geometry/Dissolve.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 #include "partition/ContiguityRepair.h"
 #include "partition/SpatialContext.h"
 #include "privacy/Criteria.h"
@@ -258,12 +258,6 @@ public:
     /** What the chosen strategies and the contiguity repair need of a job, together. */
     Needs needs() const;
 
-    /**
-     * All stages, with the aggregates' polygons, the cells when asked for and every record's fate. With
-     * hierarchies (the request's, else the configuration's), the generalization levels are searched first
-     * (searchGeneralization()) and the release is made of the records at the chosen levels.
-     */
-    ReleaseResult release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const;
     /** The release of a partition around given sites (no site count, location or refinement). */
     ReleaseResult releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,
                                      Feedback& feedback) const;
@@ -337,6 +331,15 @@ public:
      */
     PipelineResult run(const Job& job, Feedback& feedback,
                        const std::vector<SiteCountTrial>& located = {}) const;
+    /** The request's hierarchies, else those prepareHierarchies() builds on `dataset`. */
+    std::shared_ptr<const Hierarchies> hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
+                                                     Feedback& feedback) const;
+    /** Gives `report` the hierarchies a release used and what they were built as (the ledger's record). */
+    void recordHierarchies(GeneralizationReport& report,
+                           std::shared_ptr<const Hierarchies> hierarchies) const;
+    /** The release of a result of `job`: with the polygons, the cells when asked for and the fates. */
+    ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
+                           Feedback& feedback) const;
 
 private:
     /** The site stages on prepared data: the count, and its sites located and refined. */
@@ -367,15 +370,6 @@ private:
                         Feedback& feedback) const;
     /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */
     const Partitioner& partitioner(const PreparedData& data, std::unique_ptr<Partitioner>& constrained) const;
-    /** The request's hierarchies, else the configuration's built on `dataset` into `built`. */
-    std::shared_ptr<const Hierarchies> hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
-                                                     Feedback& feedback) const;
-    /** Gives `report` the hierarchies a release used and what they were built as (the ledger's record). */
-    void recordHierarchies(GeneralizationReport& report,
-                           std::shared_ptr<const Hierarchies> hierarchies) const;
-    /** Adds the polygons, cells and fates to a result of `job`. */
-    ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
-                           Feedback& feedback) const;
 
     PipelineConfig mConfig;
     const Registry& mRegistry;
@@ -390,5 +384,8 @@ private:
 
 /** The fate of every input row of `dataset` in `result`. */
 std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult& result);
+
+/** Attribute loss of a release: the mean class loss (classLoss()) of its released records. */
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass);
 
 } // namespace vbas

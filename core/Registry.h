@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Error.h"
 #include "StrategyOptions.h"
+#include "base/Error.h"
 
 #include <memory>
 #include <string>

@@ -2,6 +2,7 @@
 
 #include "GeneralizationSearch.h"
 #include "PipelineProbe.h"
+#include "generalization/GeneralizedData.h"
 #include "quality/Pareto.h"
 
 #include <algorithm>
@@ -124,9 +125,7 @@ ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hiera
                 Feedback::Stage stage(feedback, from, from + 0.5 * (to - from));
                 choice.emplace(searchGeneralization(*mPipelines[i], job, levelled, feedback));
             }
-            Job chosen = job;
-            if (choice->adjacency)
-                chosen.spatial.adjacency = choice->adjacency;
+            Job chosen = choice->jobOf(job);
             // The chosen levels, then (when asked) the other nodes of the search's frontier.
             std::vector<std::vector<std::size_t>> nodes{choice->report.levels};
             if (mSweep.generalizationLevels)

@@ -1,7 +1,7 @@
 #include "AreaMoveRefiner.h"
 
 #include "StrategyOptions.h"
-#include "sitelocation/SuppressionLedger.h"
+#include "suppression/SuppressionLedger.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "ClassDictionary.h"
-#include "Feedback.h"
 #include "HistogramTable.h"
 #include "RecordTable.h"
 #include "Schema.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 
 #include <memory>
 #include <string>
@@ -93,7 +93,8 @@ public:
     /** Number of sensitive fields (SPEC section 10). */
     std::size_t sensitiveCount() const { return mKept->sensitiveCount; }
     /** Code of sensitive field `field` in an input row. */
-    /** The value behind every code of each sensitive field (RecordTable::sensitiveValues); empty when not known. */
+    /** The value behind every code of each sensitive field (RecordTable::sensitiveValues); empty when not
+     * known. */
     const std::vector<std::vector<CategoryValue>>& sensitiveValues() const { return mKept->sensitiveValues; }
     std::uint32_t rowSensitive(std::size_t row, std::size_t field) const
     {

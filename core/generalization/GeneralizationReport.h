@@ -1,7 +1,7 @@
 #pragma once
 
 #include "Hierarchy.h"
-#include "Types.h"
+#include "base/Types.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "Hierarchy.h"
 
-#include "Error.h"
 #include "HierarchyKinds.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <set>

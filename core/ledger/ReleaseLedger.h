@@ -1,12 +1,12 @@
 #pragma once
 
-#include "Types.h"
+#include "base/Types.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
 #include "ledger/DifferenceAudit.h"
 #include "ledger/RecordFingerprint.h"
 #include "ledger/ValueSets.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 #include "suppression/ReleaseCriterion.h"
 
 #include <cstdint>

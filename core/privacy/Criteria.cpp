@@ -1,6 +1,6 @@
 #include "Criteria.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <numeric>
@@ -35,13 +35,16 @@ bool Criteria::summarized() const
 bool Criteria::passesSummaries(Count records, const std::vector<FieldSummary>& fields) const
 {
     return std::all_of(mCriteria.begin(), mCriteria.end(),
-                       [&](const auto& criterion)
-                       { return !criterion->decidedBySummaries() || criterion->passesSummaries(records, fields); });
+                       [&](const auto& criterion) {
+                           return !criterion->decidedBySummaries() ||
+                                  criterion->passesSummaries(records, fields);
+                       });
 }
 
 bool Criteria::monotone() const
 {
-    return std::all_of(mCriteria.begin(), mCriteria.end(), [](const auto& criterion) { return criterion->monotone(); });
+    return std::all_of(mCriteria.begin(), mCriteria.end(),
+                       [](const auto& criterion) { return criterion->monotone(); });
 }
 
 bool Criteria::passes(const GroupValues& group, const TableValues& table) const
@@ -53,8 +56,9 @@ bool Criteria::passes(const GroupValues& group, const TableValues& table) const
 void Criteria::check(const Dataset& dataset) const
 {
     if (!empty() && dataset.sensitiveCount() == 0)
-        throw Error(Subject::Sensitive, describe() + " needs at least one sensitive field; give the sensitive "
-                                                     "fields or leave it off");
+        throw Error(Subject::Sensitive, describe() +
+                                            " needs at least one sensitive field; give the sensitive "
+                                            "fields or leave it off");
 }
 
 std::vector<bool> Criteria::failing(const RegionSet& regions, const Aggregation& aggregation,
@@ -67,7 +71,8 @@ std::vector<bool> Criteria::failing(const RegionSet& regions, const Aggregation&
     const Dataset& dataset = regions.dataset();
     check(dataset);
     const std::size_t fields = dataset.sensitiveCount();
-    const std::vector<std::size_t> rowEntry = aggregation.releasedEntryOfRows(dataset, withheld, withheldRows);
+    const std::vector<std::size_t> rowEntry =
+        aggregation.releasedEntryOfRows(dataset, withheld, withheldRows);
     struct Tally
     {
         std::size_t entry;
@@ -86,7 +91,8 @@ std::vector<bool> Criteria::failing(const RegionSet& regions, const Aggregation&
                 tallies.push_back({rowEntry[row], std::uint32_t(field), value, dataset.rowWeight(row)});
             }
     feedback.checkCanceled();
-    std::sort(tallies.begin(), tallies.end(), [](const Tally& a, const Tally& b)
+    std::sort(tallies.begin(), tallies.end(),
+              [](const Tally& a, const Tally& b)
               { return std::tie(a.entry, a.field, a.value) < std::tie(b.entry, b.field, b.value); });
     // Each released entry's values, once.
     struct Group
@@ -115,8 +121,9 @@ std::vector<bool> Criteria::failing(const RegionSet& regions, const Aggregation&
     TableValues table;
     table.counts.assign(fields, std::vector<Count>(values, 0));
     for (std::size_t field = 0; field < fields; ++field)
-        table.order.push_back(field < dataset.sensitiveValues().size() ? numericOrder(dataset.sensitiveValues()[field])
-                                                                       : std::vector<std::uint32_t>());
+        table.order.push_back(field < dataset.sensitiveValues().size()
+                                  ? numericOrder(dataset.sensitiveValues()[field])
+                                  : std::vector<std::uint32_t>());
     const bool readsTable = std::any_of(mCriteria.begin(), mCriteria.end(),
                                         [](const auto& criterion) { return criterion->readsTable(); });
     for (bool changed = true; changed;)
@@ -157,8 +164,11 @@ std::vector<std::uint32_t> numericOrder(const std::vector<CategoryValue>& values
         codes.push_back(code);
     }
     const auto number = [&](std::uint32_t code)
-    { return values[code].number ? *values[code].number : double(*values[code].day); };
-    std::stable_sort(codes.begin(), codes.end(), [&](std::uint32_t a, std::uint32_t b) { return number(a) < number(b); });
+    {
+        return values[code].number ? *values[code].number : double(*values[code].day);
+    };
+    std::stable_sort(codes.begin(), codes.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return number(a) < number(b); });
     // NULL (and no value) after every number.
     std::vector<std::uint32_t> order(values.size(), std::uint32_t(codes.size()));
     for (std::uint32_t place = 0; place < codes.size(); ++place)

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Feedback.h"
 #include "Registry.h"
+#include "base/Feedback.h"
 #include "data/RegionSet.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 #include "privacy/GroupCriterion.h"
 
 #include <memory>
@@ -14,9 +14,10 @@ namespace vbas
 {
 
 /**
- * The privacy criteria a configuration turns on, besides k (SPEC section 14): made from the registry's criterion
- * entries and the options (a criterion whose options leave it off is not made). The suppression, the
- * refinement's ledger, the generalization search and the report read them from here; none of them names one.
+ * The privacy criteria a configuration turns on, besides k (SPEC section 14): made from the registry's
+ * criterion entries and the options (a criterion whose options leave it off is not made). The suppression,
+ * the refinement's ledger, the generalization search and the report read them from here; none of them names
+ * one.
  */
 class Criteria
 {
@@ -56,8 +57,8 @@ private:
 };
 
 /**
- * The order of each value of a sensitive field when every value (NULL aside) is a number, for the distances of
- * criteria that read it (TableValues::order); empty for a field of categories.
+ * The order of each value of a sensitive field when every value (NULL aside) is a number, for the distances
+ * of criteria that read it (TableValues::order); empty for a field of categories.
  */
 std::vector<std::uint32_t> numericOrder(const std::vector<CategoryValue>& values);
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "StrategyOptions.h"
-#include "Types.h"
+#include "base/Types.h"
 #include "privacy/CountLogCountSum.h"
 
 #include <cstdint>
@@ -57,8 +57,8 @@ public:
     /** What it asks, for the log and the report: "distinct 2-diversity", "0.2-closeness". */
     virtual std::string describe() const = 0;
     /**
-     * Whether `group` passes against the released table `table`. The verifier (vbas:checkanonymity) calls it on
-     * the groups and values it counts from a published table alone.
+     * Whether `group` passes against the released table `table`. The verifier (vbas:checkanonymity) calls it
+     * on the groups and values it counts from a published table alone.
      */
     virtual bool passes(const GroupValues& group, const TableValues& table) const = 0;
     /** Whether it reads the released table's values: withholding a group can then make another fail. */

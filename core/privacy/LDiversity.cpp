@@ -1,7 +1,7 @@
 #include "LDiversity.h"
 
-#include "Error.h"
-#include "NumberText.h"
+#include "base/Error.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,8 @@ const OptionSpec& lOption()
 {
     static const OptionSpec spec = OptionSpec::integer(
         "l", "Least different sensitive values per group, l (0: off)", 0.0, 0.0, 1e9,
-        "when 2 or more, every released group must hold l well-represented values of every sensitive field, or "
+        "when 2 or more, every released group must hold l well-represented values of every sensitive field, "
+        "or "
         "it is withheld: otherwise a group of k people who share one diagnosis tells the diagnosis of each");
     return spec;
 }
@@ -24,8 +25,10 @@ const OptionSpec& measureOption()
 {
     static const OptionSpec spec = OptionSpec::choice(
         "l_measure", "Diversity measure", {"distinct", "entropy", "recursive"}, "distinct",
-        "distinct: at least l different values in every group; entropy: the values spread as evenly as l equally "
-        "common ones at least, which also refuses groups where one value dominates; recursive: the most common "
+        "distinct: at least l different values in every group; entropy: the values spread as evenly as l "
+        "equally "
+        "common ones at least, which also refuses groups where one value dominates; recursive: the most "
+        "common "
         "value holds fewer than c times the records of the l-th most common and all rarer ones");
     return spec;
 }
@@ -33,9 +36,10 @@ const OptionSpec& measureOption()
 const OptionSpec& cOption()
 {
     static const OptionSpec spec =
-        OptionSpec::number("c", "c of recursive (c, l)-diversity", 3.0, 1e-9, 1e9,
-                           "with l_measure recursive: how many times the records of the l-th most common value "
-                           "and all rarer ones the most common value must stay below")
+        OptionSpec::number(
+            "c", "c of recursive (c, l)-diversity", 3.0, 1e-9, 1e9,
+            "with l_measure recursive: how many times the records of the l-th most common value "
+            "and all rarer ones the most common value must stay below")
             .asAdvanced();
     return spec;
 }
@@ -51,8 +55,9 @@ std::unique_ptr<GroupCriterion> LDiversity::create(const StrategyOptions& option
     DiversityRule rule;
     rule.l = options.count(lOption());
     if (rule.l == 1)
-        throw Error(Subject::Option, "l is 1, but one value is no diversity; set l to 2 or more, or 0 to leave "
-                                     "l-diversity off");
+        throw Error(Subject::Option,
+                    "l is 1, but one value is no diversity; set l to 2 or more, or 0 to leave "
+                    "l-diversity off");
     if (!rule.enabled())
         return nullptr;
     rule.measure = DiversityRule::Measure(options.choiceIndex(measureOption()));

@@ -1,7 +1,7 @@
 #include "PublishedColumns.h"
 
-#include "Error.h"
-#include "NumberText.h"
+#include "base/Error.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <map>

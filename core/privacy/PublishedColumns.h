@@ -1,10 +1,10 @@
 #pragma once
 
-#include "Feedback.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "TCloseness.h"
 
-#include "NumberText.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <cmath>

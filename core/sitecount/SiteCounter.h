@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Feedback.h"
 #include "StrategyOptions.h"
+#include "base/Feedback.h"
 #include "data/RegionSet.h"
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "SuppressionBudgetCount.h"
 
-#include "NumberText.h"
 #include "StrategyOptions.h"
-#include "SuppressionBudget.h"
+#include "base/NumberText.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -231,7 +231,8 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     {
         feedback.warning("even one region withholds more than the suppression budget of " +
                          percentText(percent) +
-                         " %: global suppression or the criteria on the sensitive values withhold too much; generalize the "
+                         " %: global suppression or the criteria on the sensitive values withhold too much; "
+                         "generalize the "
                          "quasi-identifiers or raise the budget");
         return 1;
     }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "data/RegionSet.h"
 #include "partition/Partitioner.h"
 #include "privacy/Criteria.h"
@@ -38,7 +38,8 @@ struct RefinementReport
     double entropyRise = 1.0;
 };
 
-/** What every released group must hold: k records, and the criteria on its sensitive values when any is on. */
+/** What every released group must hold: k records, and the criteria on its sensitive values when any is on.
+ */
 struct ReleaseRule
 {
     // Implicit: k alone is the rule without other criteria.

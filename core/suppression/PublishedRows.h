@@ -1,6 +1,6 @@
 #pragma once
 
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 
 #include <cstddef>
 #include <vector>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "data/RegionSet.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 
 #include <vector>
 

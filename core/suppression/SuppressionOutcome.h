@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Feedback.h"
 #include "ReleaseCriterion.h"
 #include "Suppressor.h"
-#include "partition/Aggregation.h"
+#include "base/Feedback.h"
+#include "model/Aggregation.h"
 #include "privacy/Criteria.h"
 
 #include <vector>
@@ -73,8 +73,8 @@ struct SuppressionOutcome
     /**
      * Applies `suppressor` to the aggregates, withholds the groups of fewer than k people (when the dataset
      * counts people), then the rows of a count table whose published row falls below k, then the remaining
-     * groups that fail one of `criteria` (l-diversity...), then those that `differences` withholds (the difference rule against
-     * earlier releases; null: none), and counts what is released.
+     * groups that fail one of `criteria` (l-diversity...), then those that `differences` withholds (the
+     * difference rule against earlier releases; null: none), and counts what is released.
      */
     static SuppressionOutcome apply(const RegionSet& regions, const Aggregation& aggregation,
                                     const Suppressor& suppressor, Count k, const Criteria& criteria,

@@ -1,6 +1,6 @@
 #include "vbasparameterreader.h"
 
-#include "RiskThreshold.h"
+#include "privacy/RiskThreshold.h"
 #include "vbasalgorithm.h"
 #include "vbaschoiceparameter.h"
 

@@ -6,6 +6,7 @@
 #include "vbassteps.h"
 #include "vbasstrategyparameters.h"
 
+#include "Release.h"
 #include "privacy/PublishedColumns.h"
 #include "privacy/RepeatedPersons.h"
 
@@ -367,7 +368,7 @@ void VbasReleaseRun::computeRelease()
         {
             return mRead.runEngine(
                 steps, [&](vbas::Feedback& engineFeedback)
-                { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
+                { return VbasRelease(vbas::release(pipeline, job.engineJob(), request, engineFeedback)); });
         });
 }
 

@@ -1,6 +1,6 @@
 #include "vbasstrategyparameters.h"
 
-#include "SuppressionBudget.h"
+#include "sitecount/SuppressionBudget.h"
 #include "vbasdataparameters.h"
 
 #include "vbasalgorithm.h"

@@ -1,6 +1,6 @@
 #include "vbasledgerstore.h"
 
-#include "Error.h"
+#include "base/Error.h"
 #include "vbasparameters.h"
 
 #include <qgsapplication.h>

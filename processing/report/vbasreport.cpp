@@ -1,7 +1,7 @@
 #include "vbasreport.h"
 
-#include "NumberText.h"
 #include "Registry.h"
+#include "base/NumberText.h"
 #include "vbascharts.h"
 #include "vbaswithheld.h"
 

@@ -7,6 +7,7 @@
 // the hierarchies (SPEC section 12).
 #include "Pipeline.h"
 #include "PropertyCheck.h"
+#include "Release.h"
 #include "SceneSupport.h"
 #include "TestSupport.h"
 #include "generalization/HierarchySupport.h"
@@ -218,7 +219,7 @@ TEST_P(EveryCombination, KeepsTheGuaranteeOverGeneralizedValues)
         ReleaseRequest request;
         request.hierarchies = &hierarchies;
         Feedback feedback;
-        const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+        const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
         const std::string combination = "scenario " + std::to_string(s) + ": " + config.siteCounter + " + " +
                                         config.siteLocator + " + " + config.siteRefiner + " + " +
                                         config.boundaryRefiner;

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Feedback.h"
-#include "StrategyOptions.h"
-#include "data/Dataset.h"
 #include "Registry.h"
+#include "StrategyOptions.h"
+#include "base/Feedback.h"
+#include "data/Dataset.h"
 #include "privacy/Criteria.h"
 #include "privacy/LDiversity.h"
 

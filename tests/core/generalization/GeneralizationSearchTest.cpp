@@ -1,9 +1,11 @@
 #include "GeneralizationSearch.h"
 #include "Pipeline.h"
 #include "PipelineProbe.h"
+#include "Release.h"
 #include "ReleaseCheck.h"
 #include "Sweep.h"
 #include "TestSupport.h"
+#include "generalization/GeneralizedData.h"
 #include "generalization/HierarchySupport.h"
 
 #include <gtest/gtest.h>
@@ -85,7 +87,7 @@ TEST_F(HandLattice, ChoosesTheLeastLossThatReachesTheCoarsestRegions)
     request.hierarchies = &hierarchies;
     Feedback feedback;
     const Pipeline pipeline(config);
-    const ReleaseResult release = pipeline.release(job, request, feedback);
+    const ReleaseResult release = vbas::release(pipeline, job, request, feedback);
     ASSERT_TRUE(release.generalization);
     const GeneralizationReport& report = *release.generalization;
     EXPECT_EQ(report.levels, (std::vector<std::size_t>{1, 0}));
@@ -121,7 +123,7 @@ TEST_F(HandLattice, WithoutHierarchiesNothingChanges)
 {
     Job job(*dataset);
     Feedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, {}, feedback);
     EXPECT_FALSE(release.generalization);
     EXPECT_EQ(release.result.suppression.suppressed(), 3u);
 }
@@ -140,7 +142,7 @@ TEST_F(HandLattice, TheReleaseCarriesTheHierarchiesItBuiltAndWhatALaterReleaseBu
     Job job(valued);
     Feedback feedback;
     const Pipeline pipeline(config);
-    const ReleaseResult release = pipeline.release(job, {}, feedback);
+    const ReleaseResult release = vbas::release(pipeline, job, {}, feedback);
     ASSERT_TRUE(release.generalization);
     const GeneralizationReport& report = *release.generalization;
     EXPECT_EQ(report.levels, (std::vector<std::size_t>{1, 0}));
@@ -179,7 +181,7 @@ TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
     ReleaseRequest request;
     request.hierarchies = &hierarchies;
     Feedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
     ASSERT_TRUE(release.generalization);
     EXPECT_EQ(release.generalization->latticeNodes, 1u);
     EXPECT_EQ(release.generalization->levels[0], 0u);
@@ -199,7 +201,7 @@ TEST_F(HandLattice, WhenOnlyARemovalMeetsTheBudgetTheReportSaysWhichAndRemovesNo
     ReleaseRequest request;
     request.hierarchies = &hierarchies;
     test::RecordingFeedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
     ASSERT_TRUE(release.generalization);
     const GeneralizationReport& report = *release.generalization;
     EXPECT_EQ(report.levels[0], 0u) << "never removed unless allowed";
@@ -229,7 +231,7 @@ TEST_F(HandLattice, AnAllowedRemovalIsSaid)
     ReleaseRequest request;
     request.hierarchies = &hierarchies;
     test::RecordingFeedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
     ASSERT_TRUE(release.generalization);
     EXPECT_EQ(release.generalization->levels[0], 1u);
     EXPECT_EQ(release.generalization->removed, (std::vector<std::string>{"age"}));
@@ -547,7 +549,7 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
             job.regionParent = parents;
         }
         Feedback feedback;
-        const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+        const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
         ASSERT_TRUE(release.generalization);
         const RecordTable generalized =
             test::generalizedTable(lattice.table, lattice.hierarchies, release.generalization->levels);

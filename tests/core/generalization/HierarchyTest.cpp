@@ -1,5 +1,5 @@
 #include "generalization/Hierarchy.h"
-#include "Error.h"
+#include "base/Error.h"
 #include "generalization/HierarchyKinds.h"
 
 #include <gtest/gtest.h>

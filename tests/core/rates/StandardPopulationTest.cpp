@@ -1,6 +1,6 @@
 // The shipped standard populations against their published totals, and their mapping onto population bands.
 #include "rates/StandardPopulation.h"
-#include "Error.h"
+#include "base/Error.h"
 
 #include <gtest/gtest.h>
 

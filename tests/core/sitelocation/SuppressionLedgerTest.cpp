@@ -1,7 +1,7 @@
 // SuppressionLedger against a brute-force recount from the regions' records after every move and undo:
 // the counts the refinement and the region moves decide by.
 
-#include "sitelocation/SuppressionLedger.h"
+#include "suppression/SuppressionLedger.h"
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 #include "Aggregation.h"
 
-#include "CompressedLists.h"
+#include "base/CompressedLists.h"
 
 #include <algorithm>
 

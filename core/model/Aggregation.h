@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Partitioner.h"
 #include "data/HistogramTable.h"
 #include "data/RegionSet.h"
+#include "model/Sites.h"
 
 #include <vector>
 
