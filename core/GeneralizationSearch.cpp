@@ -140,30 +140,31 @@ public:
         std::vector<SiteCountTrial> located;
     };
 
-    /** The release of the node `levels` of `hierarchies` (the job's, or with stand-ins for removals). */
+    /**
+     * The release of the node `levels` of `hierarchies` (the job's, or with stand-ins for removals): at its
+     * own site count (the configured counter's), or at `sites` when given (a coarser node's, which a finer
+     * one reaches only by withholding within the budget there).
+     */
     NodeEvaluation evaluate(const std::vector<std::size_t>& levels, const Hierarchies& hierarchies,
-                            Feedback& feedback)
+                            Feedback& feedback, std::optional<std::uint64_t> sites = std::nullopt)
     {
         mLast = Evaluated{levels, std::nullopt, {}};
         const Dataset& dataset =
             mLast.dataset.emplace(generalizedDataset(*mJob.dataset, hierarchies, levels));
-        Job job = mJob;
-        job.dataset = &dataset;
-        if (mAdjacency)
-            job.spatial.adjacency = mAdjacency;
         QuietFeedback quiet(feedback);
-        const PreparedData data = mPipeline.prepare(job, quiet);
+        const PreparedData data = mPipeline.prepare(jobOn(dataset), quiet);
         mAdjacency = data.spatial.adjacency;
         PipelineProbe probe(mPipeline, data);
-        const std::uint64_t sites = mPipeline.estimateSiteCount(data, probe, quiet, nullptr);
-        for (const SiteCountTrial& trial : probe.trials())
-            if (!trial.refined)
-                mLast.located.push_back(trial);
+        if (sites)
+            probe.withheld(*sites, false, quiet);
+        else
+            sites = mPipeline.estimateSiteCount(data, probe, quiet, nullptr);
+        keepLocated(probe, mLast);
         const PipelineResult result =
-            mPipeline.finish(data, mPipeline.locateSites(data, sites, quiet), quiet);
+            mPipeline.finish(data, mPipeline.locateSites(data, *sites, quiet), quiet);
         NodeEvaluation node;
         node.levels = levels;
-        node.sites = sites;
+        node.sites = *sites;
         node.aggregates = result.aggregation.size();
         node.withheld = result.suppression.suppressed();
         node.records = dataset.totalRecords();
@@ -171,6 +172,24 @@ public:
         node.nue = result.metric("quality.non_uniform_entropy");
         node.withinBudget = node.withheld <= mBudget;
         return node;
+    }
+
+    /**
+     * Adds the release without refinement at `sites` of the node kept (keepLast()) to its located releases,
+     * unless the node has fewer regions: with the one below it within the budget, it brackets the boundary
+     * the release's own search would find (ReleaseProbe::knownLocatedBoundary()).
+     */
+    void locateBestAt(std::uint64_t sites, Feedback& feedback)
+    {
+        if (!mBest.dataset)
+            return;
+        QuietFeedback quiet(feedback);
+        const PreparedData data = mPipeline.prepare(jobOn(*mBest.dataset), quiet);
+        if (sites > data.regions.nonEmptyCount())
+            return;
+        PipelineProbe probe(mPipeline, data);
+        probe.withheld(sites, false, quiet);
+        keepLocated(probe, mBest);
     }
 
     const std::shared_ptr<const RegionAdjacency>& adjacency() const { return mAdjacency; }
@@ -185,6 +204,23 @@ public:
     }
 
 private:
+    /** The job on `dataset`, with the adjacency built once. */
+    Job jobOn(const Dataset& dataset) const
+    {
+        Job job = mJob;
+        job.dataset = &dataset;
+        if (mAdjacency)
+            job.spatial.adjacency = mAdjacency;
+        return job;
+    }
+
+    static void keepLocated(const PipelineProbe& probe, Evaluated& evaluated)
+    {
+        for (const SiteCountTrial& trial : probe.trials())
+            if (!trial.refined)
+                evaluated.located.push_back(trial);
+    }
+
     static PipelineConfig unrefined(PipelineConfig config)
     {
         config.siteRefiner.clear();
@@ -310,10 +346,15 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     const bool monotone = pipeline.criteria().monotone();
 
     NodeEvaluator evaluator(pipeline, job, budget);
+    // Once the coarsest node is within the budget, a finer node reaches as far only if it is within the
+    // budget at the coarsest's site count (generalizing merges groups, so at the same sites a finer node
+    // never withholds less): one release there decides, instead of the node's own search of site counts.
+    // A criterion that is not monotone under merging leaves every node its own search.
+    std::optional<std::uint64_t> coarsestSites;
     const auto evaluate = [&](std::size_t n)
     {
         feedback.checkCanceled();
-        report.evaluated.push_back(evaluator.evaluate(nodes[n], hierarchies, feedback));
+        report.evaluated.push_back(evaluator.evaluate(nodes[n], hierarchies, feedback, coarsestSites));
         feedback.setProgress(double(report.evaluated.size()) / double(nodes.size()));
         return report.evaluated.back();
     };
@@ -350,6 +391,8 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     // The best node is always the last evaluated that reaches: its records are kept for the release.
     if (reaches(coarsest))
         evaluator.keepLast();
+    if (monotone && coarsest.withinBudget)
+        coarsestSites = coarsest.sites;
     /** Evaluates `n` unless known; whether it reaches (a ruled-out node does not). */
     const auto tryNode = [&](std::size_t n)
     {
@@ -398,6 +441,10 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
             }
         }
         chosen = *evaluation[best];
+        // A finer node chosen was released at the coarsest's count only: the count above it, over the budget
+        // for the coarsest and so for it, completes the bracket its release's own search starts from.
+        if (best != top && coarsestSites)
+            evaluator.locateBestAt(*coarsestSites + 1, feedback);
     }
     for (std::size_t n = 0; n < nodes.size(); ++n)
         if (!evaluation[n] && ruledOut(n))

@@ -236,7 +236,10 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
                          "quasi-identifiers or raise the budget");
         return 1;
     }
-    if (located(most) <= budget)
+    // The boundary without refinement, when the releases the probe was given bracket it (the generalization
+    // search's of these records): the search of it would end there.
+    const std::optional<std::uint64_t> known = probe.knownLocatedBoundary(budget);
+    if (!known && located(most) <= budget)
         return most;
     // The largest count from `from` on whose release without refinement withholds at most `limit`:
     // double until over (withholding is strongly convex in s), then narrow. Such releases are cheap; two
@@ -272,7 +275,7 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     // The boundary without refinement is a lower bound of the refined one. Its refined release goes with a
     // guess at the bracketing below (kGuessedShare for the share), released alongside: a guess within the
     // budget is a better start, one over it may bracket below where the bracketing would aim.
-    std::uint64_t lo = located(1) <= budget ? locatedBoundary(1, budget) : 1;
+    std::uint64_t lo = known ? *known : located(1) <= budget ? locatedBoundary(1, budget) : 1;
     if (!probe.refines() && tolerance(lo) > 1)
         return lo; // refined releases are the located ones: their boundary is found
     const auto guessAt = [&](double share)

@@ -7,6 +7,7 @@
 #include "TestSupport.h"
 #include "generalization/GeneralizedData.h"
 #include "generalization/HierarchySupport.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include <gtest/gtest.h>
 
@@ -403,18 +404,31 @@ struct RandomLattice
 // At a fixed partition (fixed site count, no global suppression, k only) withholding never rises when
 // values are generalized, so the search's pruning loses nothing: it must pick exactly what evaluating
 // every node picks.
+// With a fixed site count, and with the budget search, where the search releases a finer node only at the
+// coarsest's count while every node here gets its own search of site counts.
 TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
 {
     std::size_t pruned = 0;
-    for (unsigned seed = 1; seed <= 6; ++seed)
+    for (unsigned scenario = 1; scenario <= 12; ++scenario)
     {
-        SCOPED_TRACE("seed " + std::to_string(seed));
+        const unsigned seed = (scenario - 1) % 6 + 1;
+        const bool searched = scenario > 6;
+        SCOPED_TRACE("seed " + std::to_string(seed) + (searched ? ", budget search" : ", 12 sites"));
         RandomLattice lattice(seed);
         PipelineConfig config;
         config.k = 4;
+        if (searched)
+        {
+            // No removal, and a k that leaves fewer aggregates than regions: the counts the search finds lie
+            // below every region.
+            for (auto& qi : lattice.hierarchies)
+                qi->maxLevel = qi->hierarchy.levels() - 2;
+            config.k = 4 + seed;
+        }
         config.globalSuppression = false;
-        config.siteCounter = "sitecount.fixed";
-        config.options.set("site_count", 12.0);
+        config.siteCounter = searched ? "sitecount.suppression_budget" : "sitecount.fixed";
+        if (!searched)
+            config.options.set("site_count", 12.0);
         // Budgets from loose to tight, so that some nodes near the top miss and rule out finer ones.
         const double percent = std::vector<double>{4.0, 1.0, 0.5, 2.0, 0.3, 1.5}[seed - 1];
         config.suppressionBudget = percent;
@@ -426,9 +440,9 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
 
         // Brute force: every node, ordered by loss (ties in mixed-radix order, first QI fastest).
         std::vector<std::vector<std::size_t>> nodes;
-        const std::size_t l0 = lattice.hierarchies[0]->hierarchy.levels();
-        const std::size_t l1 = lattice.hierarchies[1]->hierarchy.levels();
-        const std::size_t l2 = lattice.hierarchies[2]->hierarchy.levels();
+        const std::size_t l0 = lattice.hierarchies[0]->maxLevel + 1;
+        const std::size_t l1 = lattice.hierarchies[1]->maxLevel + 1;
+        const std::size_t l2 = lattice.hierarchies[2]->maxLevel + 1;
         for (std::size_t c = 0; c < l2; ++c)
             for (std::size_t b = 0; b < l1; ++b)
                 for (std::size_t a = 0; a < l0; ++a)
@@ -483,19 +497,23 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
     EXPECT_GT(pruned, 0u) << "the scenarios exercise the pruning";
 }
 
-// The releases without refinement the search hands to the release are those the release's own budget
-// search would make of the chosen node's records.
+// The releases without refinement the search hands to the release are releases of the chosen node's records,
+// and with them the release's own budget search ends at the count it finds without them.
 TEST(GeneralizationSearch, TheLocatedReleasesItKeepsAreThoseOfTheChosenRecords)
 {
-    std::size_t kept = 0;
-    for (unsigned seed = 1; seed <= 4; ++seed)
+    std::size_t kept = 0, bracketed = 0;
+    for (unsigned seed = 1; seed <= 8; ++seed)
     {
         SCOPED_TRACE("seed " + std::to_string(seed));
         RandomLattice lattice(seed);
+        // No removal, and a k that leaves fewer aggregates than regions: the boundary lies below every
+        // region.
+        for (auto& qi : lattice.hierarchies)
+            qi->maxLevel = qi->hierarchy.levels() - 2;
         PipelineConfig config;
-        config.k = 4;
+        config.k = 4 + seed;
         config.siteCounter = "sitecount.suppression_budget";
-        config.suppressionBudget = std::vector<double>{3.0, 1.0, 2.0, 0.5}[seed - 1];
+        config.suppressionBudget = std::vector<double>{3.0, 1.0, 2.0, 0.5, 1.5, 4.0, 0.8, 2.5}[seed - 1];
         const Pipeline pipeline(config);
         Job job(*lattice.dataset);
         Feedback feedback;
@@ -505,17 +523,20 @@ TEST(GeneralizationSearch, TheLocatedReleasesItKeepsAreThoseOfTheChosenRecords)
             continue; // the chosen node was not the last that reached (a budget no node meets)
         ++kept;
         const PreparedData data = pipeline.prepare(Job(choice.dataset), feedback);
-        PipelineProbe probe(pipeline, data);
-        pipeline.estimateSiteCount(data, probe, feedback, nullptr);
-        std::vector<std::pair<std::uint64_t, Count>> expected, given;
-        for (const SiteCountTrial& trial : probe.trials())
-            if (!trial.refined)
-                expected.emplace_back(trial.sites, trial.withheld);
+        PipelineProbe fresh(pipeline, data);
         for (const SiteCountTrial& trial : choice.locatedTrials)
-            given.emplace_back(trial.sites, trial.withheld);
-        EXPECT_EQ(given, expected);
+            EXPECT_EQ(trial.withheld, fresh.withheld(trial.sites, false, feedback))
+                << trial.sites << " sites";
+        PipelineProbe alone(pipeline, data), given(pipeline, data);
+        given.knowLocated(choice.locatedTrials);
+        const Count budget = suppressionBudget(data.regions.totalRecords() + data.globallySuppressed,
+                                               config.suppressionBudget);
+        bracketed += given.knownLocatedBoundary(budget) ? 1 : 0;
+        EXPECT_EQ(pipeline.estimateSiteCount(data, given, feedback, nullptr),
+                  pipeline.estimateSiteCount(data, alone, feedback, nullptr));
     }
     EXPECT_GT(kept, 1u) << "the scenarios should keep the chosen node's releases";
+    EXPECT_GT(bracketed, 0u) << "the scenarios should bracket the boundary with the releases kept";
 }
 
 // The guarantee, recounted over the generalized values straight from the hierarchies, for the
