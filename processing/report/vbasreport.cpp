@@ -535,14 +535,17 @@ QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayo
                              .arg(report.latticeNodes)
                              .arg(report.prunedNodes)
                              .arg(QString::fromStdString(vbas::percentText(report.budgetPercent)))),
-                 escaped(
-                     QObject::tr("To be quick, the search evaluates each combination without the site "
-                                 "refinement and region moves: the columns under \"evaluated\". The chosen "
-                                 "one is then released with them: %1 regions and %2 records withheld (%3), "
-                                 "where its evaluation found %4 regions and %5 withheld.")
-                         .arg(count(qint64(result.aggregation.size())), count(withheld),
-                              percent(double(withheld), double(records)), count(qint64(chosen.aggregates)),
-                              count(qint64(chosen.withheld)))),
+                 escaped(QObject::tr(
+                             "To be quick, the search evaluates each combination without the site "
+                             "refinement and region moves: the columns under \"evaluated\". The coarsest "
+                             "searches its site counts; once it is within the budget, a finer combination "
+                             "is released at the coarsest's site count only, as it reaches as many regions "
+                             "only if it is within the budget there. The chosen "
+                             "one is then released with them: %1 regions and %2 records withheld (%3), "
+                             "where its evaluation found %4 regions and %5 withheld.")
+                             .arg(count(qint64(result.aggregation.size())), count(withheld),
+                                  percent(double(withheld), double(records)),
+                                  count(qint64(chosen.aggregates)), count(qint64(chosen.withheld)))),
                  escaped(
                      QObject::tr("Only the chosen combination is released: two releases of the same records "
                                  "at other levels or regions could be overlaid to single people out.")));
