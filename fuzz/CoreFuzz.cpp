@@ -6,6 +6,7 @@
 #include "Pipeline.h"
 #include "ReleaseCheck.h"
 #include "SceneSupport.h"
+#include "TestSupport.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
