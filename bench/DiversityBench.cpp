@@ -102,7 +102,8 @@ void manyValues(benchmark::State& state, DiversityRule::Measure measure)
     PipelineConfig config = recommendedConfig();
     config.k = envNumber("VBAS_FRONTIER_K", 5);
     const Count l = envNumber("VBAS_DIVERSITY_L", 2);
-    config.options.set("l", double(l)).set("l_measure", measure == DiversityRule::Measure::Distinct ? "distinct" : "entropy");
+    config.options.set("l", double(l))
+        .set("l_measure", measure == DiversityRule::Measure::Distinct ? "distinct" : "entropy");
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
     config.suppressionBudget = percent;
     const Pipeline pipeline(config);

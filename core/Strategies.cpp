@@ -5,6 +5,8 @@
 #include "partition/BarrierPartitioner.h"
 #include "partition/GeodesicPartitioner.h"
 #include "partition/VoronoiPartitioner.h"
+#include "privacy/LDiversity.h"
+#include "privacy/TCloseness.h"
 #include "quality/Metrics.h"
 #include "sitecount/FixedCount.h"
 #include "sitecount/GapsEntropyCount.h"
@@ -17,8 +19,6 @@
 #include "sitelocation/NaiveDensitySites.h"
 #include "sitelocation/RandomSites.h"
 #include "sitelocation/SuppressionRefiner.h"
-#include "privacy/LDiversity.h"
-#include "privacy/TCloseness.h"
 #include "suppression/SmallClassSuppression.h"
 
 namespace vbas
@@ -103,7 +103,8 @@ Registry makeBuiltIn()
     };
     r.criteria = {
         {"criterion.l_diversity", "l-diversity",
-         "every released group holds l well-represented values of every sensitive field (l; l_measure: distinct, "
+         "every released group holds l well-represented values of every sensitive field (l; l_measure: "
+         "distinct, "
          "entropy or recursive with c)",
          &LDiversity::create, LDiversity::options()},
         {"criterion.t_closeness", "t-closeness",

@@ -9,8 +9,8 @@ namespace vbas
 
 /**
  * l-diversity of the sensitive fields (SPEC sections 10 and 14; Machanavajjhala et al. 2007): every released
- * group must show enough variety in each sensitive field, or an attacker who places a person in the group learns
- * the sensitive value anyway.
+ * group must show enough variety in each sensitive field, or an attacker who places a person in the group
+ * learns the sensitive value anyway.
  */
 struct DiversityRule
 {
@@ -28,7 +28,8 @@ struct DiversityRule
     bool enabled() const { return l >= 2; }
 };
 
-/** The l-diversity criterion: distinct and entropy decided by the ledger's summaries, recursive by the values. */
+/** The l-diversity criterion: distinct and entropy decided by the ledger's summaries, recursive by the
+ * values. */
 class LDiversity : public GroupCriterion
 {
 public:
@@ -46,7 +47,8 @@ public:
     bool passesSummaries(Count records, const std::vector<FieldSummary>& fields) const override;
 
 private:
-    /** Whether one field's values pass: `distinct` values over `records`, `countLogCountSum` their sum c ln c. */
+    /** Whether one field's values pass: `distinct` values over `records`, `countLogCountSum` their sum c ln
+     * c. */
     bool passesField(Count distinct, Count records, double countLogCountSum) const;
 
     DiversityRule mRule;

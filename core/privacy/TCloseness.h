@@ -8,11 +8,11 @@ namespace vbas
 {
 
 /**
- * t-closeness (Li, Li and Venkatasubramanian 2007; ARX's distances): the Earth Mover's Distance between a group's
- * distribution of each sensitive field and the released table's is at most t. For a field of categories every
- * two values are equally far apart (EMD = half the L1 distance); for numbers, m values in order are 1/(m - 1)
- * apart (EMD = sum over i of |cumulated difference up to value i| / (m - 1)). Not monotone: a passing group
- * merged with a failing one may fail.
+ * t-closeness (Li, Li and Venkatasubramanian 2007; ARX's distances): the Earth Mover's Distance between a
+ * group's distribution of each sensitive field and the released table's is at most t. For a field of
+ * categories every two values are equally far apart (EMD = half the L1 distance); for numbers, m values in
+ * order are 1/(m - 1) apart (EMD = sum over i of |cumulated difference up to value i| / (m - 1)). Not
+ * monotone: a passing group merged with a failing one may fail.
  */
 class TCloseness : public GroupCriterion
 {

@@ -8,8 +8,8 @@ namespace vbas
 
 SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Aggregation& aggregation,
                                              const Suppressor& suppressor, Count k, const Criteria& criteria,
-                                             Count globallySuppressed,
-                                             Feedback& feedback, const ReleaseCriterion* differences)
+                                             Count globallySuppressed, Feedback& feedback,
+                                             const ReleaseCriterion* differences)
 {
     SuppressionOutcome outcome;
     const HistogramTable& histograms = aggregation.histograms;

@@ -158,15 +158,16 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
             const int personField = read.fieldIndex(kRecordIdField, fields);
             const int smallAreaField = read.fieldIndex(kSmallAreaField, fields);
             const int k = read.k();
-            // l-diversity, t-closeness...: the criteria the registry's options turn on, decided on what is counted
-            // here.
+            // l-diversity, t-closeness...: the criteria the registry's options turn on, decided on what is
+            // counted here.
             const vbas::Criteria criteria = VbasStrategyParameters::readCriteria(read);
             const QList<int> sensitive =
                 criteria.empty() ? QList<int>() : read.fieldIndices(kParameterSensitiveFields, fields);
             if (!criteria.empty() && sensitive.isEmpty())
-                throw parameterError(kParameterSensitiveFields,
-                                     QObject::tr("%1 needs the fields it protects; give them as SENSITIVE_FIELDS")
-                                         .arg(QString::fromStdString(criteria.describe())));
+                throw parameterError(
+                    kParameterSensitiveFields,
+                    QObject::tr("%1 needs the fields it protects; give them as SENSITIVE_FIELDS")
+                        .arg(QString::fromStdString(criteria.describe())));
 
             const VbasGroupCounts counts =
                 VbasGroupCounts::count(*source, keyFields, sensitive, countField, personField, *feedback);
@@ -204,11 +205,11 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
                     failingColumns << column.name;
             }
             const std::vector<VbasGroupCounts::Group> violating = counts.groupsFailing(k, criteria);
-            const QString requirement =
-                criteria.empty() ? QObject::tr("at least %1 records").arg(k)
-                                 : QObject::tr("at least %1 records and %2")
-                                       .arg(k)
-                                       .arg(QString::fromStdString(criteria.describe()));
+            const QString requirement = criteria.empty()
+                                            ? QObject::tr("at least %1 records").arg(k)
+                                            : QObject::tr("at least %1 records and %2")
+                                                  .arg(k)
+                                                  .arg(QString::fromStdString(criteria.describe()));
             qint64 violatingRecords = 0;
             for (const VbasGroupCounts::Group& group : violating)
                 violatingRecords += group.records;

@@ -51,8 +51,8 @@ void addSiteLocationTo(VbasAlgorithm& algorithm, Choice choice = Choice::One);
  */
 void addPartitionTo(VbasAlgorithm& algorithm, bool recommendedBoundaries = true);
 /**
- * Adds a parameter for every option the registered privacy criteria declare (L, L_MEASURE, C, T...): a criterion
- * added to the registry needs nothing here.
+ * Adds a parameter for every option the registered privacy criteria declare (L, L_MEASURE, C, T...): a
+ * criterion added to the registry needs nothing here.
  */
 void addCriteriaTo(VbasAlgorithm& algorithm);
 

@@ -135,7 +135,8 @@ QVariant VbasGroupCounts::minGroupSize() const
     return smallest;
 }
 
-std::vector<VbasGroupCounts::Group> VbasGroupCounts::groupsFailing(qint64 k, const vbas::Criteria& criteria) const
+std::vector<VbasGroupCounts::Group> VbasGroupCounts::groupsFailing(qint64 k,
+                                                                   const vbas::Criteria& criteria) const
 {
     // The table's values, numbered per sensitive field, and their order when they are all numbers.
     const std::size_t fields = mGroups.empty() ? 0 : mGroups.begin()->second.sensitive.size();

@@ -26,8 +26,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace

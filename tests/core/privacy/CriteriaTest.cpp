@@ -1,8 +1,8 @@
-// The privacy criteria besides k (SPEC section 14, issue 40): t-closeness and recursive (c, l)-diversity worked by
-// hand, and a release held to them recounted by brute force from its rows.
+// The privacy criteria besides k (SPEC section 14, issue 40): t-closeness and recursive (c, l)-diversity
+// worked by hand, and a release held to them recounted by brute force from its rows.
+#include "privacy/Criteria.h"
 #include "Pipeline.h"
 #include "TestSupport.h"
-#include "privacy/Criteria.h"
 #include "privacy/LDiversity.h"
 #include "privacy/TCloseness.h"
 
@@ -45,9 +45,9 @@ GroupValues groupOf(const std::vector<std::pair<std::uint32_t, Count>>& values)
 }
 } // namespace
 
-// Categories a, b, c hold 5, 3, 2 of the table's 10 records; the group holds a twice and c twice: p = (.5, 0, .5),
-// q = (.5, .3, .2), half the L1 distance = (0 + .3 + .3) / 2 = 0.3. In order (numbers 1, 2, 3), the cumulated
-// differences are 0, -.3, 0: (0 + .3 + 0) / (3 - 1) = 0.15.
+// Categories a, b, c hold 5, 3, 2 of the table's 10 records; the group holds a twice and c twice: p = (.5, 0,
+// .5), q = (.5, .3, .2), half the L1 distance = (0 + .3 + .3) / 2 = 0.3. In order (numbers 1, 2, 3), the
+// cumulated differences are 0, -.3, 0: (0 + .3 + 0) / (3 - 1) = 0.15.
 TEST(TCloseness, DistancesWorkedByHand)
 {
     const GroupValues group = groupOf({{0, 2}, {2, 2}});
@@ -68,7 +68,9 @@ TEST(LDiversity, RecursiveWorkedByHand)
     const GroupValues group = groupOf({{0, 1}, {1, 6}, {2, 2}, {3, 3}});
     const TableValues table = tableOf({1, 6, 2, 3}, false);
     const auto recursive = [&](double c, Count l)
-    { return LDiversity({l, DiversityRule::Measure::Recursive, c}).passes(group, table); };
+    {
+        return LDiversity({l, DiversityRule::Measure::Recursive, c}).passes(group, table);
+    };
     EXPECT_TRUE(recursive(3, 2));
     EXPECT_TRUE(recursive(3, 3));
     EXPECT_FALSE(recursive(1.5, 3));
@@ -87,9 +89,9 @@ TEST(Criteria, TheOptionsTurnThemOn)
     EXPECT_THROW(Criteria::fromOptions(Registry::builtIn(), StrategyOptions().set("t", 1.5)), Error);
 }
 
-// A release held to 0.2-closeness on a 3-valued sensitive field, one region: class 0 holds values like the table's,
-// class 1 holds only value 2. Every released group is recounted from the rows: its distance from the released
-// table's distribution is at most 0.2.
+// A release held to 0.2-closeness on a 3-valued sensitive field, one region: class 0 holds values like the
+// table's, class 1 holds only value 2. Every released group is recounted from the rows: its distance from the
+// released table's distribution is at most 0.2.
 TEST(TCloseness, AReleaseWithholdsTheGroupsTooFarFromTheTable)
 {
     DatasetBuilder builder({qi("age")});
