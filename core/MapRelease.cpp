@@ -1,7 +1,7 @@
 #include "MapRelease.h"
 
-#include "Error.h"
-#include "NumberText.h"
+#include "base/Error.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <tuple>

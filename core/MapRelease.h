@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "floor/FloorRegions.h"
 #include "geometry/Dissolve.h"
 #include "geometry/RegionGeometries.h"

@@ -1,7 +1,7 @@
 #include "Pipeline.h"
-#include "GeneralizationSearch.h"
 #include "PipelineProbe.h"
-#include "SuppressionBudget.h"
+#include "generalization/GeneralizedData.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
@@ -45,6 +45,7 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
     const StrategyOptions& options = mConfig.options;
     registry.checkKnownOptions(options);
     checkSuppressionBudget(mConfig.suppressionBudget);
+    mCriteria = Criteria::fromOptions(registry, options);
     mSiteCounter =
         Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").make(options);
     mSiteLocator =
@@ -127,7 +128,7 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
         throw Error(Subject::K, "k = " + std::to_string(k) + " is larger than the " + std::to_string(n) +
                                     " records: no group can ever reach it; lower k or release more records");
 
-    checkDiversityRule(mConfig.diversity, dataset);
+    mCriteria.check(dataset);
     if (!job.regionParent.empty() && job.regionParent.size() != dataset.regionCount())
         throw Error(Subject::Partition,
                     "the parents are given for " + std::to_string(job.regionParent.size()) +
@@ -208,10 +209,10 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
     return data;
 }
 
-Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback&) const
+Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback& feedback) const
 {
-    const GeneralizationSpec& spec = mConfig.generalization;
-    if (spec.empty())
+    const Generalization& generalization = mConfig.generalization;
+    if (generalization.empty())
         return {};
     if (dataset.quasiIdentifierValues().size() != dataset.schema().size())
         throw Error(Subject::Generalization, "the generalization needs the values of the quasi-identifiers");
@@ -219,20 +220,35 @@ Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback&) cons
     for (std::size_t j = 0; j < dataset.schema().size(); ++j)
         names.push_back(dataset.schema().at(j).name);
     Hierarchies hierarchies =
-        buildHierarchies(spec.specs, spec.tables, names, dataset.quasiIdentifierValues(),
-                         {categoryRecords(dataset), mConfig.k, spec.bandNumbers});
+        buildHierarchies(generalization.specs, generalization.tables, names, dataset.quasiIdentifierValues(),
+                         {categoryRecords(dataset), mConfig.k, generalization.bandNumbers});
     if (!generalizes(hierarchies))
         hierarchies.clear();
+    for (const auto& qi : hierarchies)
+        if (qi && qi->automatic)
+            feedback.info(
+                qi->spec.field + ": numbers, banded automatically as '" + qi->spec.text() +
+                "' (the bands for its range, the sparse ends coded until each holds k records; never "
+                "removed unless allowed). In GENERALIZATION, '" +
+                qi->spec.field + ": none' keeps the values as they are, '" + qi->spec.field +
+                ": auto max *' allows "
+                "removing " +
+                qi->spec.field);
     return hierarchies;
 }
 
-const Hierarchies& Pipeline::hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
-                                           Hierarchies& built, Feedback& feedback) const
+std::shared_ptr<const Hierarchies> Pipeline::hierarchiesOf(const ReleaseRequest& request,
+                                                           const Dataset& dataset, Feedback& feedback) const
 {
-    if (request.hierarchies != nullptr)
-        return *request.hierarchies;
-    built = prepareHierarchies(dataset, feedback);
-    return built;
+    return std::make_shared<const Hierarchies>(
+        request.hierarchies != nullptr ? *request.hierarchies : prepareHierarchies(dataset, feedback));
+}
+
+void Pipeline::recordHierarchies(GeneralizationReport& report,
+                                 std::shared_ptr<const Hierarchies> hierarchies) const
+{
+    report.builtAs = mConfig.generalization.builtAs(*hierarchies);
+    report.hierarchies = std::move(hierarchies);
 }
 
 const Partitioner& Pipeline::partitioner(const PreparedData& data,
@@ -307,7 +323,7 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
         return seeds;
     report.emplace();
     std::unique_ptr<Partitioner> constrained;
-    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, mConfig.diversity},
+    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, &mCriteria},
                                 partitioner(data, constrained), std::move(seeds), *report, feedback);
 }
 
@@ -320,9 +336,9 @@ std::optional<Sites> Pipeline::resumeRefinement(const PreparedData& data, const 
         return std::nullopt;
     std::unique_ptr<Partitioner> constrained;
     RefinementReport continued;
-    std::optional<Sites> sites = mSiteRefiner->resume(
-        data.regions, data.partitionInput(), {data.k, mConfig.diversity}, partitioner(data, constrained),
-        refined, refinedReport, count, continued, feedback);
+    std::optional<Sites> sites = mSiteRefiner->resume(data.regions, data.partitionInput(),
+                                                      {data.k, &mCriteria}, partitioner(data, constrained),
+                                                      refined, refinedReport, count, continued, feedback);
     if (sites)
         report = std::move(continued);
     return sites;
@@ -349,8 +365,7 @@ Pipeline::PartitionedSites Pipeline::partitionSites(const PreparedData& data, Si
         RefinementReport report;
         mBoundaryRefiner->refine(
             {data.regions, *data.spatial.adjacency, data.spatial.obstacles.get(), data.regionParent},
-            {data.k, mConfig.diversity}, out.partition.regionSite, out.partition.sites.size(), report,
-            feedback);
+            {data.k, &mCriteria}, out.partition.regionSite, out.partition.sites.size(), report, feedback);
         out.boundary = report;
     }
     return out;
@@ -379,7 +394,7 @@ Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedba
     PartitionedSites made = partitionSites(data, std::move(sites), feedback, refined);
     const Count value =
         SuppressionOutcome::apply(data.regions, Aggregation::build(data.regions, made.partition),
-                                  *mSuppressor, data.k, mConfig.diversity, data.globallySuppressed, feedback)
+                                  *mSuppressor, data.k, mCriteria, data.globallySuppressed, feedback)
             .suppressed();
     if (partitioned != nullptr)
         *partitioned = std::move(made);
@@ -411,10 +426,9 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     feedback.checkCanceled();
     PipelineResult result;
     result.k = data.k;
-    result.diversity = mConfig.diversity;
-    result.suppression =
-        SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mConfig.diversity,
-                                  data.globallySuppressed, feedback, data.differences.get());
+    result.criteria = mCriteria.describe();
+    result.suppression = SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mCriteria,
+                                                   data.globallySuppressed, feedback, data.differences.get());
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
@@ -448,65 +462,43 @@ PipelineResult Pipeline::run(const Job& job, Feedback& feedback,
     return result;
 }
 
-ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
-                                 Feedback& feedback) const
+ReleaseResult Pipeline::complete(const Job& job, const Job& released, PipelineResult result,
+                                 std::optional<GeneralizationReport> generalization,
+                                 const ReleaseRequest& request, Feedback& feedback) const
 {
     ReleaseResult whole;
     whole.result = std::move(result);
-    whole.fates = recordFates(*job.dataset, whole.result);
-    if (job.geometries == nullptr)
+    whole.generalization = std::move(generalization);
+    whole.fates = recordFates(*released.dataset, whole.result);
+    const double checked = request.published != nullptr ? 0.2 : 0.0;
+    if (request.published != nullptr)
+    {
+        Feedback::Stage stage(feedback, 0.0, checked);
+        std::vector<bool> releasedRows(whole.fates.size());
+        for (std::size_t row = 0; row < releasedRows.size(); ++row)
+            releasedRows[row] = whole.fates[row] == RecordFate::Released;
+        whole.fieldChecks =
+            checkPublishedFields(*job.dataset, *request.published, whole.hierarchies(), whole.levels(),
+                                 whole.result.aggregation, releasedRows, whole.result.k, feedback);
+    }
+    if (released.geometries == nullptr)
     {
         if (request.cells)
             throw Error(Subject::Partition, "the cells of the sites need the region polygons");
         return whole;
     }
+    const double dissolved = request.cells ? checked + (1.0 - checked) / 2.0 : 1.0;
     {
-        Feedback::Stage stage(feedback, 0.0, request.cells ? 0.5 : 1.0);
-        whole.polygons = dissolve(*job.geometries, whole.result.aggregation, feedback);
+        Feedback::Stage stage(feedback, checked, dissolved);
+        whole.polygons = dissolve(*released.geometries, whole.result.aggregation, feedback);
     }
     if (request.cells)
     {
-        Feedback::Stage stage(feedback, 0.5, 1.0);
-        whole.cells = clippedVoronoiCells(*job.geometries, whole.result.partition.sites,
+        Feedback::Stage stage(feedback, dissolved, 1.0);
+        whole.cells = clippedVoronoiCells(*released.geometries, whole.result.partition.sites,
                                           whole.result.partition.weights, feedback);
     }
     return whole;
-}
-
-ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
-{
-    Hierarchies built;
-    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
-    if (generalizes(hierarchies))
-    {
-        std::optional<GeneralizationChoice> choice;
-        {
-            Feedback::Stage stage(feedback, 0.0, 0.4);
-            choice.emplace(searchGeneralization(*this, job, hierarchies, feedback));
-        }
-        Job chosen = job;
-        chosen.dataset = &choice->dataset;
-        if (choice->adjacency)
-            chosen.spatial.adjacency = choice->adjacency;
-        PipelineResult result;
-        {
-            Feedback::Stage stage(feedback, 0.4, 0.8);
-            result = run(chosen, feedback, choice->locatedTrials);
-        }
-        choice->report.releasedLoss =
-            releasedLoss(result, classLoss(choice->dataset, hierarchies, choice->report.levels));
-        Feedback::Stage stage(feedback, 0.8, 1.0);
-        ReleaseResult whole = complete(chosen, std::move(result), request, feedback);
-        whole.generalization = std::move(choice->report);
-        return whole;
-    }
-    PipelineResult result;
-    {
-        Feedback::Stage stage(feedback, 0.0, 0.7);
-        result = run(job, feedback);
-    }
-    Feedback::Stage stage(feedback, 0.7, 1.0);
-    return complete(job, std::move(result), request, feedback);
 }
 
 ReleaseResult Pipeline::releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,
@@ -521,7 +513,7 @@ ReleaseResult Pipeline::releaseAroundSites(const Job& job, Sites sites, const Re
         result = finish(data, std::move(sites), feedback);
     }
     Feedback::Stage stage(feedback, 0.7, 1.0);
-    return complete(job, std::move(result), request, feedback);
+    return complete(job, job, std::move(result), std::nullopt, request, feedback);
 }
 
 ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uint32_t>& regionGroup,
@@ -531,13 +523,27 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
     // At given levels: the records generalized to them, as a release of the lattice's node would be.
     std::optional<Dataset> generalized;
     Job atLevels = job;
-    Hierarchies built;
-    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
+    const std::shared_ptr<const Hierarchies> built = hierarchiesOf(request, *job.dataset, feedback);
+    const Hierarchies& hierarchies = *built;
+    std::vector<std::size_t> levels;
     if (!request.levels.empty())
     {
         if (!generalizes(hierarchies))
             throw Error(Subject::Generalization, "levels were given without hierarchies");
-        generalized.emplace(generalizedDataset(*job.dataset, hierarchies, request.levels));
+        if (request.levels.size() != hierarchies.size())
+            throw Error(Subject::Generalization, "a level is needed for every quasi-identifier");
+        for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        {
+            if (hierarchies[j])
+                levels.push_back(hierarchies[j]->hierarchy.levelNamed(request.levels[j]));
+            else if (request.levels[j] == "0")
+                levels.push_back(0);
+            else
+                throw Error(Subject::Generalization, "quasi-identifier " + job.dataset->schema().at(j).name +
+                                                         " has no hierarchy for level '" + request.levels[j] +
+                                                         "'");
+        }
+        generalized.emplace(generalizedDataset(*job.dataset, hierarchies, levels));
         atLevels.dataset = &*generalized;
     }
     PipelineResult result;
@@ -553,10 +559,9 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
             std::vector<std::string> names;
             for (std::size_t i = 0; i < job.dataset->schema().size(); ++i)
                 names.push_back(job.dataset->schema().at(i).name);
-            const std::vector<LabelValues> labels =
-                releasedLabelValues(names, values, levelled, request.levels);
+            const std::vector<LabelValues> labels = releasedLabelValues(names, values, levelled, levels);
             // The labels of each released class: those of any level-0 class generalized into it.
-            const std::vector<std::string> keys = classKeys(*job.dataset, values, levelled, request.levels);
+            const std::vector<std::string> keys = classKeys(*job.dataset, values, levelled, levels);
             std::vector<std::vector<std::uint32_t>> classLabels(atLevels.dataset->classes().size());
             for (std::size_t row = 0; row < job.dataset->rows(); ++row)
             {
@@ -588,16 +593,17 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
         }
         result = rateGroups(data, regionGroup, groups, feedback);
     }
-    Feedback::Stage stage(feedback, 0.5, 1.0);
-    ReleaseResult whole = complete(atLevels, std::move(result), request, feedback);
-    if (!request.levels.empty())
+    std::optional<GeneralizationReport> generalization;
+    if (!levels.empty())
     {
-        whole.generalization.emplace();
-        whole.generalization->levels = request.levels;
-        whole.generalization->releasedLoss =
-            releasedLoss(whole.result, classLoss(*atLevels.dataset, hierarchies, request.levels));
+        generalization.emplace();
+        generalization->releasedLoss =
+            releasedLoss(result, classLoss(*atLevels.dataset, hierarchies, levels));
+        generalization->levels = std::move(levels);
+        recordHierarchies(*generalization, built);
     }
-    return whole;
+    Feedback::Stage stage(feedback, 0.5, 1.0);
+    return complete(job, atLevels, std::move(result), std::move(generalization), request, feedback);
 }
 
 SiteCountEstimate Pipeline::estimateSites(const Job& job, Feedback& feedback) const
@@ -661,10 +667,26 @@ std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult
             fates[row] = RecordFate::SuppressedDifference;
         else if (result.suppression.aggregateEntrySuppressed[index])
             fates[row] = RecordFate::SuppressedLocally;
+        else if (!result.suppression.rowInSmallPublishedRow.empty() &&
+                 result.suppression.rowInSmallPublishedRow[row])
+            fates[row] = RecordFate::SuppressedSmallRow;
         else
             fates[row] = RecordFate::Released;
     }
     return fates;
+}
+
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass)
+{
+    const std::vector<ClassCount>& entries = result.aggregation.histograms.allEntries();
+    double sum = 0.0;
+    Count released = 0;
+    for (std::size_t e = 0; e < entries.size(); ++e)
+    {
+        sum += double(result.suppression.aggregateEntryReleased[e]) * lossOfClass[entries[e].cls];
+        released += result.suppression.aggregateEntryReleased[e];
+    }
+    return released > 0 ? sum / double(released) : 0.0;
 }
 
 } // namespace vbas

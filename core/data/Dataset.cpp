@@ -1,6 +1,6 @@
 #include "Dataset.h"
 
-#include "NumberText.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,6 +114,12 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
                                             std::to_string(records.sensitiveCodes.size()) + " values, not " +
                                             std::to_string(records.sensitiveCount) + " per record for " +
                                             std::to_string(records.rows()) + " records");
+    if (!records.publishedRowKeys.empty() && records.publishedRowKeys.size() != records.rows())
+        throw Error(Subject::Records, "the published row keys hold " +
+                                          std::to_string(records.publishedRowKeys.size()) +
+                                          " values, not one per "
+                                          "row for " +
+                                          std::to_string(records.rows()) + " rows");
     const auto regionIndex = indexRegionIds(regions);
     for (const RegionInput& region : regions)
         if (!std::isfinite(region.point.x) || !std::isfinite(region.point.y))
@@ -205,6 +211,8 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
 
     kept->sensitiveCount = records.sensitiveCount;
     kept->sensitiveCodes = records.sensitiveCodes;
+    kept->sensitiveValues = records.sensitiveValues;
+    kept->publishedRowKeys = records.publishedRowKeys;
     dataset.mQuasiIdentifierValues = records.quasiIdentifierValues;
     if (!records.counts.empty())
         kept->rowCount.assign(records.counts.begin(), records.counts.end());

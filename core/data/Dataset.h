@@ -1,11 +1,11 @@
 #pragma once
 
 #include "ClassDictionary.h"
-#include "Feedback.h"
 #include "HistogramTable.h"
 #include "RecordTable.h"
 #include "Schema.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 
 #include <memory>
 #include <string>
@@ -93,6 +93,9 @@ public:
     /** Number of sensitive fields (SPEC section 10). */
     std::size_t sensitiveCount() const { return mKept->sensitiveCount; }
     /** Code of sensitive field `field` in an input row. */
+    /** The value behind every code of each sensitive field (RecordTable::sensitiveValues); empty when not
+     * known. */
+    const std::vector<std::vector<CategoryValue>>& sensitiveValues() const { return mKept->sensitiveValues; }
     std::uint32_t rowSensitive(std::size_t row, std::size_t field) const
     {
         return mKept->sensitiveCodes[row * mKept->sensitiveCount + field];
@@ -105,6 +108,10 @@ public:
     {
         return mQuasiIdentifierValues;
     }
+    /** Whether the release publishes count rows (RecordTable::publishedRowKeys). */
+    bool publishesCountRows() const { return !mKept->publishedRowKeys.empty(); }
+    /** The key of an input row's other published values, when publishesCountRows(). */
+    std::uint32_t publishedRowKey(std::size_t row) const { return mKept->publishedRowKeys[row]; }
     std::size_t droppedRows() const { return mDroppedRows; }
     Count droppedRecords() const { return mDroppedRecords; }
 
@@ -119,6 +126,8 @@ private:
         std::vector<std::uint32_t> persons;
         std::size_t sensitiveCount = 0;
         std::vector<std::uint32_t> sensitiveCodes;
+        std::vector<std::vector<CategoryValue>> sensitiveValues;
+        std::vector<std::uint32_t> publishedRowKeys;
     };
 
     std::shared_ptr<const Kept> mKept = std::make_shared<const Kept>();

@@ -39,10 +39,22 @@ struct RecordTable
      */
     std::vector<std::uint32_t> sensitiveCodes;
     /**
+     * The value behind every code of each sensitive field, as read (numbers are ordered for the criteria that
+     * measure distances between values); empty when the front end does not give them.
+     */
+    std::vector<std::vector<CategoryValue>> sensitiveValues;
+    /**
      * The value behind every category code of each quasi-identifier, as read (what the released classes
      * publish, what hierarchies are built from); empty when the front end does not give them.
      */
     std::vector<std::vector<CategoryValue>> quasiIdentifierValues;
+    /**
+     * When the release publishes count rows (a pre-aggregated input): per row, a key of its other published
+     * values (sensitive and released fields), so that the released records of one (aggregate, class) with one
+     * key are one published row with their summed count. Empty: every record is published as a row of its
+     * own.
+     */
+    std::vector<std::uint32_t> publishedRowKeys;
 
     std::size_t rows() const { return regionKey.size(); }
 };

@@ -1,9 +1,9 @@
 #include "FloorRegions.h"
 
-#include "Error.h"
 #include "FloorState.h"
-#include "NumberText.h"
 #include "StrategyOptions.h"
+#include "base/Error.h"
+#include "base/NumberText.h"
 #include "data/Dataset.h"
 #include "data/RegionSet.h"
 #include "partition/VoronoiPartitioner.h"

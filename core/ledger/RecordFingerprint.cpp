@@ -1,6 +1,6 @@
 #include "RecordFingerprint.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -103,6 +103,23 @@ double sharedMembers(const MinHashSample& a, const MinHashSample& b)
     // Jaccard J estimated on the union's sample; |A n B| = J |A u B| = J (|A| + |B|) / (1 + J).
     const double jaccard = double(both) / double(taken);
     return jaccard * double(a.members + b.members) / (1.0 + jaccard);
+}
+
+double shareWithin(const MinHashSample& a, const MinHashSample& b)
+{
+    if (a.members == 0 || b.members == 0)
+        return 0.0;
+    const std::uint64_t below = b.whole() ? ~std::uint64_t(0) : b.hashes.back();
+    std::size_t sampled = 0, within = 0;
+    for (const std::uint64_t hash : a.hashes)
+    {
+        if (hash > below)
+            break;
+        ++sampled;
+        within += std::binary_search(b.hashes.begin(), b.hashes.end(), hash) ? 1 : 0;
+    }
+    return sampled == 0 ? std::min(1.0, sharedMembers(a, b) / double(a.members))
+                        : double(within) / double(sampled);
 }
 
 RecordFingerprint fingerprintRecords(const Dataset& dataset, const std::vector<std::string>& names,

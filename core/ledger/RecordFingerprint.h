@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Feedback.h"
 #include "KeyedHash.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
 
@@ -34,6 +34,12 @@ struct MinHashSample
 
 /** Estimated members two sets share, from their samples (exact when both samples are whole). */
 double sharedMembers(const MinHashSample& a, const MinHashSample& b);
+
+/**
+ * The estimated share of a's members that are b's, from a's sampled members below b's largest sampled hash:
+ * exactly 1 whenever a is within b (each of them is then one of b's smallest), however large the sets.
+ */
+double shareWithin(const MinHashSample& a, const MinHashSample& b);
 
 /**
  * What a ledger keeps of the records of a release instead of the records (SPEC section 13): nothing in it

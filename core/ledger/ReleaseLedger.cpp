@@ -1,8 +1,7 @@
 #include "ReleaseLedger.h"
 
-#include "Error.h"
-#include "NumberText.h"
-#include "suppression/PeopleCount.h"
+#include "base/Error.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <map>
@@ -99,14 +98,14 @@ bool comparableRows(const RecordFingerprint& a, const RecordFingerprint& b)
 {
     if (a.domains.size() != b.domains.size())
         return false;
-    for (const auto& [name, values] : a.domains)
+    for (const auto& domainOfA : a.domains)
     {
         const auto other = std::find_if(b.domains.begin(), b.domains.end(),
-                                        [&](const auto& domain) { return domain.first == name; });
+                                        [&](const auto& domain) { return domain.first == domainOfA.first; });
         if (other == b.domains.end())
             return false;
         // Coded alike: most values of the smaller domain are values of the other.
-        if (sharedShare(values, other->second) < 0.5)
+        if (sharedShare(domainOfA.second, other->second) < 0.5)
             return false;
     }
     return true;
@@ -170,22 +169,18 @@ RecordComparison compareRecords(const RecordFingerprint& earlier, const RecordFi
         return comparison;
     }
     const bool comparable = comparableRows(earlier, now);
-    const double rowsShared = comparable ? sharedMembers(earlier.rows, now.rows) : 0.0;
     const double rowShare = comparable ? sharedShare(earlier.rows, now.rows) : 0.0;
-    double shared = 0.0;
     if (earlier.hasIds() && now.hasIds() && sharedShare(earlier.ids, now.ids) > kOverlapShare)
     {
         comparison.byIds = true;
-        shared = sharedMembers(earlier.ids, now.ids);
-        comparison.shareOfEarlier = std::min(1.0, shared / double(earlier.ids.members));
-        comparison.shareOfNow = std::min(1.0, shared / double(now.ids.members));
+        comparison.shareOfEarlier = shareWithin(earlier.ids, now.ids);
+        comparison.shareOfNow = shareWithin(now.ids, earlier.ids);
     }
     else if (comparable && rowShare > ((earlier.hasIds() && now.hasIds()) ? kSameRowsShare : kOverlapShare))
     {
         // Without ids, or the same rows under other ids.
-        comparison.shareOfEarlier =
-            std::min(1.0, rowsShared / double(std::max<Count>(1, earlier.rows.members)));
-        comparison.shareOfNow = std::min(1.0, rowsShared / double(std::max<Count>(1, now.rows.members)));
+        comparison.shareOfEarlier = shareWithin(earlier.rows, now.rows);
+        comparison.shareOfNow = shareWithin(now.rows, earlier.rows);
     }
     else if (!comparable)
     {
@@ -578,16 +573,15 @@ DifferenceRule::DifferenceRule(const std::vector<LedgerEntry>& entries,
         classLabel.resize(names.size(), 0);
 }
 
-std::vector<bool> DifferenceRule::withhold(const RegionSet& regions, const Aggregation& aggregation,
-                                           const std::vector<bool>& withheld, Count k,
+std::vector<bool> DifferenceRule::withhold(const RegionSet&, const Aggregation& aggregation,
+                                           const std::vector<bool>& withheld,
+                                           const std::vector<Count>& published, Count k,
                                            Feedback& feedback) const
 {
     const HistogramTable& histograms = aggregation.histograms;
     std::vector<bool> flagged(histograms.allEntries().size(), false);
     if (mEarlier.empty())
         return flagged;
-    // What the cells publish: people, when counted by person.
-    const std::vector<Count> people = peopleOfEntries(regions, aggregation, withheld, feedback);
     AuditedRelease now;
     now.k = k;
     now.labels = mLabels;
@@ -603,7 +597,7 @@ std::vector<bool> DifferenceRule::withhold(const RegionSet& regions, const Aggre
                 continue;
             now.cells.push_back({{atoms.begin(), atoms.end()},
                                  mClassLabels.at(histograms.allEntries()[e].cls),
-                                 people.empty() ? histograms.allEntries()[e].count : people[e]});
+                                 published[e]});
             entryOfCell.push_back(e);
         }
     }

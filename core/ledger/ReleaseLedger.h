@@ -1,12 +1,12 @@
 #pragma once
 
-#include "Types.h"
+#include "base/Types.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
 #include "ledger/DifferenceAudit.h"
 #include "ledger/RecordFingerprint.h"
 #include "ledger/ValueSets.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 #include "suppression/ReleaseCriterion.h"
 
 #include <cstdint>
@@ -54,14 +54,13 @@ struct LedgerEntry
     /** The algorithm that made it, e.g. "vbas:aggregateregions". */
     std::string algorithm;
     Count k = 0;
-    /** l of l-diversity (0: off) and its measure ("distinct", "entropy"). */
-    Count l = 0;
-    std::string diversityMeasure;
+    /** The criteria besides k it was held to, in words ("distinct 2-diversity"); empty: none. */
+    std::string criteria;
     std::vector<std::string> quasiIdentifiers;
     /** The level each quasi-identifier was released at: "0" as it is, else the level's name ("10", "*"). */
     std::vector<std::string> levels;
-    /** The GENERALIZATION text the levels' hierarchies were built from (empty: none). */
-    std::string generalization;
+    /** What the levels' hierarchies were built as (GeneralizationReport::builtAs; empty: none). */
+    Generalization generalization;
     std::vector<std::string> sensitiveFields;
     AreaRegions aggregation;
     /** Where each small area of `aggregation` lies (a point in it, as text), in its order; empty: unknown. */
@@ -219,7 +218,8 @@ public:
      * counts in people when the dataset counts people.
      */
     std::vector<bool> withhold(const RegionSet& regions, const Aggregation& aggregation,
-                               const std::vector<bool>& withheld, Count k, Feedback& feedback) const override;
+                               const std::vector<bool>& withheld, const std::vector<Count>& published,
+                               Count k, Feedback& feedback) const override;
     /** The releases it holds this one to. */
     std::size_t releases() const { return mEarlier.size(); }
 

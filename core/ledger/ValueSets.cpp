@@ -1,6 +1,6 @@
 #include "ValueSets.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <cmath>

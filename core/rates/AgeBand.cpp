@@ -1,6 +1,6 @@
 #include "AgeBand.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <cctype>
 #include <regex>

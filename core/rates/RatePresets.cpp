@@ -1,6 +1,6 @@
 #include "RatePresets.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <cmath>

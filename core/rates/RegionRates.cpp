@@ -1,8 +1,8 @@
 #include "RegionRates.h"
 
-#include "Error.h"
-#include "NumberText.h"
 #include "StandardPopulation.h"
+#include "base/Error.h"
+#include "base/NumberText.h"
 
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
 #include "StandardPopulation.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <sstream>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Feedback.h"
-#include "partition/Aggregation.h"
+#include "base/Feedback.h"
+#include "model/Aggregation.h"
 
 #include <vector>
 

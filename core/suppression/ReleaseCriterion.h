@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "data/RegionSet.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 
 #include <vector>
 
@@ -19,11 +19,12 @@ public:
     virtual ~ReleaseCriterion() = default;
     /**
      * The entries of `aggregation.histograms` (over the regions of `regions`) that `withheld` leaves released
-     * and that this criterion withholds, at `k`.
+     * and that this criterion withholds, at `k`; `published` is the count each entry publishes (people when
+     * counted by person, records less those of small published rows otherwise).
      */
     virtual std::vector<bool> withhold(const RegionSet& regions, const Aggregation& aggregation,
-                                       const std::vector<bool>& withheld, Count k,
-                                       Feedback& feedback) const = 0;
+                                       const std::vector<bool>& withheld, const std::vector<Count>& published,
+                                       Count k, Feedback& feedback) const = 0;
 };
 
 } // namespace vbas

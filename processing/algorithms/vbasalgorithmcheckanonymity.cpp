@@ -7,6 +7,7 @@
 #include "vbasoutputguard.h"
 #include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
+#include "vbasstrategyparameters.h"
 
 #include <qgsprocessingoutputs.h>
 
@@ -29,12 +30,12 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     addParameter(new QgsProcessingParameterField(
         kSmallAreaField, QObject::tr("Small area of each row (optional, for placement)"), QVariant(), kInput,
         VbasCompat::FieldTypeAny, false, true));
-    addParameter(new QgsProcessingParameterFeatureSink(
+    addParameter(forReview(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Groups below k or not l-diverse (review only: never publish)"),
-        VbasCompat::SourceTypeVector, QVariant(), true));
-    addParameter(new QgsProcessingParameterFeatureSink(
+        VbasCompat::SourceTypeVector, QVariant(), true)));
+    addParameter(forReview(new QgsProcessingParameterFeatureSink(
         kOutputColumns, QObject::tr("What each other column reveals (review only: never publish)"),
-        VbasCompat::SourceTypeVector, QVariant(), true, false));
+        VbasCompat::SourceTypeVector, QVariant(), true, false)));
     addOutput(
         new QgsProcessingOutputNumber(kGroups, QObject::tr("Groups (region × quasi-identifier values)")));
     addOutput(new QgsProcessingOutputNumber(kRecords, QObject::tr("Records")));
@@ -157,9 +158,16 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
             const int personField = read.fieldIndex(kRecordIdField, fields);
             const int smallAreaField = read.fieldIndex(kSmallAreaField, fields);
             const int k = read.k();
-            const VbasDiversity diversity = read.diversity();
+            // l-diversity, t-closeness...: the criteria the registry's options turn on, decided on what is
+            // counted here.
+            const vbas::Criteria criteria = VbasStrategyParameters::readCriteria(read);
             const QList<int> sensitive =
-                diversity.isOn() ? read.fieldIndices(kParameterSensitiveFields, fields) : QList<int>();
+                criteria.empty() ? QList<int>() : read.fieldIndices(kParameterSensitiveFields, fields);
+            if (!criteria.empty() && sensitive.isEmpty())
+                throw parameterError(
+                    kParameterSensitiveFields,
+                    QObject::tr("%1 needs the fields it protects; give them as SENSITIVE_FIELDS")
+                        .arg(QString::fromStdString(criteria.describe())));
 
             const VbasGroupCounts counts =
                 VbasGroupCounts::count(*source, keyFields, sensitive, countField, personField, *feedback);
@@ -196,15 +204,12 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
                 if (placed || singles)
                     failingColumns << column.name;
             }
-            const std::vector<VbasGroupCounts::Group> violating =
-                counts.groupsFailing(k, diversity.l, diversity.entropy);
-            const QString requirement =
-                diversity.isOn()
-                    ? QObject::tr("at least %1 records and %2 l-diversity with l = %3")
-                          .arg(k)
-                          .arg(diversity.entropy ? QObject::tr("entropy") : QObject::tr("distinct"))
-                          .arg(diversity.l)
-                    : QObject::tr("at least %1 records").arg(k);
+            const std::vector<VbasGroupCounts::Group> violating = counts.groupsFailing(k, criteria);
+            const QString requirement = criteria.empty()
+                                            ? QObject::tr("at least %1 records").arg(k)
+                                            : QObject::tr("at least %1 records and %2")
+                                                  .arg(k)
+                                                  .arg(QString::fromStdString(criteria.describe()));
             qint64 violatingRecords = 0;
             for (const VbasGroupCounts::Group& group : violating)
                 violatingRecords += group.records;

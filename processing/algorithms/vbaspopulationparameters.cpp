@@ -5,7 +5,7 @@
 #include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <qgsfeaturerequest.h>
 #include <qgsprocessingparameters.h>
@@ -145,7 +145,7 @@ void VbasPopulationParameters::read(const VbasParameterReader& read, const VbasJ
         areaOf.emplace(dataset.regionId(r), r);
     }
     const std::unique_ptr<QgsProcessingFeatureSource> table =
-        read.asString(kPopulationTable).isEmpty() ? nullptr : read.source(kPopulationTable);
+        read.isGiven(kPopulationTable) ? read.source(kPopulationTable) : nullptr;
     if (!table)
     {
         // A total per small area, on the small areas themselves.
@@ -209,6 +209,7 @@ void VbasPopulationParameters::read(const VbasParameterReader& read, const VbasJ
                                              "REGIONS does not hold; fix the ids or leave the row out")
                                      .arg(id));
         const QString sex = sexField >= 0 ? feature.attribute(sexField).toString() : QString();
+        const std::size_t first = rows.size();
         if (bandFields.isEmpty())
             rows.push_back({area->second, band(feature.attribute(bandField).toString(), kTableBandField), sex,
                             people(feature.attribute(countField), kTableCountField, id)});
@@ -216,7 +217,8 @@ void VbasPopulationParameters::read(const VbasParameterReader& read, const VbasJ
             for (const int f : bandFields)
                 rows.push_back({area->second, band(fields.at(f).name(), kTableBandFields), sex,
                                 people(feature.attribute(f), kTableBandFields, id)});
-        strata.add(rows.back().band, sex);
+        for (std::size_t row = first; row < rows.size(); ++row)
+            strata.add(rows[row].band, sex);
     }
     strata.number();
     inputs.strata = strata.index.size();

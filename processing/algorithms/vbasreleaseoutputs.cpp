@@ -1,6 +1,7 @@
 #include "vbasreleaseoutputs.h"
 
 #include "vbasalgorithm.h"
+#include "vbaschoiceparameter.h"
 #include "vbashtml.h"
 #include "vbaslayerstyler.h"
 #include "vbasmapimage.h"
@@ -88,12 +89,13 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
     // the release and its report, not eight layers.
     algorithm.addParameter(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Released regions (publishable)"), VbasCompat::SourceTypeVectorPolygon));
-    algorithm.addParameter(
+    algorithm.addParameter(forReview(
         new QgsProcessingParameterFeatureSink(kOutputRecords, QObject::tr("Released records (publishable)"),
-                                              VbasCompat::SourceTypeVector, QVariant(), true));
-    algorithm.addParameter(new QgsProcessingParameterFileDestination(
+                                              VbasCompat::SourceTypeVector, QVariant(), true),
+        kKeepSuppressed));
+    algorithm.addParameter(forReview(new QgsProcessingParameterFileDestination(
         kOutputHtml, QObject::tr("Report (review only: never publish)"), QObject::tr("HTML files (*.html)"),
-        QVariant(), true));
+        QVariant(), true)));
     if (withSites)
         algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
             kOutputMapping, QObject::tr("Small areas with their region (publishable)"),
@@ -107,16 +109,16 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
             kOutputCells, QObject::tr("Voronoi cells of the sites (publishable)"),
             VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
     }
-    algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+    algorithm.addParameter(VbasCompat::advanced(forReview(new QgsProcessingParameterFeatureSink(
         kOutputReview, QObject::tr("Released regions with withheld counts (review only: never publish)"),
-        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
+        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false))));
     algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFileDestination(
         kOutputMapImage, QObject::tr("Map image (publishable)"), QObject::tr("PNG files (*.png)"), QVariant(),
         true, false)));
     // Optional with defaults, so that models saved before these parameters existed stay valid.
-    auto* shadeBy = new QgsProcessingParameterEnum(kShadeBy, QObject::tr("Shade the aggregated regions by"),
-                                                   VbasStyling::shadeFields(), false,
-                                                   VbasStyling::kDefaultShadeField, true, true);
+    auto* shadeBy = new VbasChoiceParameter(kShadeBy, QObject::tr("Shade the aggregated regions by"),
+                                            VbasChoiceParameter::literalChoices(VbasStyling::shadeFields()),
+                                            false, VbasStyling::kDefaultShadeField, true);
     shadeBy->setHelp(
         QObject::tr("Which figure of the aggregated regions (one of their fields) their colour shows in "
                     "QGIS, in the map image and in the report."));
@@ -199,7 +201,7 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
 {
     const VbasPlanarFrame& frame = *job.frame;
     const vbas::Dataset& dataset = *job.data.dataset;
-    const QString shadeBy = read.asEnumString(kShadeBy);
+    const QString shadeBy = read.choiceId(kShadeBy);
     using VbasOutputs::Audience;
     if (const QString published =
             VbasStyling::shadeField(VbasOutputs::aggregateFields(release, Audience::Publication), shadeBy);
@@ -244,8 +246,8 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
         std::unique_ptr<VbasRecordSink> records;
         if (type == VbasCompat::WkbNoGeometry)
             records = VbasRecordSink::open(std::move(sink), destination, fields, name);
-        VbasSink out = records ? VbasSink(*records, name, share, &guard.writtenCounts())
-                               : VbasSink(*sink, name, share, &guard.writtenCounts());
+        VbasSink out = records ? VbasSink(*records, name, share, &guard.writtenCounts(), destination)
+                               : VbasSink(*sink, name, share, &guard.writtenCounts(), destination);
         writer(out);
         if (records)
             records->finish();
@@ -271,7 +273,6 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
     layout.roles = job.recordFields;
     layout.rowId = read.asBoolean(kAddRowId);
     layout.flagFates = read.asBoolean(kKeepSuppressed);
-    layout.hierarchies = job.hierarchies.empty() ? nullptr : &job.hierarchies;
     if (layout.flagFates)
         feedback->pushWarning(
             QObject::tr("KEEP_SUPPRESSED: the records output holds withheld records; it is for "
@@ -331,17 +332,35 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
         feedback->pushInfo(QObject::tr("Wrote %1 in %2 s")
                                .arg(written.join(QStringLiteral(", ")))
                                .arg(double(writing.elapsed()) / 1000.0, 0, 'f', 2));
-    feedback->pushInfo(QObject::tr("Released %1 of %2 records in %3 regions (k = %4).")
+    // The site count (what the search found, what the log said before) is not the number of regions: a site
+    // the locator could not place, or that got no small area, makes none. Said here, so that the log gives
+    // one count for the release.
+    const std::size_t emptySites = release.result.aggregation.emptySites;
+    const std::size_t placed = release.result.aggregation.size() + emptySites;
+    QStringList sites;
+    if (release.result.requestedSites > placed)
+        sites << QObject::tr("; %1 of the %2 sites asked for were placed")
+                     .arg(placed)
+                     .arg(release.result.requestedSites);
+    if (emptySites > 0)
+        sites << QObject::tr("; %1 of the %2 sites received no small area").arg(emptySites).arg(placed);
+    feedback->pushInfo(QObject::tr("Released %1 of %2 records in %3 regions (k = %4)%5.")
                            .arg(counts.released)
                            .arg(dataset.totalRecords() + dataset.droppedRecords())
                            .arg(release.result.aggregation.size())
-                           .arg(release.result.k));
-    feedback->pushInfo(QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
-                                   "their region, %4 for l-diversity and %5 against earlier releases.")
-                           .arg(counts.suppressed())
-                           .arg(counts.globallySuppressed)
-                           .arg(counts.locallySuppressed)
-                           .arg(counts.diversitySuppressed)
-                           .arg(counts.differenceSuppressed));
+                           .arg(release.result.k)
+                           .arg(sites.join(QString())));
+    feedback->pushInfo(
+        QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
+                    "their region, %4%5 for the sensitive values%6 and %7 against earlier releases.")
+            .arg(counts.suppressed())
+            .arg(counts.globallySuppressed)
+            .arg(counts.locallySuppressed)
+            .arg(dataset.publishesCountRows()
+                     ? QObject::tr("%1 in count rows below k, ").arg(counts.smallRowSuppressed)
+                     : QString())
+            .arg(counts.diversitySuppressed)
+            .arg(release.criteriaNote())
+            .arg(counts.differenceSuppressed));
     return outputs;
 }

@@ -6,8 +6,8 @@
 #include "vbassteps.h"
 #include "vbasstrategyparameters.h"
 
+#include "Release.h"
 #include "privacy/PublishedColumns.h"
-#include "privacy/RepeatedPersons.h"
 
 #include <qgis.h>
 #include <qgsapplication.h>
@@ -16,8 +16,6 @@
 #include <qgsprocessingparameters.h>
 
 #include <QElapsedTimer>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -62,7 +60,7 @@ std::vector<std::string> regionLocations(const VbasJob& job)
 bool isTemporary(const QVariant& value)
 {
     QVariant destination = value;
-    if (value.userType() == QMetaType::type("QgsProcessingOutputLayerDefinition"))
+    if (value.userType() == qMetaTypeId<QgsProcessingOutputLayerDefinition>())
         destination = value.value<QgsProcessingOutputLayerDefinition>().sink.staticValue();
     const QString text = destination.toString();
     return text.isEmpty() || text == QgsProcessing::TEMPORARY_OUTPUT ||
@@ -119,17 +117,17 @@ const VbasLedgerStore* VbasReleaseRun::openLedger()
     return mLedger.get();
 }
 
-const VbasJob& VbasReleaseRun::loadJob(const VbasGeneralizationDefinition* earlier)
+const VbasJob& VbasReleaseRun::loadJob(const vbas::Generalization* earlier)
 {
     mSteps = std::make_unique<VbasSteps>(3, mFeedback);
     if (earlier)
     {
         // The release is made at the earlier release's generalization, not at GENERALIZATION's.
         vbas::PipelineConfig config = mPipeline->config();
-        config.generalization = VbasDataParameters::generalizationSpec(mRead, *earlier, mFeedback);
+        config.generalization = *earlier;
         mPipeline = std::make_unique<vbas::Pipeline>(std::move(config));
     }
-    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get(), *mPipeline, earlier));
+    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get()));
     return *mJob;
 }
 
@@ -156,10 +154,15 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
         mTerritory.locations.push_back(locations[r]);
     }
     if (mJob->data.recordIds.empty())
+    {
         mLedgerLines << QObject::tr(
             "No person id (RECORD_ID_FIELD): every row counts as a person of its own. If a person can have "
             "several rows (visits, admissions, claims), give the field that identifies the person, so that k "
             "counts people.");
+        mFeedback->pushInfo(mLedgerLines.back());
+    }
+    // The lines said so far (opening the ledger, the person id) are in the log already.
+    const int said = int(mLedgerLines.size());
     if (!mLedger)
     {
         mLedgerLines << QObject::tr(
@@ -222,92 +225,59 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
                             "those records stay held to k = %2.")
                             .arg(mRead.k())
                             .arg(decision.kFloor);
-    for (const QString& line : std::as_const(mLedgerLines))
-        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(line));
+    for (int line = said; line < mLedgerLines.size(); ++line)
+        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(mLedgerLines.at(line)));
 }
 
 void VbasReleaseRun::compute(const Compute& engineCall)
 {
+    const VbasJob& job = *mJob;
     vbas::ReleaseRequest request;
     request.cells = mRead.has(kOutputCells) && VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputCells);
-    request.hierarchies = &mJob->hierarchies;
+    vbas::PublishedFields published;
+    const QList<int> publishedFields = job.recordFields.publishedValues();
+    for (int j = 0; j < publishedFields.size(); ++j)
+        published.fields.push_back({job.records->fields().at(publishedFields.at(j)).name().toStdString(),
+                                    j < job.recordFields.sensitive.size()});
+    published.codes = &job.data.recordValues.publishedCodes;
+    published.rowsPublished = mRead.has(kOutputRecords) &&
+                              VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputRecords) &&
+                              !mRead.asBoolean(kKeepSuppressed);
+    request.published = &published;
     mSteps->next();
     QElapsedTimer engine;
     engine.start();
-    mRelease.emplace(engineCall(*mPipeline, *mJob, request, mSteps.get()));
+    mRelease.emplace(engineCall(*mPipeline, job, request, mSteps.get()));
     mFeedback->pushInfo(
         QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
-    judgePublishedColumns();
+    refuseEmptyRelease();
+    reportFieldChecks(published.fields);
     if (mLedger)
         mEntry = ledgerEntry();
 }
 
-void VbasReleaseRun::judgePublishedColumns()
+void VbasReleaseRun::reportFieldChecks(const std::vector<vbas::PublishedField>& fields)
 {
-    const VbasJob& job = *mJob;
-    const QList<int> published = job.recordFields.publishedValues();
-    const bool recordsPublished = mRead.has(kOutputRecords) &&
-                                  VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputRecords) &&
-                                  !mRead.asBoolean(kKeepSuppressed);
-    const vbas::Dataset& dataset = *job.data.dataset;
-    const QgsFields& fields = job.records->fields();
-    std::vector<vbas::PublishedField> judged;
-    for (int j = 0; j < published.size(); ++j)
-        judged.push_back(
-            {fields.at(published.at(j)).name().toStdString(), j < job.recordFields.sensitive.size()});
-    if (job.data.recordIds.empty() && !published.isEmpty())
+    const vbas::FieldChecks& checks = mRelease->fieldChecks;
+    if (checks.repeated && checks.repeated->likelyRepeatedPersons())
     {
-        const vbas::RepeatedRows repeated =
-            mRead.runEngine(mFeedback,
-                            [&](vbas::Feedback& engineFeedback) {
-                                return vbas::repeatedRows(dataset, job.data.recordValues.publishedCodes,
-                                                          judged.size(), engineFeedback);
-                            });
-        if (repeated.likelyRepeatedPersons())
-        {
-            mLedgerLines
-                << QObject::tr(
-                       "%1 of %2 rows repeat another row's small area, quasi-identifiers and published "
-                       "values "
-                       "(about %3 by chance): the rows look like repeated persons (visits, admissions). k "
-                       "counts "
-                       "rows here; give the field that identifies the person as RECORD_ID_FIELD so that it "
-                       "counts people")
-                       .arg(repeated.repeats)
-                       .arg(repeated.rows)
-                       .arg(qRound64(repeated.expected));
-            mFeedback->pushWarning(mLedgerLines.back());
-        }
+        mLedgerLines << QObject::tr("%1 of %2 rows repeat another row's small area, quasi-identifiers and "
+                                    "published values (about %3 by chance): the rows look like repeated "
+                                    "persons (visits, admissions). k counts rows here; give the field that "
+                                    "identifies the person as RECORD_ID_FIELD so that it counts people")
+                            .arg(checks.repeated->repeats)
+                            .arg(checks.repeated->rows)
+                            .arg(qRound64(checks.repeated->expected));
+        mFeedback->pushWarning(mLedgerLines.back());
     }
-    if (!recordsPublished || judged.empty())
-        return;
-    const VbasRelease& release = *mRelease;
-    std::vector<bool> released(release.fates.size());
-    for (std::size_t row = 0; row < released.size(); ++row)
-        released[row] = release.fates[row] == vbas::RecordFate::Released;
-    const std::vector<std::size_t> levels =
-        release.generalization ? release.generalization->levels : std::vector<std::size_t>();
-    QElapsedTimer judging;
-    judging.start();
-    const std::vector<vbas::ColumnFigures> figures = mRead.runEngine(
-        mFeedback,
-        [&](vbas::Feedback& engineFeedback)
-        {
-            return vbas::judgePublishedColumns(
-                vbas::publishedRows(dataset, job.hierarchies.empty() ? nullptr : &job.hierarchies, levels,
-                                    release.result.aggregation, released,
-                                    job.data.recordValues.publishedCodes, judged.size()),
-                judged, release.result.k, engineFeedback);
-        });
-    for (const vbas::ColumnFigures& figure : figures)
+    for (const vbas::ColumnFigures& figure : checks.columns)
     {
-        QString names = QString::fromStdString(judged[figure.fields[0]].name);
+        QString names = QString::fromStdString(fields[figure.fields[0]].name);
         if (figure.fields.size() == 2)
-            names += QStringLiteral(" + ") + QString::fromStdString(judged[figure.fields[1]].name);
+            names += QStringLiteral(" + ") + QString::fromStdString(fields[figure.fields[1]].name);
         mLedgerLines << (figure.judgedOnGroups
                              ? QObject::tr("Published column %1: placement in the small area %2 %, rows in "
-                                           "groups below k %3 %, "
-                                           "unique %4 %")
+                                           "groups below k %3 %, unique %4 %")
                                    .arg(names)
                                    .arg(100.0 * figure.placement, 0, 'f', 1)
                                    .arg(100.0 * figure.shareBelowK, 0, 'f', 1)
@@ -318,12 +288,9 @@ void VbasReleaseRun::judgePublishedColumns()
                                    .arg(100.0 * figure.placement, 0, 'f', 1));
         mFeedback->pushInfo(mLedgerLines.back());
     }
-    mFeedback->pushInfo(
-        QObject::tr("published columns judged in %1 s").arg(double(judging.elapsed()) / 1000.0, 0, 'f', 2));
-    for (const vbas::ColumnFigures& figure : figures)
-        if (figure.refused())
-            throw parameterError(judged[figure.fields[0]].sensitive ? kSensitiveFields : kReleaseFields,
-                                 QString::fromStdString(vbas::refusalText(figure, judged, release.result.k)));
+    if (const vbas::ColumnFigures* refused = checks.refused())
+        throw parameterError(fields[refused->fields[0]].sensitive ? kSensitiveFields : kReleaseFields,
+                             QString::fromStdString(vbas::refusalText(*refused, fields, mRelease->result.k)));
 }
 
 bool VbasReleaseRun::isTrial() const
@@ -335,6 +302,29 @@ bool VbasReleaseRun::isTrial() const
     return true;
 }
 
+void VbasReleaseRun::refuseEmptyRelease() const
+{
+    // An empty release would replace the previous one with files that publish nothing.
+    const vbas::SuppressionOutcome& counts = mRelease->result.suppression;
+    if (counts.released > 0)
+        return;
+    throw parameterError(
+        kParameterK,
+        QObject::tr(
+            "with k = %1 no record can be released: all %2 records would be withheld (%3 as rare in the "
+            "whole data set, %4 as too few in their region, %5 in count rows below k, %6 for "
+            "l-diversity, %7 against earlier releases), so the release would publish nothing; lower K, "
+            "release more records or coarser quasi-identifiers. Nothing was written: the files in place "
+            "are as they were")
+            .arg(mRelease->result.k)
+            .arg(counts.inputRecords)
+            .arg(counts.globallySuppressed)
+            .arg(counts.locallySuppressed)
+            .arg(counts.smallRowSuppressed)
+            .arg(counts.diversitySuppressed)
+            .arg(counts.differenceSuppressed));
+}
+
 void VbasReleaseRun::computeRelease()
 {
     compute(
@@ -343,7 +333,7 @@ void VbasReleaseRun::computeRelease()
         {
             return mRead.runEngine(
                 steps, [&](vbas::Feedback& engineFeedback)
-                { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
+                { return VbasRelease(vbas::release(pipeline, job.engineJob(), request, engineFeedback)); });
         });
 }
 
@@ -430,34 +420,18 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     vbas::LedgerEntry entry;
     entry.algorithm = QStringLiteral("vbas:%1").arg(mRead.algorithm().name()).toStdString();
     entry.k = release.result.k;
-    if (const VbasDiversity diversity = mRead.diversity(); diversity.isOn())
-    {
-        entry.l = vbas::Count(diversity.l);
-        entry.diversityMeasure = diversity.entropy ? "entropy" : "distinct";
-    }
+    entry.criteria = mPipeline->criteria().describe();
     std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
     if (release.generalization)
-        levels = release.generalization->levels;
-    for (int j = 0; j < job.recordFields.quasiIdentifiers.size(); ++j)
     {
-        entry.quasiIdentifiers.push_back(
-            fields.at(job.recordFields.quasiIdentifiers.at(j)).name().toStdString());
-        const auto& hierarchy = job.hierarchies.empty() ? std::nullopt : job.hierarchies[std::size_t(j)];
-        entry.levels.push_back(hierarchy ? hierarchy->hierarchy.levelName(levels[std::size_t(j)]) : "0");
+        levels = release.generalization->levels;
+        entry.levels = release.generalization->levelNames();
+        entry.generalization = release.generalization->builtAs;
     }
-    // The hierarchies as built, automatic bands resolved: a later release on these levels gets the same
-    // bands.
-    const std::string generalizationText = vbas::generalizationText(job.hierarchies);
-    QJsonObject tables;
-    for (const auto& [field, table] : job.generalization.tables)
-        tables.insert(QString::fromStdString(field), QString::fromStdString(table));
-    entry.generalization =
-        generalizationText.empty()
-            ? std::string()
-            : QJsonDocument(QJsonObject{{QStringLiteral("text"), QString::fromStdString(generalizationText)},
-                                        {QStringLiteral("tables"), tables}})
-                  .toJson(QJsonDocument::Compact)
-                  .toStdString();
+    else
+        entry.levels.assign(levels.size(), "0");
+    for (const int field : job.recordFields.quasiIdentifiers)
+        entry.quasiIdentifiers.push_back(fields.at(field).name().toStdString());
     for (const int field : job.recordFields.sensitive)
         entry.sensitiveFields.push_back(fields.at(field).name().toStdString());
     std::map<std::string, std::string> regionOfArea;
@@ -471,9 +445,8 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
         entry.aggregation.emplace_back(mTerritory.areas[i].first, regionOfArea.at(mTerritory.areas[i].first));
         entry.locations.push_back(mTerritory.locations[i]);
     }
-    entry.labelValues =
-        vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
-                                  job.hierarchies.empty() ? nullptr : &job.hierarchies, levels);
+    entry.labelValues = vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
+                                                  release.hierarchies(), levels);
     entry.otherPeople = mOtherPeople;
     QStringList provenance{QStringLiteral("qgis=%1").arg(Qgis::version())};
     for (auto parameter = mRead.parameters().constBegin(); parameter != mRead.parameters().constEnd();
@@ -485,15 +458,14 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     std::vector<bool> released(release.fates.size());
     for (std::size_t row = 0; row < released.size(); ++row)
         released[row] = release.fates[row] == vbas::RecordFate::Released;
-    entry.cells =
-        mRead.runEngine(nullptr,
-                        [&](vbas::Feedback&)
-                        {
-                            return vbas::publishedCells(
-                                dataset,
-                                vbas::classKeys(dataset, dataset.quasiIdentifierValues(),
-                                                job.hierarchies.empty() ? nullptr : &job.hierarchies, levels),
-                                release.result.aggregation, released);
-                        });
+    entry.cells = mRead.runEngine(
+        nullptr,
+        [&](vbas::Feedback&)
+        {
+            return vbas::publishedCells(
+                dataset,
+                vbas::classKeys(dataset, dataset.quasiIdentifierValues(), release.hierarchies(), levels),
+                release.result.aggregation, released);
+        });
     return entry;
 }

@@ -51,10 +51,10 @@ public:
      */
     const VbasLedgerStore* openLedger();
     /**
-     * Loads the job (the first step), its hierarchies built from `earlier` (an earlier release's
-     * generalization) when given, else from GENERALIZATION and HIERARCHY_TABLES.
+     * Loads the job (the first step); the release is made at `earlier` (an earlier release's generalization)
+     * when given, else at GENERALIZATION's.
      */
-    const VbasJob& loadJob(const VbasGeneralizationDefinition* earlier = nullptr);
+    const VbasJob& loadJob(const vbas::Generalization* earlier = nullptr);
     /**
      * Asks the ledger what it allows these records before the engine runs, so that a refusal costs no
      * computation, and logs its answer; `given` is the aggregation the release is made on, when the
@@ -83,10 +83,15 @@ public:
                           QgsProcessingFeedback* feedback) const;
 
 private:
+    /** Refuses a release that publishes no record. */
+    void refuseEmptyRelease() const;
     /** The release as its ledger keeps it. */
     vbas::LedgerEntry ledgerEntry() const;
-    /** Refuses a published field, or pair, that singles rows out or places them in their small area. */
-    void judgePublishedColumns();
+    /**
+     * Logs what the release's checks of the published `fields` found, and refuses a field, or pair, that
+     * singles rows out or places them in their small area.
+     */
+    void reportFieldChecks(const std::vector<vbas::PublishedField>& fields);
     /** Whether every publishable output is a temporary layer: a trial, not a release. */
     bool isTrial() const;
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privacy/Criteria.h"
+
 #include <qgsfeature.h>
 #include <qgsfields.h>
 
@@ -42,8 +44,6 @@ public:
         /** Returns the lowest entropy (natural logarithm) of a sensitive field (0 without sensitive fields).
          */
         double entropy() const;
-        /** Returns whether the group holds `l` well-represented values of every sensitive field. */
-        bool isDiverse(int l, bool byEntropy) const;
         /** Returns the group as a row of the table described by fields(). */
         QgsAttributes row() const;
     };
@@ -68,10 +68,11 @@ public:
     /** Returns the size of the smallest group, NULL when there is no group. */
     QVariant minGroupSize() const;
     /**
-     * Returns the groups of fewer than `k` records or, when `l` is 2 or more, not l-diverse, sorted by key
-     * values (NULL first, then as text).
+     * Returns the groups of fewer than `k` records or failing one of `criteria` (l-diversity, t-closeness...,
+     * decided on the values counted here, against the values of the whole table), sorted by key values (NULL
+     * first, then as text).
      */
-    std::vector<Group> groupsFailing(qint64 k, int l, bool byEntropy) const;
+    std::vector<Group> groupsFailing(qint64 k, const vbas::Criteria& criteria) const;
 
 private:
     using Key = std::vector<Value>;

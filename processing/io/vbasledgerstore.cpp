@@ -1,5 +1,6 @@
 #include "vbasledgerstore.h"
 
+#include "base/Error.h"
 #include "vbasparameters.h"
 
 #include <qgsapplication.h>
@@ -101,6 +102,45 @@ std::optional<QJsonArray> unpacked(const QString& text)
     return document.array();
 }
 
+/** The ledger's record of a generalization: its text and tables as JSON (empty: none). */
+QString generalizationRecord(const vbas::Generalization& generalization)
+{
+    if (generalization.empty())
+        return QString();
+    QJsonObject tables;
+    for (const auto& [field, table] : generalization.tables)
+        tables.insert(QString::fromStdString(field), QString::fromStdString(table));
+    return QString::fromUtf8(
+        QJsonDocument(QJsonObject{{QStringLiteral("text"), QString::fromStdString(generalization.text())},
+                                  {QStringLiteral("tables"), tables}})
+            .toJson(QJsonDocument::Compact));
+}
+
+/** Reads generalizationRecord()'s record into `generalization`; false when it is damaged. */
+bool readGeneralizationRecord(const QString& text, vbas::Generalization& generalization)
+{
+    if (text.isEmpty())
+        return true;
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject())
+        return false;
+    std::map<std::string, std::string> tables;
+    const QJsonObject tablesJson = document.object().value(QStringLiteral("tables")).toObject();
+    for (auto table = tablesJson.begin(); table != tablesJson.end(); ++table)
+        tables.emplace(table.key().toStdString(), table.value().toString().toStdString());
+    try
+    {
+        generalization = vbas::Generalization::parse(
+            document.object().value(QStringLiteral("text")).toString().toStdString(), std::move(tables));
+    }
+    catch (const vbas::Error&)
+    {
+        return false;
+    }
+    return true;
+}
+
 QString summaryText(const vbas::LedgerEntry& entry)
 {
     const vbas::RecordFingerprint& records = entry.records;
@@ -111,21 +151,19 @@ QString summaryText(const vbas::LedgerEntry& entry)
     QJsonArray otherPeople;
     for (const std::int64_t id : entry.otherPeople)
         otherPeople.append(QString::number(id));
-    const QJsonObject summary{
-        {QStringLiteral("k"), QString::number(entry.k)},
-        {QStringLiteral("l"), QString::number(entry.l)},
-        {QStringLiteral("l_measure"), QString::fromStdString(entry.diversityMeasure)},
-        {QStringLiteral("quasi_identifiers"), textsJson(entry.quasiIdentifiers)},
-        {QStringLiteral("levels"), textsJson(entry.levels)},
-        {QStringLiteral("generalization"), QString::fromStdString(entry.generalization)},
-        {QStringLiteral("sensitive_fields"), textsJson(entry.sensitiveFields)},
-        {QStringLiteral("records"), QString::number(records.records)},
-        {QStringLiteral("digest"), hashesText({records.digest[0], records.digest[1]})},
-        {QStringLiteral("row_sample"), sampleJson(records.rows)},
-        {QStringLiteral("id_sample"), sampleJson(records.ids)},
-        {QStringLiteral("domains"), domains},
-        {QStringLiteral("other_people"), otherPeople},
-        {QStringLiteral("provenance"), QString::fromStdString(entry.provenance)}};
+    const QJsonObject summary{{QStringLiteral("k"), QString::number(entry.k)},
+                              {QStringLiteral("criteria"), QString::fromStdString(entry.criteria)},
+                              {QStringLiteral("quasi_identifiers"), textsJson(entry.quasiIdentifiers)},
+                              {QStringLiteral("levels"), textsJson(entry.levels)},
+                              {QStringLiteral("generalization"), generalizationRecord(entry.generalization)},
+                              {QStringLiteral("sensitive_fields"), textsJson(entry.sensitiveFields)},
+                              {QStringLiteral("records"), QString::number(records.records)},
+                              {QStringLiteral("digest"), hashesText({records.digest[0], records.digest[1]})},
+                              {QStringLiteral("row_sample"), sampleJson(records.rows)},
+                              {QStringLiteral("id_sample"), sampleJson(records.ids)},
+                              {QStringLiteral("domains"), domains},
+                              {QStringLiteral("other_people"), otherPeople},
+                              {QStringLiteral("provenance"), QString::fromStdString(entry.provenance)}};
     return QString::fromUtf8(QJsonDocument(summary).toJson(QJsonDocument::Compact));
 }
 
@@ -139,11 +177,12 @@ bool readSummary(const QString& text, vbas::LedgerEntry& entry)
     if (!summary.contains(QStringLiteral("k")) || !summary.contains(QStringLiteral("digest")))
         return false;
     entry.k = summary.value(QStringLiteral("k")).toString().toULongLong();
-    entry.l = summary.value(QStringLiteral("l")).toString().toULongLong();
-    entry.diversityMeasure = summary.value(QStringLiteral("l_measure")).toString().toStdString();
+    entry.criteria = summary.value(QStringLiteral("criteria")).toString().toStdString();
     entry.quasiIdentifiers = textsOf(summary.value(QStringLiteral("quasi_identifiers")));
     entry.levels = textsOf(summary.value(QStringLiteral("levels")));
-    entry.generalization = summary.value(QStringLiteral("generalization")).toString().toStdString();
+    if (!readGeneralizationRecord(summary.value(QStringLiteral("generalization")).toString(),
+                                  entry.generalization))
+        return false;
     entry.sensitiveFields = textsOf(summary.value(QStringLiteral("sensitive_fields")));
     entry.records.records = summary.value(QStringLiteral("records")).toString().toULongLong();
     const std::vector<std::uint64_t> digest = hashesOf(summary.value(QStringLiteral("digest")).toString());

@@ -3,10 +3,13 @@
 #include <qgsexception.h>
 
 #include <QString>
+#include <QVariantMap>
 
 #include <string>
 
 class QgsFeature;
+class QgsProcessingContext;
+class QgsProcessingParameterDefinition;
 
 /**
  * What every layer of the provider shares about parameters: the name of every parameter and output of every
@@ -144,6 +147,21 @@ inline QString optionParameterName(const std::string& key)
 QgsProcessingException parameterError(const QString& parameterName, const QString& message);
 /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
 QgsProcessingException canceledError();
+/**
+ * Marks the output `definition` as for the custodian's review only, never to publish (docs/publishing.md),
+ * or, with `when`, as review only when the boolean parameter `when` is true (KEEP_SUPPRESSED): the output
+ * guard keeps review outputs out of files that are published.
+ */
+void markForReview(QgsProcessingParameterDefinition& definition, const QString& when = QString());
+/** Returns `definition` marked by markForReview(). */
+template <typename Definition> Definition* forReview(Definition* definition, const QString& when = QString())
+{
+    markForReview(*definition, when);
+    return definition;
+}
+/** Returns true when the output `definition` of an algorithm run with `parameters` is for review only. */
+bool isForReview(const QgsProcessingParameterDefinition& definition, const QVariantMap& parameters,
+                 QgsProcessingContext& context);
 /**
  * Returns the number of records `feature` stands for: 1 without a count field
  * (`countFieldIndex` -1), else the field's value under vbas::wholeRecordCount's rule (text holding

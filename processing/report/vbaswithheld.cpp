@@ -51,7 +51,7 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
     {
         level[j] = layout.level(release, j);
         if (level[j] > 0)
-            hierarchy[j] = &(*layout.hierarchies)[j]->hierarchy;
+            hierarchy[j] = &(*release.hierarchies())[j]->hierarchy;
         published[j] = layout.releasedValues(release, j, read.values[j]);
         byGroup[j].resize(std::size_t(published[j].size()));
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Pipeline.h"
+#include "privacy/LDiversity.h"
 
 #include <cmath>
 #include <map>
@@ -52,8 +53,10 @@ inline bool meetsDiversity(const GroupTally& group, const DiversityRule& rule)
  * record table and the per-row fates; checks that every released group holds k records and meets
  * `diversity`, that every group withheld for l-diversity holds k records and fails it (so it was
  * withheld for a reason), and conservation against the input's own row counts. When the table names the
- * person of every row, k and l count people: every released group holds k distinct people. Returns what is
- * wrong, or an empty string. Used by the tests and by the fuzz target.
+ * person of every row, k and l count people: every released group holds k distinct people. A count table
+ * (RecordTable::publishedRowKeys) publishes a row per (aggregate, tuple, key): every released one holds
+ * k records, every one withheld as a small row fewer, and l-diversity is judged without the small ones.
+ * Returns what is wrong, or an empty string. Used by the tests and by the fuzz target.
  */
 inline std::string checkRelease(const RecordTable& table, const Dataset& dataset,
                                 const std::vector<RecordFate>& fates, const PipelineResult& result, Count k,
@@ -64,11 +67,32 @@ inline std::string checkRelease(const RecordTable& table, const Dataset& dataset
     const std::size_t q = table.quasiIdentifierCount;
     const std::size_t sensitive = table.sensitiveCount;
     using GroupKey = std::pair<std::uint32_t, std::vector<std::uint32_t>>;
+    const auto groupOf = [&](std::size_t row) -> GroupKey
+    {
+        return {result.aggregation.regionAggregate[dataset.rowRegion(row)],
+                std::vector<std::uint32_t>(table.codes.begin() + std::ptrdiff_t(row * q),
+                                           table.codes.begin() + std::ptrdiff_t((row + 1) * q))};
+    };
+    const auto countOf = [&](std::size_t row)
+    {
+        return table.counts.empty() ? 1 : Count(table.counts[row]);
+    };
+    // A count table's published rows, of the groups that hold k: what a row publishes unless it is below k.
+    const bool countRows = !table.publishedRowKeys.empty();
+    std::map<std::pair<GroupKey, std::uint32_t>, Count> publishedRows;
+    for (std::size_t row = 0; countRows && row < table.rows(); ++row)
+        if (fates[row] == RecordFate::Released || fates[row] == RecordFate::SuppressedSmallRow ||
+            fates[row] == RecordFate::SuppressedDiversity || fates[row] == RecordFate::SuppressedDifference)
+            publishedRows[{groupOf(row), table.publishedRowKeys[row]}] += countOf(row);
+    const auto rowRecords = [&](std::size_t row)
+    {
+        return publishedRows.at({groupOf(row), table.publishedRowKeys[row]});
+    };
     std::map<GroupKey, GroupTally> releasedGroups, diversityGroups;
     Count input = 0, released = 0, suppressed = 0, withheldForDiversity = 0, dropped = 0;
     for (std::size_t row = 0; row < table.rows(); ++row)
     {
-        const Count count = table.counts.empty() ? 1 : Count(table.counts[row]);
+        const Count count = countOf(row);
         input += count;
         std::map<GroupKey, GroupTally>* groups = nullptr;
         switch (fates[row])
@@ -76,11 +100,19 @@ inline std::string checkRelease(const RecordTable& table, const Dataset& dataset
         case RecordFate::Released:
             released += count;
             groups = &releasedGroups;
+            if (countRows && rowRecords(row) < k)
+                return "a published count row holds " + std::to_string(rowRecords(row)) + " records, below k";
             break;
         case RecordFate::SuppressedDiversity:
             suppressed += count;
             withheldForDiversity += count;
-            groups = &diversityGroups;
+            groups = countRows && rowRecords(row) < k ? nullptr : &diversityGroups;
+            break;
+        case RecordFate::SuppressedSmallRow:
+            suppressed += count;
+            if (!countRows || rowRecords(row) >= k)
+                return "a row withheld as a count row below k is in one of " +
+                       std::to_string(countRows ? rowRecords(row) : 0) + " records";
             break;
         case RecordFate::SuppressedGlobally:
         case RecordFate::SuppressedLocally:
@@ -93,10 +125,7 @@ inline std::string checkRelease(const RecordTable& table, const Dataset& dataset
         }
         if (groups == nullptr)
             continue;
-        GroupTally& group =
-            (*groups)[{result.aggregation.regionAggregate[dataset.rowRegion(row)],
-                       std::vector<std::uint32_t>(table.codes.begin() + std::ptrdiff_t(row * q),
-                                                  table.codes.begin() + std::ptrdiff_t((row + 1) * q))}];
+        GroupTally& group = (*groups)[groupOf(row)];
         group.records += count;
         if (!table.persons.empty())
             group.persons.insert(table.persons[row]);

@@ -12,6 +12,9 @@
 #include <qgsprocessingutils.h>
 #include <qgsproject.h>
 
+#include <QDir>
+#include <QFile>
+
 #include <gtest/gtest.h>
 
 namespace
@@ -200,4 +203,15 @@ QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name)
     const auto found = run.layers.find(name);
     EXPECT_TRUE(found != run.layers.end()) << name.toStdString();
     return found == run.layers.end() ? nullptr : found->second.get();
+}
+
+QMap<QString, QByteArray> filesIn(const QString& folder)
+{
+    QMap<QString, QByteArray> files;
+    for (const QString& name : QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System))
+    {
+        QFile file(QDir(folder).filePath(name));
+        files.insert(name, file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray());
+    }
+    return files;
 }

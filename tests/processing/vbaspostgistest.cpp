@@ -12,7 +12,7 @@
 #include "vbasledgerstore.h"
 #include "vbaspostgresrecords.h"
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 
 #include <qgsapplication.h>
 #include <qgsdatasourceuri.h>

@@ -154,3 +154,19 @@ TEST(MinHashSample, SharedMembersAreExactWhileTheSetsFitAndCloseBeyond)
     // Disjoint large sets share (almost) nothing.
     EXPECT_LT(sharedMembers(sampleOf(0, 200000), sampleOf(1000000, 200000)), 0.005 * 200000);
 }
+
+// A quarter within its year to date must be told as within it, however large both are: the bottom-k
+// estimate of the shared members misses by a few percent, which read as "partly the same records" let the
+// year to date less the quarters through.
+TEST(MinHashSample, ASetWithinAnotherIsToldExactlyAtAnySize)
+{
+    EXPECT_EQ(shareWithin(sampleOf(0, 8500), sampleOf(0, 25500)), 1.0);
+    EXPECT_EQ(shareWithin(sampleOf(8500, 8500), sampleOf(0, 25500)), 1.0);
+    EXPECT_EQ(shareWithin(sampleOf(100000, 1000), sampleOf(0, 300000)), 1.0);
+    // Small sets: exact shares. 400 of the first's 1,000 are the second's.
+    EXPECT_EQ(shareWithin(sampleOf(0, 1000), sampleOf(600, 1500)), 0.4);
+    EXPECT_EQ(shareWithin(sampleOf(600, 1500), sampleOf(0, 1000)), 400.0 / 1500.0);
+    // Large: half of the first within the second, to a few percent; none of a disjoint one.
+    EXPECT_NEAR(shareWithin(sampleOf(0, 200000), sampleOf(100000, 300000)), 0.5, 0.05);
+    EXPECT_EQ(shareWithin(sampleOf(0, 200000), sampleOf(1000000, 200000)), 0.0);
+}

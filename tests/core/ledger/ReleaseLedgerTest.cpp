@@ -1,10 +1,10 @@
 // The release ledger's rules (SPEC section 13): which releases of overlapping records it refuses, and the
 // difference rule on a shared aggregation, against hand-worked cases and a brute-force recount.
 #include "ledger/ReleaseLedger.h"
-#include "Error.h"
 #include "Pipeline.h"
 #include "PropertyCheck.h"
 #include "TestSupport.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The one call of a rate release: aggregation, availability of each figure, presets, publication, refusals.
 #include "rates/RegionRates.h"
-#include "Error.h"
+#include "base/Error.h"
 
 #include <gtest/gtest.h>
 

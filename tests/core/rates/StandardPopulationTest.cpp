@@ -1,6 +1,6 @@
 // The shipped standard populations against their published totals, and their mapping onto population bands.
 #include "rates/StandardPopulation.h"
-#include "Error.h"
+#include "base/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -35,15 +35,15 @@ TEST(StandardPopulation, ShippedTablesHaveTheirPublishedTotals)
 {
     // SEER: 274,633,642 people in 19 groups; Eurostat: 100,000 in 21; WHO: percentages that add to 100.035 as
     // printed (SEER rescales them to 1,000,000), 21 groups to 100+.
-    const StandardPopulation& us = findStandardPopulation("us2000");
+    const StandardPopulation us = findStandardPopulation("us2000");
     EXPECT_EQ(us.groups.size(), 19u);
     EXPECT_EQ(total(us), 274633642.0);
     EXPECT_EQ(us.groups.front(), (AgeBand{0, 0}));
     EXPECT_EQ(us.groups.back(), (AgeBand{85, AgeBand::kOpenAge}));
-    const StandardPopulation& esp = findStandardPopulation("esp2013");
+    const StandardPopulation esp = findStandardPopulation("esp2013");
     EXPECT_EQ(esp.groups.size(), 21u);
     EXPECT_EQ(total(esp), 100000.0);
-    const StandardPopulation& who = findStandardPopulation("who2000_2025");
+    const StandardPopulation who = findStandardPopulation("who2000_2025");
     EXPECT_EQ(who.groups.size(), 21u);
     EXPECT_NEAR(total(who), 100.035, 1e-12);
     EXPECT_EQ(who.groups.back(), (AgeBand{100, AgeBand::kOpenAge}));
@@ -54,7 +54,7 @@ TEST(StandardPopulation, ShippedTablesHaveTheirPublishedTotals)
 
 TEST(StandardPopulation, GroupsAreSummedIntoBands)
 {
-    const StandardPopulation& us = findStandardPopulation("us2000");
+    const StandardPopulation us = findStandardPopulation("us2000");
     const std::vector<double> us2000 = us.forBands({{0, 4}, {5, 14}, {85, AgeBand::kOpenAge}});
     EXPECT_EQ(us2000, (std::vector<double>{3794901.0 + 15191619.0, 19919840.0 + 20056779.0, 4259173.0}));
     EXPECT_NEAR(findStandardPopulation("who2000_2025").forBands({{85, AgeBand::kOpenAge}})[0], 0.635, 1e-12);
@@ -67,7 +67,7 @@ TEST(StandardPopulation, GroupsAreSummedIntoBands)
 
 TEST(StandardPopulation, BandsThatCutAGroupOrOverlapAreRefused)
 {
-    const StandardPopulation& us = findStandardPopulation("us2000");
+    const StandardPopulation us = findStandardPopulation("us2000");
     expectRefused(us, {{85, 89}}, "85-89");
     expectRefused(us, {{2, 6}}, "2-6");
     expectRefused(us, {{0, 9}, {5, 14}}, "5-14");

@@ -47,8 +47,9 @@ struct Tracts
 
 const Tracts& tracts()
 {
-    static const Tracts instance;
-    return instance;
+    // Never destroyed: its layers would be closed after QGIS has exited, which crashes GDAL's provider.
+    static const Tracts* const instance = new Tracts;
+    return *instance;
 }
 
 QVariantMap mapRelease(const OutputFolder& folder, const QString& ledger, bool newLedger)
@@ -129,7 +130,7 @@ TEST(MapRelease, OlindaRegionsAndRatesRecomputedFromThePublishedFiles)
     const std::map<QString, int> region = regionOfTract(folder.path("crosswalk.gpkg"));
     ASSERT_EQ(region.size(), tracts().people.size()) << "a tract was dropped";
     std::map<int, double> people, cases;
-    std::map<int, std::vector<QgsGeometry>> members;
+    std::map<int, QVector<QgsGeometry>> members;
     for (const auto& [tract, r] : region)
     {
         people[r] += tracts().people.at(tract);
@@ -267,19 +268,32 @@ std::vector<double> standardOf(const std::vector<std::pair<int, int>>& bands)
 
 TEST(MapRelease, AgeStandardizedRatesFromALongOrAWidePopulationTable)
 {
-    // Two squares, each a region of its own; people by band (0-44, 45-64, 65+) and cases by age, worked by hand
-    // against the 2000 U.S. standard read from its file.
+    // Two squares, each a region of its own; people by band (0-44, 45-64, 65+) and cases by age, worked by
+    // hand against the 2000 U.S. standard read from its file.
     const auto areas = makeSquares({"a", "b"});
     const std::map<QString, std::vector<double>> people{{"a", {4000, 2000, 1000}}, {"b", {2000, 3000, 2000}}};
     const std::map<QString, std::vector<double>> cases{{"a", {2, 1, 3}}, {"b", {1, 2, 2}}};
-    const auto records = makeTable({"area:string", "age:integer"},
-                                   {{"a", 30}, {"a", 30}, {"a", 50}, {"a", 70}, {"a", 70}, {"a", 70},
-                                    {"b", 10}, {"b", 60}, {"b", 60}, {"b", 80}, {"b", 90}});
-    const auto longTable = makeTable({"area:string", "band:string", "people:double"},
-                                     {{"a", "0-44", 4000}, {"a", "45-64", 2000}, {"a", "65+", 1000},
-                                      {"b", "0-44", 2000}, {"b", "45-64", 3000}, {"b", "65 and over", 2000}});
-    const auto wideTable = makeTable({"area:string", "age_0_44:double", "age_45_64:double", "age_65plus:double"},
-                                     {{"a", 4000, 2000, 1000}, {"b", 2000, 3000, 2000}});
+    const auto records = makeTable({"area:string", "age:integer"}, {{"a", 30},
+                                                                    {"a", 30},
+                                                                    {"a", 50},
+                                                                    {"a", 70},
+                                                                    {"a", 70},
+                                                                    {"a", 70},
+                                                                    {"b", 10},
+                                                                    {"b", 60},
+                                                                    {"b", 60},
+                                                                    {"b", 80},
+                                                                    {"b", 90}});
+    const auto longTable =
+        makeTable({"area:string", "band:string", "people:double"}, {{"a", "0-44", 4000},
+                                                                    {"a", "45-64", 2000},
+                                                                    {"a", "65+", 1000},
+                                                                    {"b", "0-44", 2000},
+                                                                    {"b", "45-64", 3000},
+                                                                    {"b", "65 and over", 2000}});
+    const auto wideTable =
+        makeTable({"area:string", "age_0_44:double", "age_45_64:double", "age_65plus:double"},
+                  {{"a", 4000, 2000, 1000}, {"b", 2000, 3000, 2000}});
     const std::vector<double> standard = standardOf({{0, 44}, {45, 64}, {65, -1}});
     const double standardTotal = standard[0] + standard[1] + standard[2];
     std::vector<double> bandCases(3, 0.0), bandPeople(3, 0.0);
@@ -303,7 +317,8 @@ TEST(MapRelease, AgeStandardizedRatesFromALongOrAWidePopulationTable)
                                {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
                                {"OUTPUT_MAPPING", QgsProcessing::TEMPORARY_OUTPUT}};
         if (wide)
-            parameters.insert("POPULATION_TABLE_BAND_FIELDS", QStringList{"age_0_44", "age_45_64", "age_65plus"});
+            parameters.insert("POPULATION_TABLE_BAND_FIELDS",
+                              QStringList{"age_0_44", "age_45_64", "age_65plus"});
         else
         {
             parameters.insert("POPULATION_TABLE_BAND_FIELD", "band");
@@ -331,7 +346,8 @@ TEST(MapRelease, AgeStandardizedRatesFromALongOrAWidePopulationTable)
                 << area.toStdString();
             EXPECT_EQ(feature.attribute("population").toDouble(), 7000.0);
             EXPECT_NEAR(feature.attribute("expected").toDouble(), expected, 1e-9 * expected);
-            EXPECT_LT(feature.attribute("adjusted_lower").toDouble(), feature.attribute("adjusted_rate").toDouble());
+            EXPECT_LT(feature.attribute("adjusted_lower").toDouble(),
+                      feature.attribute("adjusted_rate").toDouble());
         }
     }
 }

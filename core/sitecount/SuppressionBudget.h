@@ -1,7 +1,7 @@
 #pragma once
 
 #include "StrategyOptions.h"
-#include "Types.h"
+#include "base/Types.h"
 
 namespace vbas
 {

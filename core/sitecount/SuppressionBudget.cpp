@@ -1,6 +1,6 @@
 #include "SuppressionBudget.h"
 
-#include "sitecount/SiteCounter.h"
+#include "SiteCounter.h"
 
 namespace vbas
 {

@@ -13,13 +13,13 @@ constexpr std::size_t kDenseLimit = std::size_t(1) << 22;
 } // namespace
 
 SuppressionLedger::SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k,
-                                     const DiversityRule& diversity)
-    : SuppressionLedger(regions, partition.regionSite(), partition.sites().size(), k, diversity)
+                                     const Criteria* criteria)
+    : SuppressionLedger(regions, partition.regionSite(), partition.sites().size(), k, criteria)
 {
 }
 
 SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector<SiteIndex>& regionSite,
-                                     std::size_t sites, Count k, const DiversityRule& diversity)
+                                     std::size_t sites, Count k, const Criteria* criteria)
     : mRegions(regions)
     , mK(k)
     , mClasses(regions.classCount())
@@ -27,7 +27,8 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector
     , mSiteRecords(sites, 0)
     , mSiteWithheld(sites, 0)
     , mRegionCount(sites, 0)
-    , mDiversity(diversity)
+    , mCriteria(criteria)
+    , mSummarized(criteria != nullptr && criteria->summarized())
 {
     if (mDense)
         mCounts.assign(sites * mClasses, 0);
@@ -47,7 +48,7 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector
         mSiteRecords[s] += regions.records(r);
         ++mRegionCount[s];
     }
-    if (mDiversity.enabled())
+    if (mSummarized)
     {
         tallySensitiveValues();
         for (RegionIndex r = 0; r < regions.size(); ++r)
@@ -76,7 +77,7 @@ void SuppressionLedger::moveRecords(RegionIndex region, SiteIndex from, SiteInde
     mReleasing -= releases(from) + releases(to);
     Count* source = mDense ? mCounts.data() + std::size_t(from) * mClasses : nullptr;
     Count* target = mDense ? mCounts.data() + std::size_t(to) * mClasses : nullptr;
-    if (mDense && !mDiversity.enabled())
+    if (mDense && !mSummarized)
     {
         // The refinement's inner loop (most of its time): counts alone decide what is withheld.
         const auto below = [k = mK](Count count) -> Count
@@ -109,7 +110,7 @@ void SuppressionLedger::moveClasses(RegionIndex region, SiteIndex from, SiteInde
                                     Count* target)
 {
     const HistogramTable::Range entries = mRegions.histograms().entries(region);
-    const bool diversity = mDiversity.enabled();
+    const bool diversity = mSummarized;
     std::size_t tally = diversity ? mTallyStart[region] : 0;
     for (const ClassCount& entry : entries)
     {
@@ -227,16 +228,15 @@ double SuppressionLedger::entropyTerm(SiteIndex s, const std::vector<RegionIndex
 
 bool SuppressionLedger::diverse(SiteIndex s, ClassId cls, Count count) const
 {
-    // Only the entropy reads the sum, whose conversion costs as much as the rest of a check.
-    const bool entropy = mDiversity.measure == DiversityRule::Measure::Entropy;
+    mSummaries.resize(mFields);
     for (std::size_t field = 0; field < mFields; ++field)
     {
         const FieldValues* values = mFieldValues.find(fieldKey(s, cls, field));
-        if (values == nullptr || !passesDiversity(mDiversity, values->distinct, count,
-                                                  entropy ? values->countLogCountSum.value() : 0.0))
+        if (values == nullptr)
             return false;
+        mSummaries[field] = {values->distinct, &values->countLogCountSum};
     }
-    return true;
+    return mCriteria->passesSummaries(count, mSummaries);
 }
 
 void SuppressionLedger::tallySensitiveValues()

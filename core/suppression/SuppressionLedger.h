@@ -4,7 +4,7 @@
 #include "data/OpenHashMap.h"
 #include "data/RegionSet.h"
 #include "partition/IncrementalPartition.h"
-#include "suppression/Diversity.h"
+#include "privacy/Criteria.h"
 
 #include <vector>
 
@@ -24,11 +24,12 @@ namespace vbas
 class SuppressionLedger
 {
 public:
+    /** `criteria`: those besides k (null: none); the ledger follows those its summaries decide. */
     SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k,
-                      const DiversityRule& diversity = {});
+                      const Criteria* criteria = nullptr);
     /** The same over a fixed assignment: `regionSite` gives a region one of `sites` sites (or kNoSite). */
     SuppressionLedger(const RegionSet& regions, const std::vector<SiteIndex>& regionSite, std::size_t sites,
-                      Count k, const DiversityRule& diversity = {});
+                      Count k, const Criteria* criteria = nullptr);
 
     /** Moves the records of the changed regions between their aggregates. */
     void apply(const std::vector<IncrementalPartition::Change>& changes);
@@ -107,10 +108,9 @@ private:
     /** The records of class `cls`, `count` of them in the aggregate of site s, that it withholds. */
     Count withheldPart(SiteIndex s, ClassId cls, Count count) const
     {
-        return isWithheld(count) || (count > 0 && mDiversity.enabled() && !diverse(s, cls, count)) ? count
-                                                                                                   : 0;
+        return isWithheld(count) || (count > 0 && mSummarized && !diverse(s, cls, count)) ? count : 0;
     }
-    /** Whether the `count` records of class `cls` in the aggregate of site s pass the l-diversity rule. */
+    /** Whether the `count` records of class `cls` in the aggregate of site s pass the criteria it follows. */
     bool diverse(SiteIndex s, ClassId cls, Count count) const;
     void tallySensitiveValues();
     std::uint64_t groupKey(SiteIndex s, ClassId cls) const { return std::uint64_t(s) * mClasses + cls; }
@@ -138,7 +138,11 @@ private:
     std::size_t mFormed = 0;
     std::size_t mReleasing = 0;
 
-    DiversityRule mDiversity;
+    const Criteria* mCriteria;
+    /** Whether a criterion the summaries decide is on: the ledger keeps them (else counts alone decide). */
+    bool mSummarized;
+    /** The summaries of one check, kept to allocate nothing per check. */
+    mutable std::vector<FieldSummary> mSummaries;
     std::size_t mFields = 0;
     /** Sensitive values (class, field, code) that some region holds. */
     std::uint32_t mValues = 0;

@@ -1,6 +1,6 @@
 #include "RiskThreshold.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <cmath>
 #include <sstream>

@@ -1,6 +1,6 @@
 #include "Aggregation.h"
 
-#include "CompressedLists.h"
+#include "base/CompressedLists.h"
 
 #include <algorithm>
 
@@ -51,13 +51,14 @@ Aggregation Aggregation::fromGroups(const RegionSet& regions, const std::vector<
 }
 
 std::vector<std::size_t> Aggregation::releasedEntryOfRows(const Dataset& dataset,
-                                                          const std::vector<bool>& withheld) const
+                                                          const std::vector<bool>& withheld,
+                                                          const std::vector<bool>* excludedRows) const
 {
     std::vector<std::size_t> rowEntry(dataset.rows(), HistogramTable::kNoEntry);
     for (std::size_t row = 0; row < dataset.rows(); ++row)
     {
         const RegionIndex region = dataset.rowRegion(row);
-        if (region == kNoRegion)
+        if (region == kNoRegion || (excludedRows != nullptr && (*excludedRows)[row]))
             continue;
         const ClassId cls = dataset.rowClass(row);
         const HistogramTable::Range entries = histograms.entries(regionAggregate[region]);

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Partitioner.h"
 #include "data/HistogramTable.h"
 #include "data/RegionSet.h"
+#include "model/Sites.h"
 
 #include <vector>
 
@@ -35,10 +35,11 @@ struct Aggregation
     std::size_t memberCount(std::size_t a) const { return memberOffsets[a + 1] - memberOffsets[a]; }
     /**
      * The entry of histograms that every input row of `dataset` is counted in, when `withheld` (a flag per
-     * entry) leaves it released; HistogramTable::kNoEntry for a row dropped, withheld globally or withheld.
+     * entry) leaves it released; HistogramTable::kNoEntry for a row dropped, withheld globally, withheld, or
+     * flagged in `excludedRows` (when given).
      */
-    std::vector<std::size_t> releasedEntryOfRows(const Dataset& dataset,
-                                                 const std::vector<bool>& withheld) const;
+    std::vector<std::size_t> releasedEntryOfRows(const Dataset& dataset, const std::vector<bool>& withheld,
+                                                 const std::vector<bool>* excludedRows = nullptr) const;
 
     /** Aggregates of `partition` over `regions`. */
     static Aggregation build(const RegionSet& regions, const Partition& partition);
