@@ -2,12 +2,13 @@
 // the native algorithms and the VBAS provider registered, as vbas_process does it.
 
 #include "vbasheadlesssession.h"
+#include "vbasproviderlibrary.h"
 
 #include <gtest/gtest.h>
 
 int main(int argc, char** argv)
 {
     ::testing::InitGoogleTest(&argc, argv);
-    const VbasHeadlessSession session(argc, argv);
+    const VbasHeadlessSession session(argc, argv, vbas_register_provider);
     return RUN_ALL_TESTS();
 }
