@@ -349,7 +349,8 @@ struct VbasOutputGuard::Staging
 
 VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
                                  QgsProcessingContext& context, QgsProcessingFeedback* feedback)
-    : mContext(context)
+    : mLabels(algorithm)
+    , mContext(context)
     , mFeedback(feedback)
     , mParameters(parameters)
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "vbasparameters.h"
 #include "vbaswrittencounts.h"
 
 #include <QHash>
@@ -109,6 +110,8 @@ private:
     void relabelLayersToLoad();
     void removeLayersToLoad();
 
+    /** Errors of the run, the guard's own first, name parameters with the algorithm's labels. */
+    const VbasParameters::LabelScope mLabels;
     QgsProcessingContext& mContext;
     QgsProcessingFeedback* mFeedback = nullptr;
     QVariantMap mParameters;

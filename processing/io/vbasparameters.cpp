@@ -5,10 +5,37 @@
 #include "data/RecordCount.h"
 
 #include <qgsfeature.h>
+#include <qgsprocessingalgorithm.h>
+
+namespace
+{
+/** The algorithm whose labels the errors of this thread's run use (LabelScope). */
+thread_local const QgsProcessingAlgorithm* tLabelled = nullptr;
+} // namespace
+
+VbasParameters::LabelScope::LabelScope(const QgsProcessingAlgorithm& algorithm)
+    : mPrevious(tLabelled)
+{
+    tLabelled = &algorithm;
+}
+
+VbasParameters::LabelScope::~LabelScope()
+{
+    tLabelled = mPrevious;
+}
+
+QString VbasParameters::parameterTitle(const QString& parameterName)
+{
+    const QgsProcessingParameterDefinition* definition =
+        tLabelled ? tLabelled->parameterDefinition(parameterName) : nullptr;
+    if (!definition || definition->description().isEmpty() || definition->description() == parameterName)
+        return parameterName;
+    return QStringLiteral("%1 \u2014 %2").arg(definition->description(), parameterName);
+}
 
 QgsProcessingException VbasParameters::parameterError(const QString& parameterName, const QString& message)
 {
-    return QgsProcessingException(QStringLiteral("%1: %2").arg(parameterName, message));
+    return QgsProcessingException(QStringLiteral("%1: %2").arg(parameterTitle(parameterName), message));
 }
 
 QgsProcessingException VbasParameters::canceledError()

@@ -7,6 +7,7 @@
 #include <string>
 
 class QgsFeature;
+class QgsProcessingAlgorithm;
 
 /**
  * What every layer of the provider shares about parameters: the name of every parameter and output of every
@@ -117,7 +118,28 @@ inline QString optionParameterName(const std::string& key)
 {
     return QString::fromStdString(key).toUpper();
 }
-/** Returns the error every user-fixable problem becomes: "PARAMETER: message". */
+/**
+ * While one lives, in its thread, the errors naming a parameter of `algorithm` lead with the parameter's
+ * label as the dialog shows it (parameterTitle()). The output guard and the parameter reader of a run each
+ * hold one, so that every error of the run, checks of the dialog included, reads like the dialog.
+ */
+class LabelScope
+{
+public:
+    explicit LabelScope(const QgsProcessingAlgorithm& algorithm);
+    ~LabelScope();
+    LabelScope(const LabelScope&) = delete;
+    LabelScope& operator=(const LabelScope&) = delete;
+
+private:
+    const QgsProcessingAlgorithm* mPrevious;
+};
+/**
+ * Returns how errors name the parameter `parameterName`: "Small area id field - REGION_ID_FIELD" within a
+ * LabelScope of an algorithm that has it (the label for the dialog, the name for scripts), else the name.
+ */
+QString parameterTitle(const QString& parameterName);
+/** Returns the error every user-fixable problem becomes: "Label - PARAMETER: message" (parameterTitle()). */
 QgsProcessingException parameterError(const QString& parameterName, const QString& message);
 /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
 QgsProcessingException canceledError();

@@ -62,10 +62,11 @@ ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& i
     QgsVectorLayer* mapping = outputLayer(run, QStringLiteral("OUTPUT_MAPPING"));
     if (!released || !mapping)
         return recount;
+    // Without quasi-identifiers the verifier checks the regions' sizes alone, and says so in its verdict.
     EXPECT_EQ(checkAnonymity(released, QStringLiteral("aggregate_id"), input.quasiIdentifiers, input.k,
                              input.countField)
                   .toStdString(),
-              "PASS");
+              input.quasiIdentifiers.isEmpty() ? "REGION_SIZES_PASS" : "PASS");
 
     QSet<QString> regionIds;
     QgsFeature feature;

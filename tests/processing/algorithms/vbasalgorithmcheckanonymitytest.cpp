@@ -138,7 +138,7 @@ TEST(CheckAnonymity, CountsInTextAreAcceptedWhenTheyHoldWholeNumbers)
         makeTable({QStringLiteral("region:string"), QStringLiteral("n:string")}, {{"A", "2"}, {"A", "3.0"}});
     const AlgorithmRun run =
         runAlgorithm(kAlgorithm, checkParameters(table.get(), {}, 5, QStringLiteral("n")));
-    expectSummary(run, 1, 5, 0, 0, 5, QStringLiteral("PASS"));
+    expectSummary(run, 1, 5, 0, 0, 5, QStringLiteral("REGION_SIZES_PASS"));
 }
 
 TEST(CheckAnonymity, WithoutQuasiIdentifiersGroupsAreRegions)
@@ -150,6 +150,21 @@ TEST(CheckAnonymity, WithoutQuasiIdentifiersGroupsAreRegions)
     expectSummary(run, 2, 4, 1, 1, 1, QStringLiteral("FAIL"));
     EXPECT_EQ(asText(run.outputRows), (std::vector<std::string>{"B|1"}));
     EXPECT_EQ(run.outputFields, (QStringList{"region", "group_size"}));
+}
+
+TEST(CheckAnonymity, WithoutQuasiIdentifiersAPassIsNoPlainPassAndSaysWhatWasChecked)
+{
+    // Every region holds 3 records, but (A, M) is alone: k-anonymous by region size only.
+    const auto table = makeTable({QStringLiteral("region:string"), QStringLiteral("sex:string")},
+                                 {{"A", "F"}, {"A", "F"}, {"A", "M"}, {"B", "F"}, {"B", "F"}, {"B", "F"}});
+    const AlgorithmRun run = runAlgorithm(kAlgorithm, checkParameters(table.get(), {}, 3));
+    expectSummary(run, 2, 6, 0, 0, 3, QStringLiteral("REGION_SIZES_PASS"));
+    EXPECT_FALSE(run.log.contains(QStringLiteral("VERDICT PASS"))) << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains(QStringLiteral("only the size of each region was checked")))
+        << run.log.toStdString();
+    // With the quasi-identifier the same table fails.
+    expectSummary(runAlgorithm(kAlgorithm, checkParameters(table.get(), {QStringLiteral("sex")}, 3)), 3, 6, 1,
+                  1, 1, QStringLiteral("FAIL"));
 }
 
 TEST(CheckAnonymity, EmptyTablePassesWithoutSmallestGroup)
@@ -183,28 +198,37 @@ TEST(CheckAnonymity, ErrorsNameTheParameterToFix)
     QVariantMap parameters = checkParameters(table.get(), kAgeSex, 2);
 
     parameters.insert(QStringLiteral("REGION_FIELD"), QStringLiteral("regoin"));
-    EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters)),
-              "REGION_FIELD: INPUT has no field 'regoin'; choose one of its fields (region, age, sex)");
+    EXPECT_EQ(
+        failure(runAlgorithm(kAlgorithm, parameters)),
+        "Released region field \u2014 REGION_FIELD: INPUT has no field 'regoin'; choose one of its fields "
+        "(region, age, sex)");
     parameters.insert(QStringLiteral("REGION_FIELD"), QStringLiteral("region"));
 
     parameters.insert(QStringLiteral("QUASI_IDENTIFIERS"), QStringList{"age", "income"});
-    EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters))
-                  .rfind("QUASI_IDENTIFIERS: INPUT has no field 'income'", 0),
-              0u);
-    parameters.insert(QStringLiteral("QUASI_IDENTIFIERS"), QStringList{"age", "region"});
     EXPECT_EQ(
-        failure(runAlgorithm(kAlgorithm, parameters)).rfind("QUASI_IDENTIFIERS: 'region' is listed twice", 0),
+        failure(runAlgorithm(kAlgorithm, parameters))
+            .rfind(
+                "Quasi-identifiers (what an attacker may know) \u2014 QUASI_IDENTIFIERS: INPUT has no field "
+                "'income'",
+                0),
         0u);
+    parameters.insert(QStringLiteral("QUASI_IDENTIFIERS"), QStringList{"age", "region"});
+    EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters))
+                  .rfind("Quasi-identifiers (what an attacker may know) \u2014 QUASI_IDENTIFIERS: 'region' "
+                         "is listed twice",
+                         0),
+              0u);
     parameters.insert(QStringLiteral("QUASI_IDENTIFIERS"), kAgeSex);
 
     parameters.insert(QStringLiteral("COUNT_FIELD"), QStringLiteral("weight"));
-    EXPECT_EQ(
-        failure(runAlgorithm(kAlgorithm, parameters)).rfind("COUNT_FIELD: INPUT has no field 'weight'", 0),
-        0u);
+    EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters))
+                  .rfind("Records per row \u2014 COUNT_FIELD: INPUT has no field 'weight'", 0),
+              0u);
     parameters.remove(QStringLiteral("COUNT_FIELD"));
 
     parameters.insert(QStringLiteral("K"), 1);
-    EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters)).rfind("K: k is 1,", 0), 0u);
+    EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters)).rfind("Smallest group k \u2014 K: k is 1,", 0),
+              0u);
 }
 
 /** One bad count value, in a field of the given type. */
