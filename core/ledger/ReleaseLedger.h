@@ -55,6 +55,9 @@ struct LedgerEntry
     AreaRegions aggregation;
     RecordFingerprint records;
     std::vector<PublishedCell> cells;
+    /** What it needs to be made again (the versions, the algorithm and its parameters), as the front end
+     * wrote it (JSON in QGIS); empty for entries recorded before it was kept. */
+    std::string reproduction;
 
     /** Distinct regions of its aggregation. */
     std::size_t regions() const;

@@ -2,6 +2,7 @@
 
 #include "vbasdataparameters.h"
 #include "vbasparameterreader.h"
+#include "vbasprovenance.h"
 #include "vbasreleaseoutputs.h"
 #include "vbassteps.h"
 #include "vbasstrategyparameters.h"
@@ -186,6 +187,10 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     const QgsFields& fields = job.records->fields();
     vbas::LedgerEntry entry;
     entry.algorithm = QStringLiteral("vbas:%1").arg(mRead.algorithm().name()).toStdString();
+    entry.reproduction =
+        QJsonDocument(VbasProvenance::json(mRead.algorithm(), mRead.parameters(), mRead.context()))
+            .toJson(QJsonDocument::Compact)
+            .toStdString();
     entry.k = release.result.k;
     if (const VbasDiversity diversity = mRead.diversity(); diversity.isOn())
     {

@@ -103,7 +103,8 @@ QString summaryText(const vbas::LedgerEntry& entry)
         {QStringLiteral("records"), QString::number(records.records)},
         {QStringLiteral("digest"), hashesText({records.digest[0], records.digest[1]})},
         {QStringLiteral("row_sample"), sampleJson(records.rows)},
-        {QStringLiteral("id_sample"), sampleJson(records.ids)}};
+        {QStringLiteral("id_sample"), sampleJson(records.ids)},
+        {QStringLiteral("reproduction"), QString::fromStdString(entry.reproduction)}};
     return QString::fromUtf8(QJsonDocument(summary).toJson(QJsonDocument::Compact));
 }
 
@@ -123,6 +124,7 @@ void readSummary(const QString& text, vbas::LedgerEntry& entry)
         entry.records.digest = {digest[0], digest[1]};
     entry.records.rows = sampleOf(summary.value(QStringLiteral("row_sample")).toObject());
     entry.records.ids = sampleOf(summary.value(QStringLiteral("id_sample")).toObject());
+    entry.reproduction = summary.value(QStringLiteral("reproduction")).toString().toStdString();
 }
 
 QString aggregationText(const vbas::AreaRegions& aggregation)
