@@ -20,7 +20,8 @@ import tempfile
 # The log lines every front end must show alike: the engine's and the io layer's own messages (those with
 # times aside).
 MESSAGES = re.compile(r"^(Not published|REGIONS are in|\d+ of \d+ small areas hold|Released \d+ of|Withheld \d+ "
-                      r"records|Checked the (\d+ )?written file)")
+                      r"records|What the release cost|Values withheld most|Regions withheld most|"
+                      r"Checked the (\d+ )?written file)")
 
 PROGRESS = re.compile(r"^\.*(?:\d+\.+)*")
 
