@@ -10,7 +10,9 @@ table or points, else on the first table or point layer of the project, else emp
 
 from qgis.core import Qgis, QgsProject, QgsVectorLayer, QgsWkbTypes
 from qgis.gui import QgsGui, QgsMapLayerComboBox, QgsProcessingGui
+from qgis.PyQt import sip
 from qgis.PyQt.QtCore import QTimer
+from qgis.PyQt.QtWidgets import QComboBox
 
 if hasattr(Qgis, "GeometryType"):  # QGIS 3.30 and later
     _RECORD_GEOMETRIES = (Qgis.GeometryType.Point, Qgis.GeometryType.Null)
@@ -29,10 +31,18 @@ def first_records_layer(project):
     return next((layer for layer in layers if holds_records(layer)), None)
 
 
+def _layer_combo(widget):
+    """The QgsMapLayerComboBox inside QGIS's input widget (which itself has no Python binding)."""
+    for child in widget.findChildren(QComboBox):
+        if child.metaObject().className() == "QgsMapLayerComboBox":
+            return sip.cast(child, QgsMapLayerComboBox)
+    return None
+
+
 def _start_on_records(wrapper):
     try:
         widget = wrapper.wrappedWidget()
-        combo = widget.findChild(QgsMapLayerComboBox) if widget is not None else None
+        combo = _layer_combo(widget) if widget is not None else None
     except RuntimeError:  # the dialog was closed before this ran
         return
     if combo is None or combo.currentLayer() is None or holds_records(combo.currentLayer()):
