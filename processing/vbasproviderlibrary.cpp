@@ -1,5 +1,6 @@
 #include "vbasproviderlibrary.h"
 
+#include "vbasparameters.h"
 #include "vbasproviderregistration.h"
 
 namespace
@@ -19,4 +20,9 @@ int vbas_register_provider()
 void vbas_unregister_provider()
 {
     registration().unregisterProvider();
+}
+
+void vbas_show_dialog_labels()
+{
+    VbasParameters::showLabels(true);
 }

@@ -12,3 +12,6 @@ QGISEXTERN int vbas_register_provider();
 
 /** Removes the provider that vbas_register_provider() added, if any. */
 QGISEXTERN void vbas_unregister_provider();
+
+/** Makes errors lead with the parameters' labels, as the dialog shows them (the plugin in QGIS desktop). */
+QGISEXTERN void vbas_show_dialog_labels();

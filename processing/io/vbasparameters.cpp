@@ -7,11 +7,20 @@
 #include <qgsfeature.h>
 #include <qgsprocessingalgorithm.h>
 
+#include <atomic>
+
 namespace
 {
+/** Whether errors lead with labels (showLabels()). */
+std::atomic<bool> gLabelsShown{false};
 /** The algorithm whose labels the errors of this thread's run use (LabelScope). */
 thread_local const QgsProcessingAlgorithm* tLabelled = nullptr;
 } // namespace
+
+void VbasParameters::showLabels(bool shown)
+{
+    gLabelsShown = shown;
+}
 
 VbasParameters::LabelScope::LabelScope(const QgsProcessingAlgorithm& algorithm)
     : mPrevious(tLabelled)
@@ -27,7 +36,7 @@ VbasParameters::LabelScope::~LabelScope()
 QString VbasParameters::parameterTitle(const QString& parameterName)
 {
     const QgsProcessingParameterDefinition* definition =
-        tLabelled ? tLabelled->parameterDefinition(parameterName) : nullptr;
+        gLabelsShown && tLabelled ? tLabelled->parameterDefinition(parameterName) : nullptr;
     if (!definition || definition->description().isEmpty() || definition->description() == parameterName)
         return parameterName;
     return QStringLiteral("%1 \u2014 %2").arg(definition->description(), parameterName);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The main job's dialog as a user first sees it, in real QGIS desktop under Xvfb with the VBAS plugin: with the
 demo's layers loaded and the small areas the active layer, the small areas start on them and the records on the
-patients, not on the small areas too (issue 42); once chosen, the field parameters start empty (QGIS would
+patients, not on the small areas too, and errors lead with the dialog's labels (issue 42); once chosen, the field parameters start empty (QGIS would
 offer each layer's first field, fid and patient_id, which are wrong; issue 31); at most about a dozen
 parameters show before the advanced ones.
 
@@ -19,7 +19,7 @@ DESKTOP_CODE = r"""
 import json, os, traceback
 from qgis.PyQt.QtCore import QTimer
 from qgis.PyQt.QtWidgets import QGroupBox, QWidget
-from qgis.core import QgsProject, QgsProcessingContext, QgsVectorLayer
+from qgis.core import QgsProject, QgsProcessingContext, QgsProcessingFeedback, QgsVectorLayer
 from qgis.utils import iface
 import processing
 OUT = os.environ["RUN_OUT"]
@@ -42,6 +42,10 @@ def shown_before_advanced(dialog, panel):
                     and not in_advanced(wrapper.wrappedWidget()))
     made = sorted(p.name() for p in dialog.algorithm().destinationParameterDefinitions() if p.createByDefault())
     return inputs, made
+class Errors(QgsProcessingFeedback):
+    def __init__(self):
+        super().__init__(); self.lines = []
+    def reportError(self, text, fatal=False): self.lines.append(text)
 def finish():
     try:
         dialog = state["dialog"]
@@ -50,6 +54,14 @@ def finish():
         result["chosen"] = {k: str(v) for k, v in values(panel).items()}
         result["before_advanced"], result["outputs_made"] = shown_before_advanced(dialog, panel)
         dialog.grab().save(os.path.join(OUT, "dialog.png"))
+        # An error as the desktop shows it: the dialog's label first, the name for scripts.
+        errors = Errors()
+        try:
+            processing.run("vbas:checkanonymity", {"INPUT": state["patients"].id(), "REGION_FIELD": "regoin",
+                                                   "K": 5}, feedback=errors)
+        except Exception:
+            pass
+        result["error"] = "\n".join(errors.lines)
         json.dump(result, open(os.path.join(OUT, "dialog.json"), "w"), indent=1)
     except Exception:
         open(os.path.join(OUT, "error.txt"), "w").write(traceback.format_exc())
@@ -133,6 +145,8 @@ def main():
                         "small areas (%s) and the patients (%s)" % (result["opened"]["REGIONS"],
                                                                    result["opened"]["RECORDS"], layers["tracts"],
                                                                    layers["patients"]))
+    if "Released region field \u2014 REGION_FIELD: INPUT has no field 'regoin'" not in result["error"]:
+        problems.append("an error in QGIS desktop does not lead with the dialog's label: %r" % result["error"])
     for moment in ("opened", "chosen"):
         for field in ("REGION_ID_FIELD", "RECORD_REGION_FIELD", "QUASI_IDENTIFIERS"):
             if result[moment][field] not in ("", "NULL", "None", "[]"):
