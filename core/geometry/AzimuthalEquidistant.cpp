@@ -1,6 +1,6 @@
 #include "geometry/AzimuthalEquidistant.h"
 
-#include "geometry/PortableTrigonometry.h"
+#include "geometry/PortableMath.h"
 
 #include <algorithm>
 #include <cmath>

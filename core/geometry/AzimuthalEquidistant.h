@@ -7,7 +7,7 @@ namespace vbas
 
 /**
  * The plane VBAS computes geographic regions in: an azimuthal equidistant projection centred on them, on
- * their ellipsoid, in metres. It is VBAS's own, computed with portable arithmetic (PortableTrigonometry.h)
+ * their ellipsoid, in metres. It is VBAS's own, computed with portable arithmetic (PortableMath.h)
  * rather than with PROJ, so that the same coordinates give the same plane to the last bit on every platform
  * and with every version of the libraries: PROJ's ellipsoidal projection moves points by up to 3 nanometres
  * between PROJ 9.1 and 9.6, and that was enough to make the demo 40 regions on one and 39 on the other.

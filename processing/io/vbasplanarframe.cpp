@@ -1,6 +1,6 @@
 #include "vbasplanarframe.h"
 
-#include "geometry/PortableTrigonometry.h"
+#include "geometry/PortableMath.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 

@@ -2,7 +2,7 @@
 // ellipsoidal geodesics (Vincenty's inverse formula, written here from its publication) and its own inverse.
 
 #include "geometry/AzimuthalEquidistant.h"
-#include "geometry/PortableTrigonometry.h"
+#include "geometry/PortableMath.h"
 
 #include <gtest/gtest.h>
 
@@ -67,7 +67,7 @@ double geodesicLength(double lon1, double lat1, double lon2, double lat2, double
 }
 } // namespace
 
-TEST(PortableTrigonometry, AgreesWithTheCLibraryToAFewUlps)
+TEST(PortableMath, AgreesWithTheCLibraryToAFewUlps)
 {
     std::mt19937_64 random(42);
     std::uniform_real_distribution<double> degrees(-720.0, 720.0);

@@ -1,4 +1,4 @@
-#include "geometry/PortableTrigonometry.h"
+#include "geometry/PortableMath.h"
 
 #include <algorithm>
 #include <cmath>
