@@ -18,6 +18,7 @@
 #include "Microdata.h"
 #include "PeakMemory.h"
 #include "Pipeline.h"
+#include "privacy/LDiversity.h"
 
 #include <benchmark/benchmark.h>
 
@@ -100,7 +101,9 @@ void manyValues(benchmark::State& state, DiversityRule::Measure measure)
         std::set<std::uint32_t>(records.sensitiveCodes.begin(), records.sensitiveCodes.end()).size();
     PipelineConfig config = recommendedConfig();
     config.k = envNumber("VBAS_FRONTIER_K", 5);
-    config.diversity = {envNumber("VBAS_DIVERSITY_L", 2), measure};
+    const Count l = envNumber("VBAS_DIVERSITY_L", 2);
+    config.options.set("l", double(l))
+        .set("l_measure", measure == DiversityRule::Measure::Distinct ? "distinct" : "entropy");
     const double percent = double(envNumber("VBAS_BUDGET_PERCENT", 1));
     config.suppressionBudget = percent;
     const Pipeline pipeline(config);
@@ -110,7 +113,7 @@ void manyValues(benchmark::State& state, DiversityRule::Measure measure)
     std::printf("\n== Diversity, many values: %s, %llu records, %zu sensitive values, l = %llu (%s), budget "
                 "%.3g %%, k = %llu, seed %llu; %.0f MiB resident before the engine\n",
                 areas.description.c_str(), static_cast<unsigned long long>(dataset.totalRecords()), distinct,
-                static_cast<unsigned long long>(config.diversity.l),
+                static_cast<unsigned long long>(l),
                 measure == DiversityRule::Measure::Distinct ? "distinct" : "entropy", percent,
                 static_cast<unsigned long long>(config.k), static_cast<unsigned long long>(seedValue),
                 residentBefore);

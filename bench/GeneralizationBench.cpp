@@ -18,6 +18,8 @@
 #include "GeneralizationSearch.h"
 #include "Microdata.h"
 #include "Pipeline.h"
+#include "Release.h"
+#include "generalization/GeneralizedData.h"
 
 #include <benchmark/benchmark.h>
 
@@ -116,7 +118,7 @@ void Generalization_Eastern(benchmark::State& state)
         start = Clock::now();
         ReleaseRequest request;
         request.hierarchies = &hierarchies;
-        const ReleaseResult release = pipeline.release(plainJob, request, quiet);
+        const ReleaseResult release = vbas::release(pipeline, plainJob, request, quiet);
         const double releaseSeconds = secondsSince(start);
         std::string levels;
         for (std::size_t j = 0; j < hierarchies.size(); ++j)

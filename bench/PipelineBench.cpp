@@ -65,8 +65,8 @@ void runPipeline(benchmark::State& state, const bench::Scale& scale)
         t = Clock::now();
         const Aggregation aggregation = Aggregation::build(data.regions, partition);
         const SuppressionOutcome released =
-            SuppressionOutcome::apply(data.regions, aggregation, SmallClassSuppression(), data.k,
-                                      DiversityRule{}, data.globallySuppressed, feedback);
+            SuppressionOutcome::apply(data.regions, aggregation, SmallClassSuppression(), data.k, Criteria{},
+                                      data.globallySuppressed, feedback);
         stage["6_local_suppression"] += seconds(t);
         t = Clock::now();
         const RatingInput input{data.regions, partition, aggregation, released, data.k};

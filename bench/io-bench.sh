@@ -65,7 +65,7 @@ release() { # release RECORDS OUTPUT_RECORDS [more parameters]: the cheapest rel
     local input=$1 output=$2
     shift 2
     rm -rf out && mkdir out
-    "$runner" run vbas:aggregateregions -- "REGIONS=areas.gpkg|layername=areas" REGION_ID_FIELD=area_id \
+    "$runner" run vbas:aggregateregions -- NO_LEDGER=true "REGIONS=areas.gpkg|layername=areas" REGION_ID_FIELD=area_id \
         "RECORDS=$input" RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender \
         QUASI_IDENTIFIERS=education "GENERALIZATION=age: none" \
         K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false \

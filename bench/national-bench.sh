@@ -57,7 +57,7 @@ release() {
     local load status=0
     load=$(cut -d' ' -f1 /proc/loadavg)
     /usr/bin/time -f '%e %U %S %M' -o "$name.time" timeout -k 30 "$timeout_s" \
-        "$runner" run vbas:aggregateregions -- "REGIONS=areas.gpkg|layername=areas" REGION_ID_FIELD=area_id \
+        "$runner" run vbas:aggregateregions -- NO_LEDGER=true "REGIONS=areas.gpkg|layername=areas" REGION_ID_FIELD=area_id \
         "RECORDS=$records" RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender \
         QUASI_IDENTIFIERS=education K=5 "OUTPUT=ogr:dbname='out-$name/release.gpkg' table=\"aggregates\" (geom)" \
         "$@" > "$name.log" 2>&1 || status=$?

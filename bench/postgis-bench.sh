@@ -71,7 +71,7 @@ regions="postgres://$connection table=\"public\".\"areas\" (geom) key='area_fid'
 patients="postgres://$connection table=\"public\".\"patients\" key='patient_id'"
 # The cheapest release (exact ages, no search of age bands), to time the I/O; no records written.
 # GROUP_RECORDS=... goes after it.
-release=("$runner" run vbas:aggregateregions -- "REGIONS=$regions" REGION_ID_FIELD=area_id "RECORDS=$patients"
+release=("$runner" run vbas:aggregateregions -- NO_LEDGER=true "REGIONS=$regions" REGION_ID_FIELD=area_id "RECORDS=$patients"
     RECORD_REGION_FIELD=area QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=gender QUASI_IDENTIFIERS=education
     "GENERALIZATION=age: none" K=5 "SITE_COUNT_METHOD=GAPS MaxCombs" REFINE_SUPPRESSION=false REFINE_BOUNDARIES=false
     "OUTPUT=ogr:dbname='$work/release.gpkg' table=\"aggregates\" (geom)")

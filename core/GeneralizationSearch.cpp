@@ -1,10 +1,11 @@
 #include "GeneralizationSearch.h"
 
-#include "NumberText.h"
 #include "PipelineProbe.h"
-#include "SuppressionBudget.h"
+#include "base/NumberText.h"
+#include "generalization/GeneralizedData.h"
 #include "generalization/HierarchyKinds.h"
 #include "quality/Pareto.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include <algorithm>
 #include <numeric>
@@ -120,24 +121,6 @@ std::string nodeText(const Hierarchies& hierarchies, const std::vector<std::size
     return text.str();
 }
 
-} // namespace
-
-double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass)
-{
-    const std::vector<ClassCount>& entries = result.aggregation.histograms.allEntries();
-    double sum = 0.0;
-    Count released = 0;
-    for (std::size_t e = 0; e < entries.size(); ++e)
-        if (!result.suppression.aggregateEntrySuppressed[e])
-        {
-            sum += double(entries[e].count) * lossOfClass[entries[e].cls];
-            released += entries[e].count;
-        }
-    return released > 0 ? sum / double(released) : 0.0;
-}
-
-namespace
-{
 /** Evaluates nodes with a pipeline without refinement; the adjacency is built once and shared. */
 class NodeEvaluator
 {
@@ -157,30 +140,31 @@ public:
         std::vector<SiteCountTrial> located;
     };
 
-    /** The release of the node `levels` of `hierarchies` (the job's, or with stand-ins for removals). */
+    /**
+     * The release of the node `levels` of `hierarchies` (the job's, or with stand-ins for removals): at its
+     * own site count (the configured counter's), or at `sites` when given (a coarser node's, which a finer
+     * one reaches only by withholding within the budget there).
+     */
     NodeEvaluation evaluate(const std::vector<std::size_t>& levels, const Hierarchies& hierarchies,
-                            Feedback& feedback)
+                            Feedback& feedback, std::optional<std::uint64_t> sites = std::nullopt)
     {
         mLast = Evaluated{levels, std::nullopt, {}};
         const Dataset& dataset =
             mLast.dataset.emplace(generalizedDataset(*mJob.dataset, hierarchies, levels));
-        Job job = mJob;
-        job.dataset = &dataset;
-        if (mAdjacency)
-            job.spatial.adjacency = mAdjacency;
         QuietFeedback quiet(feedback);
-        const PreparedData data = mPipeline.prepare(job, quiet);
+        const PreparedData data = mPipeline.prepare(jobOn(dataset), quiet);
         mAdjacency = data.spatial.adjacency;
         PipelineProbe probe(mPipeline, data);
-        const std::uint64_t sites = mPipeline.estimateSiteCount(data, probe, quiet, nullptr);
-        for (const SiteCountTrial& trial : probe.trials())
-            if (!trial.refined)
-                mLast.located.push_back(trial);
+        if (sites)
+            probe.withheld(*sites, false, quiet);
+        else
+            sites = mPipeline.estimateSiteCount(data, probe, quiet, nullptr);
+        keepLocated(probe, mLast);
         const PipelineResult result =
-            mPipeline.finish(data, mPipeline.locateSites(data, sites, quiet), quiet);
+            mPipeline.finish(data, mPipeline.locateSites(data, *sites, quiet), quiet);
         NodeEvaluation node;
         node.levels = levels;
-        node.sites = sites;
+        node.sites = *sites;
         node.aggregates = result.aggregation.size();
         node.withheld = result.suppression.suppressed();
         node.records = dataset.totalRecords();
@@ -188,6 +172,24 @@ public:
         node.nue = result.metric("quality.non_uniform_entropy");
         node.withinBudget = node.withheld <= mBudget;
         return node;
+    }
+
+    /**
+     * Adds the release without refinement at `sites` of the node kept (keepLast()) to its located releases,
+     * unless the node has fewer regions: with the one below it within the budget, it brackets the boundary
+     * the release's own search would find (ReleaseProbe::knownLocatedBoundary()).
+     */
+    void locateBestAt(std::uint64_t sites, Feedback& feedback)
+    {
+        if (!mBest.dataset)
+            return;
+        QuietFeedback quiet(feedback);
+        const PreparedData data = mPipeline.prepare(jobOn(*mBest.dataset), quiet);
+        if (sites > data.regions.nonEmptyCount())
+            return;
+        PipelineProbe probe(mPipeline, data);
+        probe.withheld(sites, false, quiet);
+        keepLocated(probe, mBest);
     }
 
     const std::shared_ptr<const RegionAdjacency>& adjacency() const { return mAdjacency; }
@@ -202,6 +204,23 @@ public:
     }
 
 private:
+    /** The job on `dataset`, with the adjacency built once. */
+    Job jobOn(const Dataset& dataset) const
+    {
+        Job job = mJob;
+        job.dataset = &dataset;
+        if (mAdjacency)
+            job.spatial.adjacency = mAdjacency;
+        return job;
+    }
+
+    static void keepLocated(const PipelineProbe& probe, Evaluated& evaluated)
+    {
+        for (const SiteCountTrial& trial : probe.trials())
+            if (!trial.refined)
+                evaluated.located.push_back(trial);
+    }
+
     static PipelineConfig unrefined(PipelineConfig config)
     {
         config.siteRefiner.clear();
@@ -294,58 +313,6 @@ void adviseRemovals(GeneralizationReport& report, const Hierarchies& hierarchies
 }
 } // namespace
 
-std::vector<std::vector<Count>> categoryRecords(const Dataset& dataset)
-{
-    const std::vector<Count> totals = dataset.regionHistograms().classTotals(dataset.classes().size());
-    std::vector<std::vector<Count>> records(dataset.schema().size());
-    for (std::size_t j = 0; j < records.size(); ++j)
-        records[j].assign(dataset.schema().categories(j), 0);
-    for (ClassId c = 0; c < totals.size(); ++c)
-        for (std::size_t j = 0; j < records.size(); ++j)
-            records[j].at(dataset.classes().codes(c)[j]) += totals[c];
-    return records;
-}
-
-Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
-                           const std::vector<std::size_t>& levels)
-{
-    const std::size_t q = dataset.schema().size();
-    std::vector<std::vector<std::uint32_t>> codeMap(q);
-    std::vector<std::vector<CategoryValue>> groupValues(q);
-    for (std::size_t j = 0; j < q; ++j)
-    {
-        if (!hierarchies[j] || levels[j] == 0)
-            continue;
-        const Hierarchy& hierarchy = hierarchies[j]->hierarchy;
-        codeMap[j].resize(hierarchy.categories());
-        for (std::uint32_t code = 0; code < hierarchy.categories(); ++code)
-            codeMap[j][code] = hierarchy.group(levels[j], code);
-        for (std::uint32_t group = 0; group < hierarchy.groups(levels[j]); ++group)
-            groupValues[j].push_back(
-                {hierarchy.isNull(levels[j], group), hierarchy.label(levels[j], group), {}, {}});
-    }
-    return dataset.generalized(codeMap, groupValues);
-}
-
-std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
-                              const std::vector<std::size_t>& levels)
-{
-    const ClassDictionary& classes = generalized.classes();
-    const std::size_t q = generalized.schema().size();
-    std::vector<double> loss(classes.size(), 0.0);
-    if (q == 0)
-        return loss;
-    for (ClassId c = 0; c < classes.size(); ++c)
-    {
-        double sum = 0.0;
-        for (std::size_t j = 0; j < q; ++j)
-            if (hierarchies[j])
-                sum += hierarchies[j]->hierarchy.loss(levels[j], classes.codes(c)[j]);
-        loss[c] = sum / double(q);
-    }
-    return loss;
-}
-
 GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job,
                                           const Hierarchies& hierarchies, Feedback& feedback)
 {
@@ -374,15 +341,20 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     std::iota(byLoss.begin(), byLoss.end(), 0);
     std::stable_sort(byLoss.begin(), byLoss.end(),
                      [&](std::size_t a, std::size_t b) { return priorLoss[a] < priorLoss[b]; });
-    // Entropy l-diversity is not monotone under merging, so no node rules out another there.
-    const bool monotone = !(pipeline.config().diversity.enabled() &&
-                            pipeline.config().diversity.measure == DiversityRule::Measure::Entropy);
+    // Under a criterion that is not monotone under merging (entropy l-diversity, t-closeness...) no node
+    // rules out another.
+    const bool monotone = pipeline.criteria().monotone();
 
     NodeEvaluator evaluator(pipeline, job, budget);
+    // Once the coarsest node is within the budget, a finer node reaches as far only if it is within the
+    // budget at the coarsest's site count (generalizing merges groups, so at the same sites a finer node
+    // never withholds less): one release there decides, instead of the node's own search of site counts.
+    // A criterion that is not monotone under merging leaves every node its own search.
+    std::optional<std::uint64_t> coarsestSites;
     const auto evaluate = [&](std::size_t n)
     {
         feedback.checkCanceled();
-        report.evaluated.push_back(evaluator.evaluate(nodes[n], hierarchies, feedback));
+        report.evaluated.push_back(evaluator.evaluate(nodes[n], hierarchies, feedback, coarsestSites));
         feedback.setProgress(double(report.evaluated.size()) / double(nodes.size()));
         return report.evaluated.back();
     };
@@ -419,6 +391,8 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
     // The best node is always the last evaluated that reaches: its records are kept for the release.
     if (reaches(coarsest))
         evaluator.keepLast();
+    if (monotone && coarsest.withinBudget)
+        coarsestSites = coarsest.sites;
     /** Evaluates `n` unless known; whether it reaches (a ruled-out node does not). */
     const auto tryNode = [&](std::size_t n)
     {
@@ -467,6 +441,10 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
             }
         }
         chosen = *evaluation[best];
+        // A finer node chosen was released at the coarsest's count only: the count above it, over the budget
+        // for the coarsest and so for it, completes the bracket its release's own search starts from.
+        if (best != top && coarsestSites)
+            evaluator.locateBestAt(*coarsestSites + 1, feedback);
     }
     for (std::size_t n = 0; n < nodes.size(); ++n)
         if (!evaluation[n] && ruledOut(n))
@@ -517,6 +495,15 @@ GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& j
                 std::move(best->located)};
     Dataset chosenDataset = generalizedDataset(dataset, hierarchies, report.levels);
     return {std::move(report), std::move(chosenDataset), evaluator.adjacency(), {}};
+}
+
+Job GeneralizationChoice::jobOf(const Job& job) const
+{
+    Job chosen = job;
+    chosen.dataset = &dataset;
+    if (adjacency)
+        chosen.spatial.adjacency = adjacency;
+    return chosen;
 }
 
 } // namespace vbas

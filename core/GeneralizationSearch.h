@@ -22,6 +22,9 @@ struct GeneralizationChoice
      * release's own site-count search would make: it takes them instead (Pipeline::run()).
      */
     std::vector<SiteCountTrial> locatedTrials;
+
+    /** `job` on the chosen records, with the search's adjacency: what the release or a sweep is made of. */
+    Job jobOf(const Job& job) const;
 };
 
 /**
@@ -35,25 +38,4 @@ struct GeneralizationChoice
  */
 GeneralizationChoice searchGeneralization(const Pipeline& pipeline, const Job& job,
                                           const Hierarchies& hierarchies, Feedback& feedback);
-
-/** The records holding each category code of every quasi-identifier of `dataset` (its known regions). */
-std::vector<std::vector<Count>> categoryRecords(const Dataset& dataset);
-
-/**
- * `dataset` at `levels` (one per quasi-identifier): each generalized quasi-identifier's values are its
- * groups' labels (NULL for the NULL group).
- */
-Dataset generalizedDataset(const Dataset& dataset, const Hierarchies& hierarchies,
-                           const std::vector<std::size_t>& levels);
-
-/**
- * Attribute loss of every class of a dataset generalized at `levels`: the mean over quasi-identifiers
- * of the loss of its group (0 for quasi-identifiers without a hierarchy).
- */
-std::vector<double> classLoss(const Dataset& generalized, const Hierarchies& hierarchies,
-                              const std::vector<std::size_t>& levels);
-
-/** Attribute loss of a release: the mean class loss (classLoss()) of its released records. */
-double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass);
-
 } // namespace vbas

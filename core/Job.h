@@ -40,11 +40,18 @@ struct Job
      */
     std::vector<std::uint32_t> regionParent;
     /**
-     * What earlier releases of overlapping records published on the aggregation this release is made on
-     * (SPEC section 13; needs the dataset's quasiIdentifierValues()): no released cell may differ from one of
-     * their counts by 1 to k - 1. Only releases on a given aggregation (releaseGroups()) take them.
+     * The earlier releases this one is held to (SPEC section 13): a ledger's entries, checkLedger()'s
+     * decision on them and this release's small areas. The difference rule withholds the cells whose counts,
+     * with every earlier release's, would pin a group of 1 to k - 1. Only releases on a given aggregation
+     * (releaseGroups()) take them; needs the dataset's quasiIdentifierValues().
      */
-    std::vector<const std::vector<PublishedCell>*> earlierCells;
+    struct EarlierReleases
+    {
+        const std::vector<LedgerEntry>* entries = nullptr;
+        std::vector<BoundRelease> bound;
+        ReleaseTerritory territory;
+    };
+    const EarlierReleases* earlier = nullptr;
 };
 
 } // namespace vbas

@@ -1,7 +1,7 @@
 #include "Pipeline.h"
-#include "GeneralizationSearch.h"
 #include "PipelineProbe.h"
-#include "SuppressionBudget.h"
+#include "generalization/GeneralizedData.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include "partition/ParentConstrainedPartitioner.h"
 #include "partition/Partitioner.h"
@@ -45,6 +45,7 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
     const StrategyOptions& options = mConfig.options;
     registry.checkKnownOptions(options);
     checkSuppressionBudget(mConfig.suppressionBudget);
+    mCriteria = Criteria::fromOptions(registry, options);
     mSiteCounter =
         Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").make(options);
     mSiteLocator =
@@ -127,7 +128,7 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
         throw Error(Subject::K, "k = " + std::to_string(k) + " is larger than the " + std::to_string(n) +
                                     " records: no group can ever reach it; lower k or release more records");
 
-    checkDiversityRule(mConfig.diversity, dataset);
+    mCriteria.check(dataset);
     if (!job.regionParent.empty() && job.regionParent.size() != dataset.regionCount())
         throw Error(Subject::Partition,
                     "the parents are given for " + std::to_string(job.regionParent.size()) +
@@ -208,10 +209,10 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
     return data;
 }
 
-Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback&) const
+Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback& feedback) const
 {
-    const GeneralizationSpec& spec = mConfig.generalization;
-    if (spec.empty())
+    const Generalization& generalization = mConfig.generalization;
+    if (generalization.empty())
         return {};
     if (dataset.quasiIdentifierValues().size() != dataset.schema().size())
         throw Error(Subject::Generalization, "the generalization needs the values of the quasi-identifiers");
@@ -219,20 +220,35 @@ Hierarchies Pipeline::prepareHierarchies(const Dataset& dataset, Feedback&) cons
     for (std::size_t j = 0; j < dataset.schema().size(); ++j)
         names.push_back(dataset.schema().at(j).name);
     Hierarchies hierarchies =
-        buildHierarchies(spec.specs, spec.tables, names, dataset.quasiIdentifierValues(),
-                         {categoryRecords(dataset), mConfig.k, spec.bandNumbers});
+        buildHierarchies(generalization.specs, generalization.tables, names, dataset.quasiIdentifierValues(),
+                         {categoryRecords(dataset), mConfig.k, generalization.bandNumbers});
     if (!generalizes(hierarchies))
         hierarchies.clear();
+    for (const auto& qi : hierarchies)
+        if (qi && qi->automatic)
+            feedback.info(
+                qi->spec.field + ": numbers, banded automatically as '" + qi->spec.text() +
+                "' (the bands for its range, the sparse ends coded until each holds k records; never "
+                "removed unless allowed). In GENERALIZATION, '" +
+                qi->spec.field + ": none' keeps the values as they are, '" + qi->spec.field +
+                ": auto max *' allows "
+                "removing " +
+                qi->spec.field);
     return hierarchies;
 }
 
-const Hierarchies& Pipeline::hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
-                                           Hierarchies& built, Feedback& feedback) const
+std::shared_ptr<const Hierarchies> Pipeline::hierarchiesOf(const ReleaseRequest& request,
+                                                           const Dataset& dataset, Feedback& feedback) const
 {
-    if (request.hierarchies != nullptr)
-        return *request.hierarchies;
-    built = prepareHierarchies(dataset, feedback);
-    return built;
+    return std::make_shared<const Hierarchies>(
+        request.hierarchies != nullptr ? *request.hierarchies : prepareHierarchies(dataset, feedback));
+}
+
+void Pipeline::recordHierarchies(GeneralizationReport& report,
+                                 std::shared_ptr<const Hierarchies> hierarchies) const
+{
+    report.builtAs = mConfig.generalization.builtAs(*hierarchies);
+    report.hierarchies = std::move(hierarchies);
 }
 
 const Partitioner& Pipeline::partitioner(const PreparedData& data,
@@ -307,7 +323,7 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
         return seeds;
     report.emplace();
     std::unique_ptr<Partitioner> constrained;
-    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, mConfig.diversity},
+    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, &mCriteria},
                                 partitioner(data, constrained), std::move(seeds), *report, feedback);
 }
 
@@ -320,9 +336,9 @@ std::optional<Sites> Pipeline::resumeRefinement(const PreparedData& data, const 
         return std::nullopt;
     std::unique_ptr<Partitioner> constrained;
     RefinementReport continued;
-    std::optional<Sites> sites = mSiteRefiner->resume(
-        data.regions, data.partitionInput(), {data.k, mConfig.diversity}, partitioner(data, constrained),
-        refined, refinedReport, count, continued, feedback);
+    std::optional<Sites> sites = mSiteRefiner->resume(data.regions, data.partitionInput(),
+                                                      {data.k, &mCriteria}, partitioner(data, constrained),
+                                                      refined, refinedReport, count, continued, feedback);
     if (sites)
         report = std::move(continued);
     return sites;
@@ -349,8 +365,7 @@ Pipeline::PartitionedSites Pipeline::partitionSites(const PreparedData& data, Si
         RefinementReport report;
         mBoundaryRefiner->refine(
             {data.regions, *data.spatial.adjacency, data.spatial.obstacles.get(), data.regionParent},
-            {data.k, mConfig.diversity}, out.partition.regionSite, out.partition.sites.size(), report,
-            feedback);
+            {data.k, &mCriteria}, out.partition.regionSite, out.partition.sites.size(), report, feedback);
         out.boundary = report;
     }
     return out;
@@ -379,7 +394,7 @@ Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedba
     PartitionedSites made = partitionSites(data, std::move(sites), feedback, refined);
     const Count value =
         SuppressionOutcome::apply(data.regions, Aggregation::build(data.regions, made.partition),
-                                  *mSuppressor, data.k, mConfig.diversity, data.globallySuppressed, feedback)
+                                  *mSuppressor, data.k, mCriteria, data.globallySuppressed, feedback)
             .suppressed();
     if (partitioned != nullptr)
         *partitioned = std::move(made);
@@ -411,13 +426,9 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     feedback.checkCanceled();
     PipelineResult result;
     result.k = data.k;
-    result.diversity = mConfig.diversity;
-    std::optional<std::vector<std::vector<Count>>> earlierCounts;
-    if (data.history)
-        earlierCounts.emplace(data.history->countsOfEntries(*data.dataset, aggregation));
-    result.suppression = SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k,
-                                                   mConfig.diversity, data.globallySuppressed, feedback,
-                                                   earlierCounts ? &*earlierCounts : nullptr);
+    result.criteria = mCriteria.describe();
+    result.suppression = SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mCriteria,
+                                                   data.globallySuppressed, feedback, data.differences.get());
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;
@@ -476,42 +487,6 @@ ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const Re
     return whole;
 }
 
-ReleaseResult Pipeline::release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const
-{
-    Hierarchies built;
-    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
-    if (generalizes(hierarchies))
-    {
-        std::optional<GeneralizationChoice> choice;
-        {
-            Feedback::Stage stage(feedback, 0.0, 0.4);
-            choice.emplace(searchGeneralization(*this, job, hierarchies, feedback));
-        }
-        Job chosen = job;
-        chosen.dataset = &choice->dataset;
-        if (choice->adjacency)
-            chosen.spatial.adjacency = choice->adjacency;
-        PipelineResult result;
-        {
-            Feedback::Stage stage(feedback, 0.4, 0.8);
-            result = run(chosen, feedback, choice->locatedTrials);
-        }
-        choice->report.releasedLoss =
-            releasedLoss(result, classLoss(choice->dataset, hierarchies, choice->report.levels));
-        Feedback::Stage stage(feedback, 0.8, 1.0);
-        ReleaseResult whole = complete(chosen, std::move(result), request, feedback);
-        whole.generalization = std::move(choice->report);
-        return whole;
-    }
-    PipelineResult result;
-    {
-        Feedback::Stage stage(feedback, 0.0, 0.7);
-        result = run(job, feedback);
-    }
-    Feedback::Stage stage(feedback, 0.7, 1.0);
-    return complete(job, std::move(result), request, feedback);
-}
-
 ReleaseResult Pipeline::releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,
                                            Feedback& feedback) const
 {
@@ -534,43 +509,85 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
     // At given levels: the records generalized to them, as a release of the lattice's node would be.
     std::optional<Dataset> generalized;
     Job atLevels = job;
-    Hierarchies built;
-    const Hierarchies& hierarchies = hierarchiesOf(request, *job.dataset, built, feedback);
+    const std::shared_ptr<const Hierarchies> built = hierarchiesOf(request, *job.dataset, feedback);
+    const Hierarchies& hierarchies = *built;
+    std::vector<std::size_t> levels;
     if (!request.levels.empty())
     {
         if (!generalizes(hierarchies))
             throw Error(Subject::Generalization, "levels were given without hierarchies");
-        generalized.emplace(generalizedDataset(*job.dataset, hierarchies, request.levels));
+        if (request.levels.size() != hierarchies.size())
+            throw Error(Subject::Generalization, "a level is needed for every quasi-identifier");
+        for (std::size_t j = 0; j < hierarchies.size(); ++j)
+        {
+            if (hierarchies[j])
+                levels.push_back(hierarchies[j]->hierarchy.levelNamed(request.levels[j]));
+            else if (request.levels[j] == "0")
+                levels.push_back(0);
+            else
+                throw Error(Subject::Generalization, "quasi-identifier " + job.dataset->schema().at(j).name +
+                                                         " has no hierarchy for level '" + request.levels[j] +
+                                                         "'");
+        }
+        generalized.emplace(generalizedDataset(*job.dataset, hierarchies, levels));
         atLevels.dataset = &*generalized;
     }
     PipelineResult result;
     {
         Feedback::Stage stage(feedback, 0.0, 0.5);
         PreparedData data = prepare(atLevels, feedback);
-        if (!job.earlierCells.empty())
+        if (job.earlier != nullptr && !job.earlier->bound.empty())
         {
-            if (job.dataset->quasiIdentifierValues().empty())
+            const std::vector<std::vector<CategoryValue>>& values = job.dataset->quasiIdentifierValues();
+            if (values.empty())
                 throw Error(Subject::Ledger, "the difference rule needs the values of the quasi-identifiers");
-            // The key of each released class: that of any level-0 class generalized into it.
-            const std::vector<std::string> keys =
-                classKeys(*job.dataset, job.dataset->quasiIdentifierValues(),
-                          generalizes(hierarchies) ? &hierarchies : nullptr, request.levels);
-            std::vector<std::string> releasedKeys(atLevels.dataset->classes().size());
+            const Hierarchies* levelled = generalizes(hierarchies) ? &hierarchies : nullptr;
+            std::vector<std::string> names;
+            for (std::size_t i = 0; i < job.dataset->schema().size(); ++i)
+                names.push_back(job.dataset->schema().at(i).name);
+            const std::vector<LabelValues> labels = releasedLabelValues(names, values, levelled, levels);
+            // The labels of each released class: those of any level-0 class generalized into it.
+            const std::vector<std::string> keys = classKeys(*job.dataset, values, levelled, levels);
+            std::vector<std::vector<std::uint32_t>> classLabels(atLevels.dataset->classes().size());
             for (std::size_t row = 0; row < job.dataset->rows(); ++row)
-                if (job.dataset->rowRegion(row) != kNoRegion)
-                    releasedKeys[atLevels.dataset->rowClass(row)] = keys[job.dataset->rowClass(row)];
-            data.history = std::make_shared<const CellHistory>(job.earlierCells, std::move(releasedKeys));
+            {
+                if (job.dataset->rowRegion(row) == kNoRegion)
+                    continue;
+                std::vector<std::uint32_t>& indices = classLabels[atLevels.dataset->rowClass(row)];
+                if (!indices.empty())
+                    continue;
+                std::size_t i = 0;
+                std::string label;
+                for (const char c : keys[job.dataset->rowClass(row)])
+                {
+                    if (c != '\x1f')
+                    {
+                        label += c;
+                        continue;
+                    }
+                    const auto& byLabel = labels[i++].labels;
+                    indices.push_back(
+                        std::uint32_t(std::find_if(byLabel.begin(), byLabel.end(),
+                                                   [&](const auto& l) { return l.first == label; }) -
+                                      byLabel.begin()));
+                    label.clear();
+                }
+            }
+            data.differences = std::make_shared<const DifferenceRule>(
+                *job.earlier->entries, job.earlier->bound, *atLevels.dataset, job.earlier->territory, labels,
+                std::move(classLabels));
         }
         result = rateGroups(data, regionGroup, groups, feedback);
     }
     Feedback::Stage stage(feedback, 0.5, 1.0);
     ReleaseResult whole = complete(atLevels, std::move(result), request, feedback);
-    if (!request.levels.empty())
+    if (!levels.empty())
     {
         whole.generalization.emplace();
-        whole.generalization->levels = request.levels;
         whole.generalization->releasedLoss =
-            releasedLoss(whole.result, classLoss(*atLevels.dataset, hierarchies, request.levels));
+            releasedLoss(whole.result, classLoss(*atLevels.dataset, hierarchies, levels));
+        whole.generalization->levels = std::move(levels);
+        recordHierarchies(*whole.generalization, built);
     }
     return whole;
 }
@@ -636,10 +653,26 @@ std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult
             fates[row] = RecordFate::SuppressedDifference;
         else if (result.suppression.aggregateEntrySuppressed[index])
             fates[row] = RecordFate::SuppressedLocally;
+        else if (!result.suppression.rowInSmallPublishedRow.empty() &&
+                 result.suppression.rowInSmallPublishedRow[row])
+            fates[row] = RecordFate::SuppressedSmallRow;
         else
             fates[row] = RecordFate::Released;
     }
     return fates;
+}
+
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass)
+{
+    const std::vector<ClassCount>& entries = result.aggregation.histograms.allEntries();
+    double sum = 0.0;
+    Count released = 0;
+    for (std::size_t e = 0; e < entries.size(); ++e)
+    {
+        sum += double(result.suppression.aggregateEntryReleased[e]) * lossOfClass[entries[e].cls];
+        released += result.suppression.aggregateEntryReleased[e];
+    }
+    return released > 0 ? sum / double(released) : 0.0;
 }
 
 } // namespace vbas

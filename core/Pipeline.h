@@ -1,17 +1,18 @@
 #pragma once
 
-#include "Feedback.h"
 #include "Job.h"
 #include "Registry.h"
+#include "base/Feedback.h"
 #include "boundary/BoundaryRefiner.h"
 #include "data/RegionSet.h"
 #include "generalization/GeneralizationReport.h"
 #include "generalization/Hierarchy.h"
 #include "geometry/ClippedCells.h"
 #include "geometry/Dissolve.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 #include "partition/ContiguityRepair.h"
 #include "partition/SpatialContext.h"
+#include "privacy/Criteria.h"
 #include "quality/AggregateFigures.h"
 #include "sitelocation/SiteRefiner.h"
 #include "suppression/SuppressionOutcome.h"
@@ -32,7 +33,7 @@ class Partitioner;
 class Suppressor;
 
 /**
- * A configured run: k, global suppression, l-diversity, one strategy id per component with their
+ * A configured run: k, global suppression, one strategy id per component with their
  * options, the suppression budget and the generalization spec. Pure configuration: the data a run works on is
  * its Job.
  */
@@ -61,13 +62,11 @@ struct PipelineConfig
      * How the quasi-identifiers may be generalized (SPEC section 12); prepareHierarchies() builds the
      * hierarchies from it and the dataset's values. Empty: released as they are.
      */
-    GeneralizationSpec generalization;
+    Generalization generalization;
     /** Move stranded pieces of aggregates to an adjacent aggregate before suppression (needs adjacency). */
     bool repairContiguity = false;
     /** Regions closer than this are neighbours (slivers, gaps); 0 takes a millionth of their extent. */
     double adjacencyTolerance = 0.0;
-    /** l-diversity of the sensitive fields, checked on every released group (off by default). */
-    DiversityRule diversity;
     /**
      * Whether a site-count search may release two counts side by side on a machine with two cores (the
      * counts it tries and its result are the same either way; off: one core).
@@ -98,9 +97,8 @@ struct PreparedData
     SpatialContext spatial;
     /** The job's parent of every region (empty: no constraint). */
     std::vector<std::uint32_t> regionParent;
-    /** What earlier releases published in the cells of this release's aggregation (the job's earlierCells).
-     */
-    std::shared_ptr<const CellHistory> history;
+    /** The difference rule against the earlier releases on this release's aggregation (the job's earlier). */
+    std::shared_ptr<const DifferenceRule> differences;
     /** The regions' points in spatial order, made once for the many partitions of a search. */
     std::shared_ptr<const std::vector<std::size_t>> regionOrder;
 
@@ -141,8 +139,10 @@ struct MetricValue
 struct PipelineResult
 {
     Count k = 0;
-    /** The l-diversity every released group was held to (off unless configured). */
-    DiversityRule diversity;
+    /** The criteria besides k every released group was held to, in words ("distinct 2-diversity"); empty:
+     * none.
+     */
+    std::string criteria;
     /** The site-count estimate before clamping (0 when the sites were given). */
     std::uint64_t estimatedSites = 0;
     /** Sites asked of the locator (the clamped estimate), or the number of given sites. */
@@ -176,8 +176,9 @@ enum class RecordFate : std::uint8_t
     SuppressedGlobally,
     SuppressedLocally,
     Dropped,              //!< its region is unknown and the dataset dropped it
-    SuppressedDiversity,  //!< its group holds k or more records but fails l-diversity
+    SuppressedDiversity,  //!< its group holds k or more records but fails a criterion (l-diversity...)
     SuppressedDifference, //!< its group's count differs from an earlier release's by 1 to k - 1
+    SuppressedSmallRow,   //!< its group is released, but the count row it would be published in holds < k
 };
 
 /** What a release needs beyond the pipeline's result. */
@@ -186,13 +187,15 @@ struct ReleaseRequest
     /** The Voronoi cell of every site clipped to the study area (needs the job's geometries). */
     bool cells = false;
     /**
-     * The level of every quasi-identifier to release at, for a release on a given aggregation
-     * (releaseGroups()) with the hierarchies; empty: the values as they are.
+     * The level of every quasi-identifier to release at by name (Hierarchy::levelNamed(); "0" for one without
+     * a hierarchy), for a release on a given aggregation (releaseGroups()) with the hierarchies, as an
+     * earlier release's ledger entry gives them; empty: the values as they are.
      */
-    std::vector<std::size_t> levels;
+    std::vector<std::string> levels;
     /**
-     * The hierarchies of the job's quasi-identifiers as prepareHierarchies() built them (a front end that
-     * labels the release with them builds them once), or one's own; null: prepareHierarchies() builds them.
+     * Hierarchies of one's own for the job's quasi-identifiers (tests, benchmarks); null:
+     * prepareHierarchies() builds them from the configuration's generalization. The result carries those it
+     * used.
      */
     const Hierarchies* hierarchies = nullptr;
 };
@@ -210,6 +213,17 @@ struct ReleaseResult
     std::vector<RecordFate> fates;
     /** The levels the hierarchies were released at and how they were chosen (only with hierarchies). */
     std::optional<GeneralizationReport> generalization;
+
+    /** The hierarchies the release is labelled with; null: its values are as they are. */
+    const Hierarchies* hierarchies() const
+    {
+        return generalization ? generalization->hierarchies.get() : nullptr;
+    }
+    /** The level of every quasi-identifier; empty: as they are. */
+    std::vector<std::size_t> levels() const
+    {
+        return generalization ? generalization->levels : std::vector<std::size_t>();
+    }
 };
 
 /** The first stage alone, with the figures it rests on. */
@@ -237,17 +251,13 @@ public:
     ~Pipeline();
 
     const PipelineConfig& config() const { return mConfig; }
+    /** The privacy criteria besides k that the configuration's options turn on (l-diversity...). */
+    const Criteria& criteria() const { return mCriteria; }
     const Registry& registry() const { return mRegistry; }
 
     /** What the chosen strategies and the contiguity repair need of a job, together. */
     Needs needs() const;
 
-    /**
-     * All stages, with the aggregates' polygons, the cells when asked for and every record's fate. With
-     * hierarchies (the request's, else the configuration's), the generalization levels are searched first
-     * (searchGeneralization()) and the release is made of the records at the chosen levels.
-     */
-    ReleaseResult release(const Job& job, const ReleaseRequest& request, Feedback& feedback) const;
     /** The release of a partition around given sites (no site count, location or refinement). */
     ReleaseResult releaseAroundSites(const Job& job, Sites sites, const ReleaseRequest& request,
                                      Feedback& feedback) const;
@@ -264,15 +274,15 @@ public:
     Sites selectSites(const Job& job, Feedback& feedback) const;
 
     /**
-     * Checks k and the l-diversity rule against the data, applies global suppression (when configured)
+     * Checks k and the criteria against the data, applies global suppression (when configured)
      * and builds the region adjacency when needs() asks for it and the job lacks it.
      */
     PreparedData prepare(const Job& job, Feedback& feedback) const;
     /**
-     * The hierarchies of the configuration's generalization spec on `dataset` (buildHierarchies() with its
+     * The hierarchies of the configuration's generalization on `dataset` (buildHierarchies() with its
      * quasi-identifiers' names, values and records, and k), in schema order; empty when the spec is empty or
-     * gives no quasi-identifier a hierarchy. Throws Error(Generalization) as buildHierarchies() does, and
-     * when the dataset lacks the values.
+     * gives no quasi-identifier a hierarchy. Says in `feedback` which numbers it banded automatically. Throws
+     * Error(Generalization) as buildHierarchies() does, and when the dataset lacks the values.
      */
     Hierarchies prepareHierarchies(const Dataset& dataset, Feedback& feedback) const;
     /** Site-count estimate clamped to [1, non-empty regions]; `raw` receives the unclamped one. */
@@ -305,7 +315,7 @@ public:
     /** finish() on sites partitioned already (by withheld()). */
     PipelineResult finish(const PreparedData& data, PartitionedSites partitioned, Feedback& feedback) const;
     /**
-     * The records finish() would withhold (global, local, l-diversity), without rating the release;
+     * The records finish() would withhold (global, local, criteria), without rating the release;
      * `refined` false: without the boundary refinement (the partition of the sites as it is). `partitioned`,
      * when given, receives the partition, so that finish() need not make it again.
      */
@@ -321,6 +331,15 @@ public:
      */
     PipelineResult run(const Job& job, Feedback& feedback,
                        const std::vector<SiteCountTrial>& located = {}) const;
+    /** The request's hierarchies, else those prepareHierarchies() builds on `dataset`. */
+    std::shared_ptr<const Hierarchies> hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
+                                                     Feedback& feedback) const;
+    /** Gives `report` the hierarchies a release used and what they were built as (the ledger's record). */
+    void recordHierarchies(GeneralizationReport& report,
+                           std::shared_ptr<const Hierarchies> hierarchies) const;
+    /** The release of a result of `job`: with the polygons, the cells when asked for and the fates. */
+    ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
+                           Feedback& feedback) const;
 
 private:
     /** The site stages on prepared data: the count, and its sites located and refined. */
@@ -351,15 +370,10 @@ private:
                         Feedback& feedback) const;
     /** The partitioner with the data's parent constraint, when it has parents, in `constrained`. */
     const Partitioner& partitioner(const PreparedData& data, std::unique_ptr<Partitioner>& constrained) const;
-    /** The request's hierarchies, else the configuration's built on `dataset` into `built`. */
-    const Hierarchies& hierarchiesOf(const ReleaseRequest& request, const Dataset& dataset,
-                                     Hierarchies& built, Feedback& feedback) const;
-    /** Adds the polygons, cells and fates to a result of `job`. */
-    ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
-                           Feedback& feedback) const;
 
     PipelineConfig mConfig;
     const Registry& mRegistry;
+    Criteria mCriteria;
     std::unique_ptr<SiteCounter> mSiteCounter;
     std::unique_ptr<SiteLocator> mSiteLocator;
     std::unique_ptr<SiteRefiner> mSiteRefiner;
@@ -370,5 +384,8 @@ private:
 
 /** The fate of every input row of `dataset` in `result`. */
 std::vector<RecordFate> recordFates(const Dataset& dataset, const PipelineResult& result);
+
+/** Attribute loss of a release: the mean class loss (classLoss()) of its released records. */
+double releasedLoss(const PipelineResult& result, const std::vector<double>& lossOfClass);
 
 } // namespace vbas

@@ -7,6 +7,20 @@
 namespace vbas
 {
 
+std::optional<std::uint64_t> PipelineProbe::knownLocatedBoundary(Count budget) const
+{
+    std::optional<std::uint64_t> within; // the largest count given within the budget
+    for (const auto& [sites, withheld] : mKnownLocated)
+        if (withheld <= budget)
+            within = sites;
+    if (!within || mKnownLocated.count(*within + 1) == 0)
+        return std::nullopt;
+    for (const auto& [sites, withheld] : mKnownLocated)
+        if ((sites <= *within) != (withheld <= budget))
+            return std::nullopt;
+    return within;
+}
+
 std::vector<Count> PipelineProbe::withheldOfEach(const std::vector<std::uint64_t>& counts, bool refined,
                                                  Feedback& feedback, RefinedFrom from)
 {

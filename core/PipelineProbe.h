@@ -60,6 +60,7 @@ public:
             if (!trial.refined)
                 mKnownLocated.emplace(trial.sites, trial.withheld);
     }
+    std::optional<std::uint64_t> knownLocatedBoundary(Count budget) const override;
     /** Every release tried so far, in the order asked for. */
     const std::vector<SiteCountTrial>& trials() const { return mTrials; }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Error.h"
 #include "StrategyOptions.h"
+#include "base/Error.h"
 
 #include <memory>
 #include <string>
@@ -17,6 +17,7 @@ class BoundaryRefiner;
 class Partitioner;
 class Suppressor;
 class Metric;
+class GroupCriterion;
 
 /** What a strategy needs from a front end besides the records and region points. */
 struct Needs
@@ -105,6 +106,8 @@ public:
     std::vector<StrategyEntry<Partitioner>> partitioners;
     std::vector<StrategyEntry<BoundaryRefiner>> boundaryRefiners;
     std::vector<StrategyEntry<Suppressor>> suppressors;
+    /** Privacy criteria besides k (l-diversity, t-closeness...): each on when its options say so. */
+    std::vector<StrategyEntry<GroupCriterion>> criteria;
     std::vector<MetricEntry> metrics;
 
     /** The spec of option `key` as the first strategy declaring it has it, or nullptr. */

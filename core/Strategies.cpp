@@ -5,6 +5,8 @@
 #include "partition/BarrierPartitioner.h"
 #include "partition/GeodesicPartitioner.h"
 #include "partition/VoronoiPartitioner.h"
+#include "privacy/LDiversity.h"
+#include "privacy/TCloseness.h"
 #include "quality/Metrics.h"
 #include "sitecount/FixedCount.h"
 #include "sitecount/GapsEntropyCount.h"
@@ -99,6 +101,16 @@ Registry makeBuiltIn()
         {"suppression.small_classes", "Small classes", "withhold every record of a class smaller than k",
          &SmallClassSuppression::create},
     };
+    r.criteria = {
+        {"criterion.l_diversity", "l-diversity",
+         "every released group holds l well-represented values of every sensitive field (l; l_measure: "
+         "distinct, "
+         "entropy or recursive with c)",
+         &LDiversity::create, LDiversity::options()},
+        {"criterion.t_closeness", "t-closeness",
+         "every released group's distribution of each sensitive field lies within t of the whole release's",
+         &TCloseness::create, TCloseness::options()},
+    };
     r.metrics = {
         {"quality.global_anonymity", "Global anonymity",
          "The smallest group of look-alike records (same region, same values) before any record was "
@@ -126,9 +138,9 @@ Registry makeBuiltIn()
         {"quality.suppressed_local", "Suppressed locally",
          "Records left in groups of fewer than k in their region, withheld.", MetricUnit::Records, false,
          &SuppressedLocal::create},
-        {"quality.suppressed_diversity", "Withheld for l-diversity",
-         "Records in groups whose sensitive values vary too little (releasing them would tell the "
-         "sensitive value of everyone in the group), withheld.",
+        {"quality.suppressed_diversity", "Withheld for the sensitive values",
+         "Records in groups whose sensitive values vary too little or stray too far from the release's "
+         "(l-diversity, t-closeness: releasing them would tell the sensitive value of the group), withheld.",
          MetricUnit::Records, false, &SuppressedDiversity::create},
         {"quality.suppressed", "Suppressed",
          "All withheld records: people missing from every analysis of the release.", MetricUnit::Records,
@@ -171,7 +183,8 @@ const OptionSpec* Registry::findOption(const std::string& key) const
 {
     for (const OptionSpec* spec :
          {findIn(siteCounters, key), findIn(siteLocators, key), findIn(siteRefiners, key),
-          findIn(partitioners, key), findIn(boundaryRefiners, key), findIn(suppressors, key)})
+          findIn(partitioners, key), findIn(boundaryRefiners, key), findIn(suppressors, key),
+          findIn(criteria, key)})
         if (spec != nullptr)
             return spec;
     return nullptr;

@@ -2,6 +2,7 @@
 
 #include "GeneralizationSearch.h"
 #include "PipelineProbe.h"
+#include "generalization/GeneralizedData.h"
 #include "quality/Pareto.h"
 
 #include <algorithm>
@@ -108,13 +109,11 @@ Comparison::~Comparison() = default;
 ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hierarchies* hierarchies) const
 {
     ComparisonResult result;
-    Hierarchies built;
-    if (hierarchies == nullptr)
-    {
-        built = mPipelines.front()->prepareHierarchies(*job.dataset, feedback);
-        hierarchies = &built;
-    }
-    if (generalizes(*hierarchies))
+    result.hierarchies = hierarchies != nullptr
+                             ? *hierarchies
+                             : mPipelines.front()->prepareHierarchies(*job.dataset, feedback);
+    const Hierarchies& levelled = result.hierarchies;
+    if (generalizes(levelled))
     {
         // Each configuration releases its own generalization levels, so each prepares its own records.
         for (std::size_t i = 0; i < mPipelines.size(); ++i)
@@ -124,11 +123,9 @@ ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hiera
             std::optional<GeneralizationChoice> choice;
             {
                 Feedback::Stage stage(feedback, from, from + 0.5 * (to - from));
-                choice.emplace(searchGeneralization(*mPipelines[i], job, *hierarchies, feedback));
+                choice.emplace(searchGeneralization(*mPipelines[i], job, levelled, feedback));
             }
-            Job chosen = job;
-            if (choice->adjacency)
-                chosen.spatial.adjacency = choice->adjacency;
+            Job chosen = choice->jobOf(job);
             // The chosen levels, then (when asked) the other nodes of the search's frontier.
             std::vector<std::vector<std::size_t>> nodes{choice->report.levels};
             if (mSweep.generalizationLevels)
@@ -142,9 +139,9 @@ ComparisonResult Comparison::run(const Job& job, Feedback& feedback, const Hiera
                                       from + 0.5 * (to - from) + double(n + 1) * step);
                 std::optional<Dataset> other;
                 if (n > 0)
-                    other.emplace(generalizedDataset(*job.dataset, *hierarchies, nodes[n]));
+                    other.emplace(generalizedDataset(*job.dataset, levelled, nodes[n]));
                 chosen.dataset = n == 0 ? &choice->dataset : &*other;
-                const std::vector<double> lossOfClass = classLoss(*chosen.dataset, *hierarchies, nodes[n]);
+                const std::vector<double> lossOfClass = classLoss(*chosen.dataset, levelled, nodes[n]);
                 const PreparedData data = mPipelines[i]->prepare(chosen, feedback);
                 for (SweepRow& row : sweep(*mPipelines[i], data, mSweep, feedback))
                 {

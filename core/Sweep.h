@@ -66,6 +66,8 @@ struct ComparisonResult
     /** Per row: its configuration, an index into Comparison::configs(). */
     std::vector<std::size_t> rowConfig;
     std::size_t paretoRows = 0;
+    /** The hierarchies the rows' levels are of (empty: none), which label them. */
+    Hierarchies hierarchies;
 };
 
 /**

@@ -6,6 +6,7 @@
 #include "Pipeline.h"
 #include "ReleaseCheck.h"
 #include "SceneSupport.h"
+#include "TestSupport.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -123,9 +124,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     table.sensitiveCount = in.ConsumeIntegralInRange<std::size_t>(0, 2);
     for (std::size_t code = 0; code < rows * table.sensitiveCount; ++code)
         table.sensitiveCodes.push_back(in.ConsumeIntegralInRange<std::uint32_t>(0, 3));
-    config.diversity.l = in.ConsumeIntegralInRange<Count>(0, 4);
-    config.diversity.measure =
-        in.ConsumeBool() ? DiversityRule::Measure::Entropy : DiversityRule::Measure::Distinct;
+    DiversityRule diversity;
+    diversity.l = in.ConsumeIntegralInRange<Count>(0, 4);
+    diversity.l = diversity.l == 1 ? 0 : diversity.l; // l = 1 is refused: no diversity
+    diversity.measure = in.ConsumeBool() ? DiversityRule::Measure::Entropy : DiversityRule::Measure::Distinct;
+    test::withDiversity(config.options, diversity);
     // Region moves after the partition (they need the grid's adjacency; without it the run is refused).
     if (in.ConsumeBool())
     {
@@ -145,7 +148,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             job.spatial = grid->spatial;
         job.regionParent = std::move(regionParent);
         const PipelineResult result = Pipeline(config).run(job, feedback);
-        const std::string problem = test::checkRelease(table, dataset, result, config.k, config.diversity);
+        const std::string problem = test::checkRelease(table, dataset, result, config.k, diversity);
         if (!problem.empty())
         {
             std::fprintf(stderr, "guarantee broken: %s\n", problem.c_str());

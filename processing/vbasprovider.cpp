@@ -9,6 +9,7 @@
 #include "vbasalgorithmrate.h"
 #include "vbasalgorithmreleaseonaggregation.h"
 #include "vbasalgorithmselectsites.h"
+#include "vbasalgorithmwithdraw.h"
 #include "vbasmetadata.h"
 
 #include <QIcon>
@@ -75,4 +76,5 @@ void VbasProvider::loadAlgorithms()
     addAlgorithm(new VbasAlgorithmRate());
     addAlgorithm(new VbasAlgorithmReleaseOnAggregation());
     addAlgorithm(new VbasAlgorithmSelectSites());
+    addAlgorithm(new VbasAlgorithmWithdraw());
 }

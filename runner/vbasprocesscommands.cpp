@@ -103,8 +103,12 @@ int vbasShowHelp(const VbasCommandLine& commandLine)
         if (definition->defaultValue().isValid())
             traits << QObject::tr("default %1").arg(definition->defaultValue().toString());
         if (const auto* choices = dynamic_cast<const QgsProcessingParameterEnum*>(definition))
-            traits
-                << QObject::tr("choices (by number) %1").arg(choices->options().join(QStringLiteral(", ")));
+        {
+            QStringList numbered;
+            for (int i = 0; i < choices->options().size(); ++i)
+                numbered << QStringLiteral("%1 %2").arg(i).arg(choices->options().at(i));
+            traits << QObject::tr("choices (by name or number) %1").arg(numbered.join(QStringLiteral(", ")));
+        }
         std::cout << "  " << definition->name().toStdString() << ": "
                   << definition->description().toStdString() << " ["
                   << traits.join(QStringLiteral("; ")).toStdString() << "]\n";

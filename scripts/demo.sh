@@ -41,7 +41,7 @@ start=$(date +%s%N)
     QUASI_IDENTIFIERS=age QUASI_IDENTIFIERS=sex QUASI_IDENTIFIERS=married K=5 \
     SENSITIVE_FIELDS=education L=2 \
     SUPPRESSION_BUDGET=1 "GENERALIZATION=age: interval 5 10 20 max 10" \
-    RELEASE_LEDGER="$ledger" RECORD_ID_FIELD=patient_id \
+    RELEASE_LEDGER="$ledger" NEW_LEDGER=true RECORD_ID_FIELD=patient_id \
     "OUTPUT=ogr:dbname='$gpkg' table=\"aggregates\" (geom)" \
     "OUTPUT_MAPPING=ogr:dbname='$gpkg' table=\"tracts\" (geom)" \
     "OUTPUT_SITES=ogr:dbname='$gpkg' table=\"sites\" (geom)" \

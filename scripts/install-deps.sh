@@ -21,6 +21,7 @@ packages=(
     libcgal-dev libgeos-dev libgdal-dev libsqlite3-dev libpq-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libqgis-dev qgis qgis-providers python3-qgis gdal-bin python3-scipy
+    r-base-core r-cran-epitools r-cran-spdep r-cran-spdata # the rate tests compare every figure with R's
     xvfb xauth
     postgresql postgresql-postgis # a throw-away PostGIS cluster for the push-down tests
     chromium

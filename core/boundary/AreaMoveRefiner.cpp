@@ -1,7 +1,7 @@
 #include "AreaMoveRefiner.h"
 
 #include "StrategyOptions.h"
-#include "sitelocation/SuppressionLedger.h"
+#include "suppression/SuppressionLedger.h"
 
 #include <algorithm>
 #include <chrono>
@@ -125,9 +125,9 @@ public:
         , mAdjacency(input.adjacency)
         , mK(rule.k)
         , mBorderShare(borderShare)
-        , mScreen(!rule.diversity.enabled())
+        , mScreen(rule.criteria == nullptr || !rule.criteria->summarized())
         , mRegionSite(regionSite)
-        , mLedger(input.regions, regionSite, sites, rule.k, rule.diversity)
+        , mLedger(input.regions, regionSite, sites, rule.k, rule.criteria)
         , mMembers(sites)
         , mReleased(input.regions.size(), 0)
         , mSiteReleased(sites, 0)

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Feedback.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 
 #include <cstdint>
 #include <vector>

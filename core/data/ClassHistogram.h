@@ -2,7 +2,7 @@
 
 #include "HistogramTable.h"
 #include "OpenHashMap.h"
-#include "Types.h"
+#include "base/Types.h"
 
 #include <cstdint>
 #include <vector>

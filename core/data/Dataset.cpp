@@ -1,9 +1,10 @@
 #include "Dataset.h"
 
-#include "NumberText.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <unordered_map>
 
 namespace vbas
@@ -58,6 +59,38 @@ void checkCounts(const RecordTable& records)
                         "); counts must be positive whole numbers: fix or remove those rows");
 }
 
+/**
+ * What each row adds to its group when rows are people's (Dataset::rowWeight()): 1 for the first row of its
+ * person in its (region, class), 0 for the others and for rows without a region.
+ */
+std::shared_ptr<const std::vector<Count>> personWeights(const std::vector<RegionIndex>& rowRegion,
+                                                        const std::vector<ClassId>& rowClass,
+                                                        const std::vector<std::uint32_t>& persons)
+{
+    struct Seen
+    {
+        std::uint32_t person;
+        RegionIndex region;
+        ClassId cls;
+        std::uint32_t row;
+    };
+    std::vector<Seen> seen;
+    seen.reserve(rowRegion.size());
+    for (std::size_t row = 0; row < rowRegion.size(); ++row)
+        if (rowRegion[row] != kNoRegion && rowClass[row] != kNoClass)
+            seen.push_back({persons[row], rowRegion[row], rowClass[row], std::uint32_t(row)});
+    std::sort(
+        seen.begin(), seen.end(),
+        [](const Seen& a, const Seen& b)
+        { return std::tie(a.person, a.region, a.cls, a.row) < std::tie(b.person, b.region, b.cls, b.row); });
+    auto weights = std::make_shared<std::vector<Count>>(rowRegion.size(), 0);
+    for (std::size_t i = 0; i < seen.size(); ++i)
+        if (i == 0 || std::tie(seen[i].person, seen[i].region, seen[i].cls) !=
+                          std::tie(seen[i - 1].person, seen[i - 1].region, seen[i - 1].cls))
+            (*weights)[seen[i].row] = 1;
+    return weights;
+}
+
 } // namespace
 
 Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const RecordTable& records,
@@ -81,6 +114,12 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
                                             std::to_string(records.sensitiveCodes.size()) + " values, not " +
                                             std::to_string(records.sensitiveCount) + " per record for " +
                                             std::to_string(records.rows()) + " records");
+    if (!records.publishedRowKeys.empty() && records.publishedRowKeys.size() != records.rows())
+        throw Error(Subject::Records, "the published row keys hold " +
+                                          std::to_string(records.publishedRowKeys.size()) +
+                                          " values, not one per "
+                                          "row for " +
+                                          std::to_string(records.rows()) + " rows");
     const auto regionIndex = indexRegionIds(regions);
     for (const RegionInput& region : regions)
         if (!std::isfinite(region.point.x) || !std::isfinite(region.point.y))
@@ -89,6 +128,9 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
                             " has no usable representative point (empty or broken geometry); "
                             "repair or remove it");
     checkCounts(records);
+    if (!records.persons.empty() && records.persons.size() != records.rows())
+        throw Error(Subject::Records, "the persons hold " + std::to_string(records.persons.size()) +
+                                          " values for " + std::to_string(records.rows()) + " records");
     feedback.checkCanceled();
 
     Dataset dataset;
@@ -169,14 +211,22 @@ Dataset Dataset::build(std::vector<RegionInput> regions, Schema schema, const Re
 
     kept->sensitiveCount = records.sensitiveCount;
     kept->sensitiveCodes = records.sensitiveCodes;
+    kept->sensitiveValues = records.sensitiveValues;
+    kept->publishedRowKeys = records.publishedRowKeys;
     dataset.mQuasiIdentifierValues = records.quasiIdentifierValues;
     if (!records.counts.empty())
         kept->rowCount.assign(records.counts.begin(), records.counts.end());
+    kept->persons = records.persons;
     dataset.mClasses = ClassDictionary::build(categories, records.codes.data(), rows, kept->rowRegion.data(),
                                               dataset.mRowClass, feedback);
-    dataset.mHistograms = HistogramTable::fromRows(kept->rowRegion, dataset.mRowClass,
-                                                   kept->rowCount.empty() ? nullptr : kept->rowCount.data(),
-                                                   regions.size(), dataset.mClasses.size(), feedback);
+    if (!kept->persons.empty())
+        dataset.mRowWeight = personWeights(kept->rowRegion, dataset.mRowClass, kept->persons);
+    const std::vector<Count>* weights = dataset.mRowWeight       ? dataset.mRowWeight.get()
+                                        : kept->rowCount.empty() ? nullptr
+                                                                 : &kept->rowCount;
+    dataset.mHistograms =
+        HistogramTable::fromRows(kept->rowRegion, dataset.mRowClass, weights ? weights->data() : nullptr,
+                                 regions.size(), dataset.mClasses.size(), feedback);
 
     kept->regionIds.reserve(regions.size());
     kept->points.reserve(regions.size());
@@ -221,10 +271,19 @@ Dataset Dataset::generalized(const std::vector<std::vector<std::uint32_t>>& code
     Dataset dataset;
     dataset.mClasses =
         ClassDictionary::build(categories, codes.data(), classCount, anyRegion.data(), classMap, quiet);
-    dataset.mHistograms = mHistograms.remapClasses(classMap);
     dataset.mRowClass.resize(mRowClass.size());
     for (std::size_t row = 0; row < mRowClass.size(); ++row)
         dataset.mRowClass[row] = mRowClass[row] == kNoClass ? kNoClass : classMap[mRowClass[row]];
+    if (countsPeople())
+    {
+        // A person's rows in two classes that merge count once in the merged class: counted again.
+        dataset.mRowWeight = personWeights(mKept->rowRegion, dataset.mRowClass, mKept->persons);
+        dataset.mHistograms =
+            HistogramTable::fromRows(mKept->rowRegion, dataset.mRowClass, dataset.mRowWeight->data(),
+                                     regionCount(), dataset.mClasses.size(), quiet);
+    }
+    else
+        dataset.mHistograms = mHistograms.remapClasses(classMap);
     dataset.mSchema = Schema(std::move(quasiIdentifiers));
     for (std::size_t j = 0; j < q; ++j)
         dataset.mSchema.setObservedCategories(j, categories[j]);

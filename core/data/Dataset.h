@@ -1,11 +1,11 @@
 #pragma once
 
 #include "ClassDictionary.h"
-#include "Feedback.h"
 #include "HistogramTable.h"
 #include "RecordTable.h"
 #include "Schema.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 
 #include <memory>
 #include <string>
@@ -72,17 +72,30 @@ public:
     const ClassDictionary& classes() const { return mClasses; }
     /** Per-region class histograms of every loaded record (before any suppression). */
     const HistogramTable& regionHistograms() const { return mHistograms; }
-    /** N: records loaded (weighted), without dropped ones. */
+    /** N: records loaded (weighted; people, when the dataset counts people), without dropped ones. */
     Count totalRecords() const { return mHistograms.grandTotal(); }
 
     std::size_t rows() const { return mKept->rowRegion.size(); }
     /** Region of an input row, or kNoRegion when the row was dropped. */
     RegionIndex rowRegion(std::size_t row) const { return mKept->rowRegion[row]; }
     ClassId rowClass(std::size_t row) const { return mRowClass[row]; }
+    /** The records an input row stands for (1, or its count in a pre-aggregated table). */
     Count rowCount(std::size_t row) const { return mKept->rowCount.empty() ? 1 : mKept->rowCount[row]; }
+    /**
+     * What an input row adds to the count of its (region, class) group: rowCount(), or, when the dataset
+     * counts people, 1 for the first row of its person in the group and 0 for the others.
+     */
+    Count rowWeight(std::size_t row) const { return mRowWeight ? (*mRowWeight)[row] : rowCount(row); }
+    /** Whether every count is a count of distinct people (RecordTable::persons). */
+    bool countsPeople() const { return !mKept->persons.empty(); }
+    /** The person of an input row, when the dataset counts people. */
+    std::uint32_t rowPerson(std::size_t row) const { return mKept->persons[row]; }
     /** Number of sensitive fields (SPEC section 10). */
     std::size_t sensitiveCount() const { return mKept->sensitiveCount; }
     /** Code of sensitive field `field` in an input row. */
+    /** The value behind every code of each sensitive field (RecordTable::sensitiveValues); empty when not
+     * known. */
+    const std::vector<std::vector<CategoryValue>>& sensitiveValues() const { return mKept->sensitiveValues; }
     std::uint32_t rowSensitive(std::size_t row, std::size_t field) const
     {
         return mKept->sensitiveCodes[row * mKept->sensitiveCount + field];
@@ -95,6 +108,10 @@ public:
     {
         return mQuasiIdentifierValues;
     }
+    /** Whether the release publishes count rows (RecordTable::publishedRowKeys). */
+    bool publishesCountRows() const { return !mKept->publishedRowKeys.empty(); }
+    /** The key of an input row's other published values, when publishesCountRows(). */
+    std::uint32_t publishedRowKey(std::size_t row) const { return mKept->publishedRowKeys[row]; }
     std::size_t droppedRows() const { return mDroppedRows; }
     Count droppedRecords() const { return mDroppedRecords; }
 
@@ -106,8 +123,11 @@ private:
         std::vector<Point> points;
         std::vector<RegionIndex> rowRegion;
         std::vector<Count> rowCount;
+        std::vector<std::uint32_t> persons;
         std::size_t sensitiveCount = 0;
         std::vector<std::uint32_t> sensitiveCodes;
+        std::vector<std::vector<CategoryValue>> sensitiveValues;
+        std::vector<std::uint32_t> publishedRowKeys;
     };
 
     std::shared_ptr<const Kept> mKept = std::make_shared<const Kept>();
@@ -115,6 +135,8 @@ private:
     ClassDictionary mClasses;
     HistogramTable mHistograms;
     std::vector<ClassId> mRowClass;
+    /** rowWeight() of every row when the dataset counts people (it depends on the classes); else null. */
+    std::shared_ptr<const std::vector<Count>> mRowWeight;
     std::vector<std::vector<CategoryValue>> mQuasiIdentifierValues;
     std::size_t mDroppedRows = 0;
     Count mDroppedRecords = 0;

@@ -1,6 +1,6 @@
 #include "HistogramTable.h"
 
-#include "CompressedLists.h"
+#include "base/CompressedLists.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,6 +1,6 @@
 #include "Schema.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 namespace vbas
 {

@@ -1,8 +1,10 @@
 #pragma once
 
-#include "Types.h"
+#include "Hierarchy.h"
+#include "base/Types.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,9 +45,16 @@ struct RemovalOption
     NodeEvaluation node;
 };
 
-/** What the search over generalization levels did (SPEC section 12), for the report. */
+/**
+ * What a release with hierarchies used and what the search over generalization levels did (SPEC section
+ * 12): the labels and the ledger read the first, the report the second.
+ */
 struct GeneralizationReport
 {
+    /** The hierarchies the release was labelled with (every published label and the values it stands for). */
+    std::shared_ptr<const Hierarchies> hierarchies;
+    /** What they were built as: the ledger's record, from which a later release builds them again. */
+    Generalization builtAs;
     /** The chosen level of every quasi-identifier. */
     std::vector<std::size_t> levels;
     /** The evaluated nodes in evaluation order; `chosen` indexes the released one. */
@@ -71,6 +80,9 @@ struct GeneralizationReport
     std::string budgetWarning;
     /** The quasi-identifiers the release removes (their level puts every value in one group: "max *"). */
     std::vector<std::string> removed;
+
+    /** The name of every quasi-identifier's level ("0": as it is; "10", "month", "*"). */
+    std::vector<std::string> levelNames() const;
 };
 
 } // namespace vbas

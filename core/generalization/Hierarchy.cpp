@@ -1,7 +1,7 @@
 #include "Hierarchy.h"
 
-#include "Error.h"
 #include "HierarchyKinds.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <set>
@@ -324,13 +324,31 @@ bool generalizes(const Hierarchies& hierarchies)
     return std::any_of(hierarchies.begin(), hierarchies.end(), [](const auto& qi) { return qi.has_value(); });
 }
 
-std::string generalizationText(const Hierarchies& hierarchies)
+Generalization Generalization::parse(const std::string& text, std::map<std::string, std::string> tables,
+                                     bool bandNumbers)
+{
+    return {parseGeneralization(text), std::move(tables), bandNumbers};
+}
+
+std::string Generalization::text() const
 {
     std::string text;
+    for (const HierarchySpec& spec : specs)
+        text += (text.empty() ? "" : "; ") + spec.text();
+    return text;
+}
+
+Generalization Generalization::builtAs(const Hierarchies& hierarchies) const
+{
+    Generalization built;
     for (const auto& qi : hierarchies)
         if (qi)
-            text += (text.empty() ? "" : "; ") + qi->spec.text();
-    return text;
+        {
+            built.specs.push_back(qi->spec);
+            if (const auto table = tables.find(qi->spec.field); table != tables.end())
+                built.tables.insert(*table);
+        }
+    return built;
 }
 
 } // namespace vbas

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Types.h"
+#include "base/Types.h"
 #include "data/CategoryValue.h"
 
 #include <cstdint>
@@ -98,22 +98,37 @@ struct HierarchySpec
  */
 std::vector<HierarchySpec> parseGeneralization(const std::string& text);
 
+struct QuasiIdentifierHierarchy;
+/** The hierarchies of a schema's quasi-identifiers, in its order; none for one kept as it is. */
+using Hierarchies = std::vector<std::optional<QuasiIdentifierHierarchy>>;
+
 /**
- * How the quasi-identifiers of a release may be generalized, as configuration
- * (PipelineConfig::generalization): the parsed specs, the ARX tables by field and whether numeric
- * quasi-identifiers no spec names get the automatic bands. Pipeline::prepareHierarchies() builds the
- * hierarchies of a dataset from it.
+ * How the quasi-identifiers of a release may be generalized: the one description of it, parsed once from
+ * what a user gives (GENERALIZATION's text and the ARX tables) or from an earlier release's ledger entry.
+ * The configuration holds it (PipelineConfig::generalization); Pipeline::prepareHierarchies() builds the
+ * hierarchies of a dataset from it, and a release carries what it built them as (builtAs()).
  */
-struct GeneralizationSpec
+struct Generalization
 {
     std::vector<HierarchySpec> specs;
     /** The text of each field's ARX table (value;level1;level2;...). */
     std::map<std::string, std::string> tables;
-    /** AutomaticBanding::byDefault. */
+    /** AutomaticBanding::byDefault: numeric quasi-identifiers no spec names get the automatic bands. */
     bool bandNumbers = false;
 
+    /** Parses `text` (parseGeneralization()); throws Error(Generalization) as it does. */
+    static Generalization parse(const std::string& text, std::map<std::string, std::string> tables = {},
+                                bool bandNumbers = false);
+    /** The text that parses into `specs` again: each spec's text, joined by "; ". */
+    std::string text() const;
     /** Whether it asks for no hierarchy at all. */
     bool empty() const { return specs.empty() && tables.empty() && !bandNumbers; }
+    /**
+     * What `hierarchies`, built from this, were built as: a spec per hierarchy (its automatic bands
+     * resolved), the tables they use and no automatic bands, so that a later release at their levels builds
+     * the same hierarchies on its own records. Empty without any hierarchy.
+     */
+    Generalization builtAs(const Hierarchies& hierarchies) const;
 };
 
 /** A quasi-identifier's hierarchy with the highest level the search may use. */
@@ -135,9 +150,6 @@ struct QuasiIdentifierHierarchy
      */
     std::string describeLevel(std::size_t level) const;
 };
-
-/** The hierarchies of a schema's quasi-identifiers, in its order; none for one kept as it is. */
-using Hierarchies = std::vector<std::optional<QuasiIdentifierHierarchy>>;
 
 /** Whether any quasi-identifier has a hierarchy, so that a release searches generalization levels. */
 bool generalizes(const Hierarchies& hierarchies);
@@ -169,11 +181,5 @@ Hierarchies buildHierarchies(const std::vector<HierarchySpec>& specs,
                              const std::vector<std::string>& quasiIdentifiers,
                              const std::vector<std::vector<CategoryValue>>& values,
                              const AutomaticBanding& automatic);
-
-/**
- * The GENERALIZATION text that builds `hierarchies` again on other records with the same levels: one
- * spec per hierarchy (QuasiIdentifierHierarchy::spec), joined by "; "; empty without any.
- */
-std::string generalizationText(const Hierarchies& hierarchies);
 
 } // namespace vbas

@@ -1,6 +1,6 @@
-#include "Error.h"
 #include "HierarchyKinds.h"
-#include "NumberText.h"
+#include "base/Error.h"
+#include "base/NumberText.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-#include "Error.h"
 #include "HierarchyKinds.h"
+#include "base/Error.h"
 
 #include <cstdlib>
 

@@ -1,6 +1,6 @@
 #include "ClippedCells.h"
 
-#include "partition/VoronoiCells.h"
+#include "geometry/VoronoiCells.h"
 
 #include <functional>
 #include <map>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Feedback.h"
 #include "RegionGeometries.h"
+#include "base/Feedback.h"
 
 #include <cstdint>
 #include <vector>

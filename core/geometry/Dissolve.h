@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Feedback.h"
 #include "Geos.h"
 #include "RegionGeometries.h"
-#include "partition/Aggregation.h"
+#include "base/Feedback.h"
+#include "model/Aggregation.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Error.h"
-#include "Types.h"
+#include "base/Error.h"
+#include "base/Types.h"
 
 #include <geos_c.h>
 

@@ -1,6 +1,6 @@
 #include "RegionAdjacency.h"
 
-#include "CompressedLists.h"
+#include "base/CompressedLists.h"
 
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Feedback.h"
 #include "RegionGeometries.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "Geos.h"
-#include "Types.h"
+#include "base/Types.h"
 
 #include <vector>
 

@@ -1,8 +1,10 @@
 #include "RecordFingerprint.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace vbas
 {
@@ -46,19 +48,33 @@ private:
     std::uint64_t mBound = ~std::uint64_t(0);
 };
 
-/** The text of a class: its quasi-identifier values, NULL apart from any text. */
+/** The text of a class: its quasi-identifier values as compared, NULL apart from any text. */
 std::string classText(const std::uint32_t* codes, const std::vector<std::vector<CategoryValue>>& values)
 {
     std::string text;
     for (std::size_t i = 0; i < values.size(); ++i)
     {
-        const CategoryValue& value = values[i].at(codes[i]);
-        text += value.null ? std::string("\x1e", 1) : value.text;
+        text += comparedValue(values[i].at(codes[i]));
         text += '\x1f';
     }
     return text;
 }
 } // namespace
+
+std::string comparedValue(const CategoryValue& value)
+{
+    if (value.null)
+        return std::string("\x1e", 1);
+    if (value.day)
+        return "d" + std::to_string(*value.day);
+    if (value.number && std::isfinite(*value.number))
+    {
+        char text[32];
+        std::snprintf(text, sizeof text, "n%.17g", *value.number + 0.0);
+        return text;
+    }
+    return "t" + value.text;
+}
 
 double sharedMembers(const MinHashSample& a, const MinHashSample& b)
 {
@@ -89,18 +105,39 @@ double sharedMembers(const MinHashSample& a, const MinHashSample& b)
     return jaccard * double(a.members + b.members) / (1.0 + jaccard);
 }
 
-RecordFingerprint fingerprintRecords(const Dataset& dataset,
+double shareWithin(const MinHashSample& a, const MinHashSample& b)
+{
+    if (a.members == 0 || b.members == 0)
+        return 0.0;
+    const std::uint64_t below = b.whole() ? ~std::uint64_t(0) : b.hashes.back();
+    std::size_t sampled = 0, within = 0;
+    for (const std::uint64_t hash : a.hashes)
+    {
+        if (hash > below)
+            break;
+        ++sampled;
+        within += std::binary_search(b.hashes.begin(), b.hashes.end(), hash) ? 1 : 0;
+    }
+    return sampled == 0 ? std::min(1.0, sharedMembers(a, b) / double(a.members))
+                        : double(within) / double(sampled);
+}
+
+RecordFingerprint fingerprintRecords(const Dataset& dataset, const std::vector<std::string>& names,
                                      const std::vector<std::vector<CategoryValue>>& values,
+                                     const std::vector<std::string>& locations,
                                      const std::vector<std::string>& rowIds, const HashKey& key,
                                      Feedback& feedback)
 {
-    if (values.size() != dataset.schema().size())
+    if (values.size() != dataset.schema().size() || names.size() != values.size())
         throw Error(Subject::QuasiIdentifier, "the values of " + std::to_string(values.size()) +
                                                   " quasi-identifiers were given for " +
                                                   std::to_string(dataset.schema().size()));
     if (!rowIds.empty() && rowIds.size() != dataset.rows())
         throw Error(Subject::Records, "record ids were given for " + std::to_string(rowIds.size()) + " of " +
                                           std::to_string(dataset.rows()) + " rows");
+    if (!locations.empty() && locations.size() != dataset.regionCount())
+        throw Error(Subject::Regions, "locations were given for " + std::to_string(locations.size()) +
+                                          " of " + std::to_string(dataset.regionCount()) + " small areas");
     const HashKey second = secondLane(key);
     std::vector<std::uint64_t> classHash(dataset.classes().size());
     for (ClassId c = 0; c < classHash.size(); ++c)
@@ -113,7 +150,8 @@ RecordFingerprint fingerprintRecords(const Dataset& dataset,
     {
         if (r % 256 == 0)
             feedback.checkCanceled();
-        const std::uint64_t regionHash = keyedHash(key, dataset.regionId(r));
+        const std::uint64_t regionHash =
+            keyedHash(key, locations.empty() ? "id:" + dataset.regionId(r) : "at:" + locations[r]);
         for (const ClassCount& entry : histograms.entries(r))
         {
             const std::uint64_t row = keyedHash(key, regionHash, classHash[entry.cls]);
@@ -126,6 +164,18 @@ RecordFingerprint fingerprintRecords(const Dataset& dataset,
     }
     fingerprint.rows.hashes = rows.smallest();
     fingerprint.rows.members = fingerprint.records;
+
+    for (std::size_t i = 0; i < values.size(); ++i)
+    {
+        BottomK distinct;
+        for (const CategoryValue& value : values[i])
+            distinct.add(keyedHash(second, "v:" + comparedValue(value)));
+        MinHashSample sample;
+        sample.hashes = distinct.smallest();
+        sample.members =
+            sample.hashes.size() < MinHashSample::kCapacity ? sample.hashes.size() : values[i].size();
+        fingerprint.domains.emplace_back(names[i], std::move(sample));
+    }
 
     if (!rowIds.empty())
     {

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Feedback.h"
 #include "KeyedHash.h"
-#include "Types.h"
+#include "base/Feedback.h"
+#include "base/Types.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
 
@@ -36,12 +36,20 @@ struct MinHashSample
 double sharedMembers(const MinHashSample& a, const MinHashSample& b);
 
 /**
+ * The estimated share of a's members that are b's, from a's sampled members below b's largest sampled hash:
+ * exactly 1 whenever a is within b (each of them is then one of b's smallest), however large the sets.
+ */
+double shareWithin(const MinHashSample& a, const MinHashSample& b);
+
+/**
  * What a ledger keeps of the records of a release instead of the records (SPEC section 13): nothing in it
- * can be read back as a record, and without the ledger's key nothing can be matched against a guess.
+ * can be read back as a record, and without the ledger's key nothing can be matched against a guess. Rows are
+ * compared by what they are, not by their text: their small area by where it lies (so that another code of
+ * the same small areas matches), numbers by value ("30" and "30.0" alike).
  */
 struct RecordFingerprint
 {
-    /** Records (weighted) in the release's input, dropped ones apart. */
+    /** Records (weighted; people, when counted by person) in the release's input, dropped ones apart. */
     Count records = 0;
     /**
      * Digest of the multiset of (small area, quasi-identifier values) of the records: two sums of a keyed
@@ -50,19 +58,31 @@ struct RecordFingerprint
     std::array<std::uint64_t, 2> digest{};
     /** Sample of the records as a set: each (small area, values, i-th such record). */
     MinHashSample rows;
-    /** Sample of the record ids, when the custodian named the field that holds them; empty otherwise. */
+    /** Sample of the record (person) ids, when the custodian named the field that holds them; empty
+     * otherwise. */
     MinHashSample ids;
+    /**
+     * Per quasi-identifier (by name), a sample of its distinct values: rows of two releases compare only when
+     * they have the same quasi-identifiers coded alike.
+     */
+    std::vector<std::pair<std::string, MinHashSample>> domains;
 
     bool hasIds() const { return ids.members > 0; }
 };
 
+/** The text a value is compared by: NULL apart, a number or a day by its value, else its text. */
+std::string comparedValue(const CategoryValue& value);
+
 /**
  * The fingerprint of the records of `dataset` (rows without a region apart) under `key`. `values[i]` gives
- * the value behind every category code of quasi-identifier i (as read, level 0); `rowIds`, when not empty,
- * the id of every input row of the dataset (from the record id field; never published). Polls `feedback`.
+ * the value behind every category code of quasi-identifier i (as read, level 0), named `names[i]`;
+ * `locations`, when not empty, where each region of the dataset lies (else its id stands for it); `rowIds`,
+ * when not empty, the id of every input row of the dataset (from the record id field; never published).
+ * Polls `feedback`.
  */
-RecordFingerprint fingerprintRecords(const Dataset& dataset,
+RecordFingerprint fingerprintRecords(const Dataset& dataset, const std::vector<std::string>& names,
                                      const std::vector<std::vector<CategoryValue>>& values,
+                                     const std::vector<std::string>& locations,
                                      const std::vector<std::string>& rowIds, const HashKey& key,
                                      Feedback& feedback);
 

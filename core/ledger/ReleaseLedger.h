@@ -1,14 +1,17 @@
 #pragma once
 
-#include "Types.h"
+#include "base/Types.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
+#include "ledger/DifferenceAudit.h"
 #include "ledger/RecordFingerprint.h"
-#include "partition/Aggregation.h"
+#include "ledger/ValueSets.h"
+#include "model/Aggregation.h"
+#include "suppression/ReleaseCriterion.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -21,7 +24,7 @@ using AreaRegions = std::vector<std::pair<std::string, std::string>>;
 /**
  * The records a release published in one (region, class) cell. The region is named by its smallest small-area
  * id, which two releases on the same aggregation share whatever ids they give their regions; the class by
- * its published quasi-identifier values (classKeys()).
+ * its published quasi-identifier labels (classKeys()), each standing for the values its LabelValues say.
  */
 struct PublishedCell
 {
@@ -30,9 +33,17 @@ struct PublishedCell
     Count count = 0;
 };
 
+/** What the labels of one released quasi-identifier stand for: each label with the values it covers. */
+struct LabelValues
+{
+    std::string quasiIdentifier;
+    std::vector<std::pair<std::string, ValueSet>> labels;
+};
+
 /**
- * One publishable release as a release ledger keeps it (SPEC section 13): when, how, on which aggregation,
- * what it published, and a fingerprint of its records that holds no record.
+ * One publishable release as a release ledger keeps it (SPEC section 13): when, how, on which small areas and
+ * aggregation, what it published (counts and what their labels stand for), and a fingerprint of its records
+ * that holds no record.
  */
 struct LedgerEntry
 {
@@ -43,22 +54,31 @@ struct LedgerEntry
     /** The algorithm that made it, e.g. "vbas:aggregateregions". */
     std::string algorithm;
     Count k = 0;
-    /** l of l-diversity (0: off) and its measure ("distinct", "entropy"). */
-    Count l = 0;
-    std::string diversityMeasure;
+    /** The criteria besides k it was held to, in words ("distinct 2-diversity"); empty: none. */
+    std::string criteria;
     std::vector<std::string> quasiIdentifiers;
     /** The level each quasi-identifier was released at: "0" as it is, else the level's name ("10", "*"). */
     std::vector<std::string> levels;
-    /** The GENERALIZATION text the levels' hierarchies were built from (empty: none). */
-    std::string generalization;
+    /** What the levels' hierarchies were built as (GeneralizationReport::builtAs; empty: none). */
+    Generalization generalization;
     std::vector<std::string> sensitiveFields;
     AreaRegions aggregation;
+    /** Where each small area of `aggregation` lies (a point in it, as text), in its order; empty: unknown. */
+    std::vector<std::string> locations;
+    /** Per quasi-identifier, the values each published label stands for. */
+    std::vector<LabelValues> labelValues;
     RecordFingerprint records;
     std::vector<PublishedCell> cells;
+    /** Earlier entries the custodian stated hold other people's records (they do not bind this release). */
+    std::vector<std::int64_t> otherPeople;
+    /** When and why the custodian withdrew it (never published): it binds nothing; empty: in force. */
+    std::string withdrawnAt;
+    std::string withdrawnReason;
     /** What it needs to be made again (the versions, the algorithm and its parameters), as the front end
      * wrote it (JSON in QGIS); empty for entries recorded before it was kept. */
-    std::string reproduction;
+    std::string provenance;
 
+    bool withdrawn() const { return !withdrawnAt.empty(); }
     /** Distinct regions of its aggregation. */
     std::size_t regions() const;
     /** "release 3 of 2026-11-20T10:15:02Z (vbas:aggregateregions, k = 5, 40 regions)". */
@@ -68,49 +88,82 @@ struct LedgerEntry
 /** Whether two aggregations put the same small areas in the same groups (the ids of the regions aside). */
 bool sameAggregation(const AreaRegions& a, const AreaRegions& b);
 
-/** Above this share of the smaller release's records shared, two releases' records overlap. */
+/** Above this share of the smaller release's records (by id, or rows compared by value) two releases overlap.
+ */
 inline constexpr double kOverlapShare = 0.01;
+/** With ids in both, releases whose rows (compared by value) coincide beyond this share hold the same people
+ * under other ids. */
+inline constexpr double kSameRowsShare = 0.5;
+/** A share of the records held by the other release from which one is taken to lie within it. */
+inline constexpr double kWithinShare = 0.99;
 
-/** How the records of a new release relate to those of an earlier one. */
-struct RecordOverlap
+/** How the records of a release relate to those of an earlier one, and how the ledger told. */
+struct RecordComparison
 {
-    enum class Relation
-    {
-        Disjoint,    //!< at most kOverlapShare of the smaller one's records shared
-        Identical,   //!< the same records (the same digest and number)
-        Overlapping, //!< more than kOverlapShare shared
-    } relation = Relation::Disjoint;
-    /** Estimated share of the smaller release's records (ids) that the other holds too. */
-    double sharedShare = 0.0;
-    /** Judged by record ids; else by small areas and values, which cannot tell two like records apart. */
+    /** The earlier release's records to this one's. */
+    RecordRelation relation = RecordRelation::Disjoint;
+    /** Estimated shares of the earlier and of this release's records that the other holds too. */
+    double shareOfEarlier = 0.0;
+    double shareOfNow = 0.0;
+    /** Judged by ids; else by rows compared by value, which count like records of different people alike. */
     bool byIds = false;
+    /** The rows could not be compared: other quasi-identifiers, or their values coded otherwise. */
+    bool incomparable = false;
+
+    bool overlapping() const { return relation != RecordRelation::Disjoint; }
+    /** Why, in a user's words: "about 95 % of the smaller release's records by small area and values". */
+    std::string text() const;
 };
 
 /**
- * Compares two releases' records: identical by digest; otherwise by their id samples when both have ids,
- * else by their samples of (small area, values) rows, which count like records of different people as
- * shared (so that an overlap is never missed).
+ * Compares two releases' records (the fingerprint tells only new records from earlier ones): identical by
+ * digest; otherwise by ids when both have them, and by rows compared by value too, so that the same people
+ * under fresh ids are told; rows that cannot be compared (other quasi-identifiers, values coded otherwise)
+ * count as overlapping, as nothing shows they are other people's.
  */
-RecordOverlap compareRecords(const RecordFingerprint& earlier, const RecordFingerprint& now);
+RecordComparison compareRecords(const RecordFingerprint& earlier, const RecordFingerprint& now);
+
+/** The small areas of a release and, when it is made on a given aggregation, their regions. */
+struct ReleaseTerritory
+{
+    /** Every small area with its region's id, sorted by small area; regions empty for an aggregation of its
+     * own. */
+    AreaRegions areas;
+    /** Where each lies (as LedgerEntry::locations), in the same order; empty: unknown. */
+    std::vector<std::string> locations;
+};
+
+/** An earlier release that binds this one: its entry and how its records relate to this one's. */
+struct BoundRelease
+{
+    std::size_t entry;
+    RecordComparison records;
+};
 
 /** What the ledger allows a release. */
 struct LedgerDecision
 {
-    /** The entries on this release's aggregation whose records overlap its own (difference rule). */
-    std::vector<std::size_t> keepDifferencesWith;
-    /** A line per earlier entry that overlaps, for the log and the report. */
+    /** The entries on this release's small areas that it is held to (the difference rule), in ledger order.
+     */
+    std::vector<BoundRelease> bound;
+    /** The largest k of the bound entries whose records overlap this release's: its k may not be lower. */
+    Count kFloor = 0;
+    /** A line per earlier entry that concerns these records or small areas, for the log and the report. */
     std::vector<std::string> notes;
 };
 
 /**
- * Checks a release of the records `now` against the ledger's `entries` (SPEC section 13). With
- * `aggregation` null the release makes an aggregation of its own: records that overlap any entry's refuse
- * it. With an aggregation given, an overlap with an entry on a different aggregation refuses it and the
- * entries on the same one are kept for the difference rule. A refusal throws Error(Subject::Ledger) naming
- * the earlier release and the safe way.
+ * Checks a release against the ledger's `entries` (SPEC section 13 as amended by issue 39). One aggregation
+ * per territory: an entry in force on any of the same small areas (the same ids, or the same places under
+ * other ids) binds the release to its aggregation or a coarsening of it, unless `otherPeople` names it and
+ * the records share nothing by content. A release that makes its own aggregation (`ownAggregation`) is then
+ * refused; one on a given aggregation is refused when that splits a region of the overlay of the entries that
+ * bind it. A refusal throws Error(Subject::Ledger) naming the entry and the safe ways. Withdrawn entries bind
+ * nothing.
  */
 LedgerDecision checkLedger(const std::vector<LedgerEntry>& entries, const RecordFingerprint& now,
-                           const AreaRegions* aggregation);
+                           const ReleaseTerritory& territory, bool ownAggregation,
+                           const std::vector<std::int64_t>& otherPeople = {});
 
 /**
  * The published text of every class of `dataset` (its values as read, level 0) released at `levels`: each
@@ -122,8 +175,18 @@ std::vector<std::string> classKeys(const Dataset& dataset,
                                    const Hierarchies* hierarchies, const std::vector<std::size_t>& levels);
 
 /**
+ * What each label a release of `dataset` publishes stands for, per quasi-identifier named `names`: the values
+ * (level 0, `values`) of every code generalized into it at `levels` (empty: as they are).
+ */
+std::vector<LabelValues> releasedLabelValues(const std::vector<std::string>& names,
+                                             const std::vector<std::vector<CategoryValue>>& values,
+                                             const Hierarchies* hierarchies,
+                                             const std::vector<std::size_t>& levels);
+
+/**
  * The cells a release publishes: the released records of each (aggregate, class) by aggregateKeys() and
- * classKeys(), from the fate of every row of `dataset` (level 0) and their aggregates in `aggregation`.
+ * classKeys(), from the fate of every row of `dataset` (level 0) and their aggregates in `aggregation`;
+ * people, when the dataset counts people.
  */
 std::vector<PublishedCell> publishedCells(const Dataset& dataset, const std::vector<std::string>& classKeys,
                                           const Aggregation& aggregation,
@@ -133,25 +196,42 @@ std::vector<PublishedCell> publishedCells(const Dataset& dataset, const std::vec
 std::vector<std::string> aggregateKeys(const Dataset& dataset, const Aggregation& aggregation);
 
 /**
- * The counts earlier releases of overlapping records published on the same aggregation, by cell, as the
- * difference rule reads them: no released cell may differ from one of them by 1 to k - 1.
+ * The earlier releases a release on a given aggregation is held to, ready for the difference audit (SPEC
+ * section 13): their cells over the common refinement of every release's small areas and values, the
+ * relations of their records, and the way to read this release's own cells the same way.
  */
-class CellHistory
+class DifferenceRule : public ReleaseCriterion
 {
 public:
-    CellHistory(const std::vector<const std::vector<PublishedCell>*>& earlier,
-                std::vector<std::string> classKeys);
+    /**
+     * `bound` as checkLedger() gave them for `entries` (with their cells); `territory` this release's small
+     * areas in the order of `dataset`'s regions' ids; `names` its quasi-identifiers, `labels` what its labels
+     * stand for (releasedLabelValues()), `classLabels[c]` the index of each label of class c of the dataset
+     * it releases.
+     */
+    DifferenceRule(const std::vector<LedgerEntry>& entries, const std::vector<BoundRelease>& bound,
+                   const Dataset& dataset, const ReleaseTerritory& territory,
+                   const std::vector<LabelValues>& labels,
+                   std::vector<std::vector<std::uint32_t>> classLabels);
 
-    /** Per entry of `aggregation`'s histograms, the counts the earlier releases published in its cell (0 for
-     * none). */
-    std::vector<std::vector<Count>> countsOfEntries(const Dataset& dataset,
-                                                    const Aggregation& aggregation) const;
+    /**
+     * The entries that `withheld` leaves released and that the audit withholds (auditReleases()), their
+     * counts in people when the dataset counts people.
+     */
+    std::vector<bool> withhold(const RegionSet& regions, const Aggregation& aggregation,
+                               const std::vector<bool>& withheld, const std::vector<Count>& published,
+                               Count k, Feedback& feedback) const override;
+    /** The releases it holds this one to. */
+    std::size_t releases() const { return mEarlier.size(); }
 
 private:
-    std::size_t mReleases;
-    std::vector<std::string> mClassKeys;
-    /** Per cell (region and class key), the count of each earlier release. */
-    std::unordered_map<std::string, std::vector<Count>> mCells;
+    std::vector<AuditedRelease> mEarlier;
+    std::vector<std::vector<RecordRelation>> mRelations; //!< among the earlier and this one (last)
+    /** The region atom of each region of the dataset. */
+    std::vector<std::uint32_t> mRegionAtom;
+    /** This release's labels per quasi-identifier of the audit, and each class's label indices. */
+    std::vector<std::vector<ValueSet>> mLabels;
+    std::vector<std::vector<std::uint32_t>> mClassLabels;
 };
 
 } // namespace vbas

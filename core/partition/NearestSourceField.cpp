@@ -1,6 +1,6 @@
 #include "NearestSourceField.h"
 
-#include "CompressedLists.h"
+#include "base/CompressedLists.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "Partitioner.h"
 
-#include "Error.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,11 +30,6 @@ void checkWeights(const Sites& sites)
 }
 
 } // namespace
-
-bool Sites::weighted() const
-{
-    return std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; });
-}
 
 const std::vector<double>& IncrementalPartition::weights() const
 {

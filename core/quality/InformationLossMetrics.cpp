@@ -8,11 +8,9 @@ namespace
 {
 double discernibility(const RatingInput& input)
 {
-    const std::vector<ClassCount>& entries = input.aggregation.histograms.allEntries();
     double sum = 0.0;
-    for (std::size_t e = 0; e < entries.size(); ++e)
-        if (!input.suppression.aggregateEntrySuppressed[e])
-            sum += double(entries[e].count) * double(entries[e].count);
+    for (const Count released : input.suppression.aggregateEntryReleased)
+        sum += double(released) * double(released);
     return sum;
 }
 } // namespace

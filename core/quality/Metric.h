@@ -1,6 +1,6 @@
 #pragma once
 
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 #include "suppression/SuppressionOutcome.h"
 
 #include <cmath>

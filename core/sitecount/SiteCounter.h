@@ -1,10 +1,11 @@
 #pragma once
 
-#include "Feedback.h"
 #include "StrategyOptions.h"
+#include "base/Feedback.h"
 #include "data/RegionSet.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace vbas
@@ -31,6 +32,16 @@ public:
     virtual Count withheld(std::uint64_t sites, bool refined, Feedback& feedback) = 0;
     /** Whether a refined release can differ from the located one (false: the pipeline refines nothing). */
     virtual bool refines() const { return true; }
+    /**
+     * The largest count whose release without refinement withholds at most `budget` when the releases the
+     * probe was given already (another search's, of the same records) bracket it consistently: every count
+     * given up to it within `budget`, every count above it over, the next count among them; else none.
+     */
+    virtual std::optional<std::uint64_t> knownLocatedBoundary(Count budget) const
+    {
+        (void)budget;
+        return std::nullopt;
+    }
     /** Where a refined release starts. */
     enum class RefinedFrom
     {

@@ -1,8 +1,8 @@
 #include "SuppressionBudgetCount.h"
 
-#include "NumberText.h"
 #include "StrategyOptions.h"
-#include "SuppressionBudget.h"
+#include "base/NumberText.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -231,11 +231,15 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     {
         feedback.warning("even one region withholds more than the suppression budget of " +
                          percentText(percent) +
-                         " %: global suppression or l-diversity withholds too much; generalize the "
+                         " %: global suppression or the criteria on the sensitive values withhold too much; "
+                         "generalize the "
                          "quasi-identifiers or raise the budget");
         return 1;
     }
-    if (located(most) <= budget)
+    // The boundary without refinement, when the releases the probe was given bracket it (the generalization
+    // search's of these records): the search of it would end there.
+    const std::optional<std::uint64_t> known = probe.knownLocatedBoundary(budget);
+    if (!known && located(most) <= budget)
         return most;
     // The largest count from `from` on whose release without refinement withholds at most `limit`:
     // double until over (withholding is strongly convex in s), then narrow. Such releases are cheap; two
@@ -271,7 +275,7 @@ std::uint64_t mostSitesWithin(const RegionSet& regions, Count budget, double per
     // The boundary without refinement is a lower bound of the refined one. Its refined release goes with a
     // guess at the bracketing below (kGuessedShare for the share), released alongside: a guess within the
     // budget is a better start, one over it may bracket below where the bracketing would aim.
-    std::uint64_t lo = located(1) <= budget ? locatedBoundary(1, budget) : 1;
+    std::uint64_t lo = known ? *known : located(1) <= budget ? locatedBoundary(1, budget) : 1;
     if (!probe.refines() && tolerance(lo) > 1)
         return lo; // refined releases are the located ones: their boundary is found
     const auto guessAt = [&](double share)
@@ -381,14 +385,14 @@ std::uint64_t SuppressionBudgetCount::estimate(const RegionSet& regions, Count, 
     const std::optional<std::uint64_t> over = trials.leastOver(sites, budget);
     // The search stops within a tolerance of a count over the budget: say how far it may be from the most.
     const std::string margin = over && *over - sites > 1
-                                   ? " to within " + std::to_string(*over - sites - 1) + " regions (" +
+                                   ? " to within " + std::to_string(*over - sites - 1) + " sites (" +
                                          std::to_string(*over) + " withhold more; the search narrows to a " +
                                          std::to_string(kCountsPerTolerance) + "th of the count)"
                                    : std::string();
     if (!withheld || *withheld <= budget) // else the search has warned
         feedback.info("suppression budget: at most " + std::to_string(budget) + " of " +
                       std::to_string(probe.records()) + " records (" + percentText(percent) +
-                      " %) withheld; " + std::to_string(sites) + " regions are the most within it" + margin +
+                      " %) withheld; " + std::to_string(sites) + " sites are the most within it" + margin +
                       " (" + (withheld ? std::to_string(*withheld) + " withheld; " : std::string()) +
                       std::to_string(trials.count()) + " releases tried)");
     return sites;

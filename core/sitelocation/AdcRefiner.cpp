@@ -2,8 +2,8 @@
 
 #include "AdcLedger.h"
 #include "StrategyOptions.h"
-#include "SuppressionLedger.h"
 #include "partition/Partitioner.h"
+#include "suppression/SuppressionLedger.h"
 
 #include <algorithm>
 #include <chrono>

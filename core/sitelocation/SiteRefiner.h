@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "data/RegionSet.h"
 #include "partition/Partitioner.h"
-#include "suppression/Diversity.h"
+#include "privacy/Criteria.h"
 
 #include <algorithm>
 #include <optional>
@@ -38,17 +38,19 @@ struct RefinementReport
     double entropyRise = 1.0;
 };
 
-/** What every released group must hold: k records, and l-diversity of its sensitive values when on. */
+/** What every released group must hold: k records, and the criteria on its sensitive values when any is on.
+ */
 struct ReleaseRule
 {
-    // Implicit: k alone is the rule without l-diversity.
-    ReleaseRule(Count k_, DiversityRule diversity_ = {}) // NOLINT(google-explicit-constructor)
+    // Implicit: k alone is the rule without other criteria.
+    ReleaseRule(Count k_, const Criteria* criteria_ = nullptr) // NOLINT(google-explicit-constructor)
         : k(k_)
-        , diversity(diversity_)
+        , criteria(criteria_)
     {
     }
     Count k;
-    DiversityRule diversity;
+    /** The criteria besides k (must outlive the rule); null: none. */
+    const Criteria* criteria;
 };
 
 /**

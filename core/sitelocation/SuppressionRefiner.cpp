@@ -2,8 +2,8 @@
 
 #include "SiteLocator.h"
 #include "StrategyOptions.h"
-#include "SuppressionLedger.h"
 #include "partition/Partitioner.h"
+#include "suppression/SuppressionLedger.h"
 
 #include <algorithm>
 #include <chrono>
@@ -292,7 +292,7 @@ Sites SuppressionRefiner::run(const RegionSet& regions, const PartitionInput& in
     const bool weighted = mMoveWeights;
     const std::unique_ptr<IncrementalPartition> partition =
         partitioner.incremental(input, std::move(sites), feedback);
-    SuppressionLedger ledger(regions, *partition, k, rule.diversity);
+    SuppressionLedger ledger(regions, *partition, k, rule.criteria);
     Targets targets(regions, *partition, ledger, k);
     const Count withheldBefore = ledger.withheld();
     const std::size_t formed = ledger.formed();

@@ -1,46 +1,68 @@
 #include "SuppressionOutcome.h"
 
+#include "PeopleCount.h"
+#include "PublishedRows.h"
+
 namespace vbas
 {
 
 SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Aggregation& aggregation,
-                                             const Suppressor& suppressor, Count k,
-                                             const DiversityRule& diversity, Count globallySuppressed,
-                                             Feedback& feedback,
-                                             const std::vector<std::vector<Count>>* earlierCounts)
+                                             const Suppressor& suppressor, Count k, const Criteria& criteria,
+                                             Count globallySuppressed, Feedback& feedback,
+                                             const ReleaseCriterion* differences)
 {
     SuppressionOutcome outcome;
     const HistogramTable& histograms = aggregation.histograms;
+    const Dataset& dataset = regions.dataset();
     outcome.aggregateEntrySuppressed = suppressor.suppress(histograms, k, feedback);
+    // Groups of k rows but fewer people are below k too.
+    const std::vector<bool> fewerPeople =
+        fewerPeopleThan(regions, aggregation, outcome.aggregateEntrySuppressed, k, feedback);
+    for (std::size_t e = 0; e < fewerPeople.size(); ++e)
+        if (fewerPeople[e])
+            outcome.aggregateEntrySuppressed[e] = true;
+    // A count table publishes finer rows than its groups: each must hold k too.
+    outcome.rowInSmallPublishedRow =
+        rowsInSmallPublishedRows(dataset, aggregation, outcome.aggregateEntrySuppressed, k);
+    const std::vector<bool>* smallRows =
+        outcome.rowInSmallPublishedRow.empty() ? nullptr : &outcome.rowInSmallPublishedRow;
+    std::vector<Count> smallRowRecords(outcome.aggregateEntrySuppressed.size(), 0);
+    if (smallRows != nullptr)
+    {
+        const std::vector<std::size_t> rowEntry =
+            aggregation.releasedEntryOfRows(dataset, outcome.aggregateEntrySuppressed);
+        for (std::size_t row = 0; row < dataset.rows(); ++row)
+            if ((*smallRows)[row])
+                smallRowRecords[rowEntry[row]] += dataset.rowCount(row);
+    }
     outcome.aggregateEntryDiversityFailed =
-        failingDiversity(regions, aggregation, outcome.aggregateEntrySuppressed, diversity, feedback);
+        criteria.failing(regions, aggregation, outcome.aggregateEntrySuppressed, feedback, smallRows);
     for (std::size_t e = 0; e < outcome.aggregateEntrySuppressed.size(); ++e)
         if (outcome.aggregateEntryDiversityFailed[e])
             outcome.aggregateEntrySuppressed[e] = true;
-    // The difference of two releases of overlapping records is published too: no cell may change by fewer
-    // than k records (a withheld cell shows no count to take a difference with).
+    // The sums and differences of releases of overlapping records are published too.
     outcome.aggregateEntryTooCloseToEarlier.assign(outcome.aggregateEntrySuppressed.size(), false);
-    if (earlierCounts != nullptr)
+    if (differences != nullptr)
+    {
+        // What each released cell publishes: its people, or its records less those of small published rows.
+        std::vector<Count> published =
+            peopleOfEntries(regions, aggregation, outcome.aggregateEntrySuppressed, feedback);
+        if (published.empty())
+            for (const ClassCount& entry : histograms.allEntries())
+                published.push_back(entry.count - smallRowRecords[published.size()]);
+        outcome.aggregateEntryTooCloseToEarlier = differences->withhold(
+            regions, aggregation, outcome.aggregateEntrySuppressed, published, k, feedback);
         for (std::size_t e = 0; e < outcome.aggregateEntrySuppressed.size(); ++e)
-        {
-            if (outcome.aggregateEntrySuppressed[e])
-                continue;
-            const Count count = histograms.allEntries()[e].count;
-            for (const Count earlier : (*earlierCounts)[e])
-            {
-                const Count difference = count > earlier ? count - earlier : earlier - count;
-                if (difference >= 1 && difference < k)
-                {
-                    outcome.aggregateEntryTooCloseToEarlier[e] = true;
-                    outcome.aggregateEntrySuppressed[e] = true;
-                }
-            }
-        }
+            if (outcome.aggregateEntryTooCloseToEarlier[e])
+                outcome.aggregateEntrySuppressed[e] = true;
+    }
     const std::size_t aggregates = aggregation.size();
+    outcome.aggregateEntryReleased.assign(outcome.aggregateEntrySuppressed.size(), 0);
     outcome.aggregateReleased.assign(aggregates, 0);
     outcome.aggregateSuppressed.assign(aggregates, 0);
     outcome.aggregateDiversitySuppressed.assign(aggregates, 0);
     outcome.aggregateDifferenceSuppressed.assign(aggregates, 0);
+    outcome.aggregateSmallRowSuppressed.assign(aggregates, 0);
     outcome.aggregateAnonymityAfter.assign(aggregates, 0);
     outcome.aggregateReleasedClasses.assign(aggregates, 0);
     for (std::size_t a = 0; a < aggregates; ++a)
@@ -57,17 +79,24 @@ SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Agg
                     outcome.aggregateDifferenceSuppressed[a] += count;
                 continue;
             }
-            outcome.aggregateReleased[a] += count;
+            outcome.aggregateSuppressed[a] += smallRowRecords[e];
+            outcome.aggregateSmallRowSuppressed[a] += smallRowRecords[e];
+            const Count released = count - smallRowRecords[e];
+            outcome.aggregateEntryReleased[e] = released;
+            if (released == 0)
+                continue;
+            outcome.aggregateReleased[a] += released;
             ++outcome.aggregateReleasedClasses[a];
             Count& smallest = outcome.aggregateAnonymityAfter[a];
-            if (smallest == 0 || count < smallest)
-                smallest = count;
+            if (smallest == 0 || released < smallest)
+                smallest = released;
         }
         outcome.diversitySuppressed += outcome.aggregateDiversitySuppressed[a];
         outcome.differenceSuppressed += outcome.aggregateDifferenceSuppressed[a];
-        outcome.locallySuppressed += outcome.aggregateSuppressed[a] -
-                                     outcome.aggregateDiversitySuppressed[a] -
-                                     outcome.aggregateDifferenceSuppressed[a];
+        outcome.smallRowSuppressed += outcome.aggregateSmallRowSuppressed[a];
+        outcome.locallySuppressed +=
+            outcome.aggregateSuppressed[a] - outcome.aggregateDiversitySuppressed[a] -
+            outcome.aggregateDifferenceSuppressed[a] - outcome.aggregateSmallRowSuppressed[a];
         outcome.released += outcome.aggregateReleased[a];
     }
 
@@ -77,6 +106,15 @@ SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Agg
         for (std::size_t e = regionHistograms.firstEntry(r); e < regionHistograms.firstEntry(r + 1); ++e)
             if (!outcome.aggregateEntrySuppressed[aggregation.regionEntryTarget[e]])
                 outcome.regionReleased[r] += regionHistograms.allEntries()[e].count;
+    if (smallRows != nullptr)
+    {
+        // The rows withheld from released groups, which the region histograms count in.
+        const std::vector<std::size_t> rowEntry =
+            aggregation.releasedEntryOfRows(dataset, outcome.aggregateEntrySuppressed);
+        for (std::size_t row = 0; row < dataset.rows(); ++row)
+            if ((*smallRows)[row] && rowEntry[row] != HistogramTable::kNoEntry)
+                outcome.regionReleased[dataset.rowRegion(row)] -= dataset.rowCount(row);
+    }
 
     outcome.globallySuppressed = globallySuppressed;
     outcome.inputRecords = regions.dataset().totalRecords();

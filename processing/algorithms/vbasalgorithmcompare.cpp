@@ -41,17 +41,19 @@ void VbasAlgorithmCompare::initAlgorithm(const QVariantMap&)
             "regions, less attribute loss, fewer withheld records or lower entropy than any other it "
             "tried), so that the table shows what coarser or finer values would give. Each row's "
             "levels are in its generalization field."))));
-    addParameter(new QgsProcessingParameterFeatureSink(
-        kOutput, QObject::tr("Comparison (review only: never publish)"), VbasCompat::SourceTypeVector));
-    addParameter(new QgsProcessingParameterFileDestination(
+    addParameter(forReview(new QgsProcessingParameterFeatureSink(
+        kOutput, QObject::tr("Comparison (review only: never publish)"), VbasCompat::SourceTypeVector)));
+    addParameter(forReview(new QgsProcessingParameterFileDestination(
         kOutputHtml, QObject::tr("Report (review only: never publish)"), QObject::tr("HTML files (*.html)"),
-        QVariant(), true));
-    addParameter(VbasCompat::advanced(new QgsProcessingParameterEnum(
-        kParetoChartX, QObject::tr("Report: objective across the Pareto chart"), vbasParetoChartFields(),
-        false, QStringLiteral("suppressed"), true, true)));
-    addParameter(VbasCompat::advanced(new QgsProcessingParameterEnum(
-        kParetoChartY, QObject::tr("Report: objective up the Pareto chart"), vbasParetoChartFields(), false,
-        QStringLiteral("average_distance"), true, true)));
+        QVariant(), true)));
+    addParameter(VbasCompat::advanced(
+        new VbasChoiceParameter(kParetoChartX, QObject::tr("Report: objective across the Pareto chart"),
+                                VbasChoiceParameter::literalChoices(vbasParetoChartFields()), false,
+                                QStringLiteral("suppressed"), true)));
+    addParameter(VbasCompat::advanced(
+        new VbasChoiceParameter(kParetoChartY, QObject::tr("Report: objective up the Pareto chart"),
+                                VbasChoiceParameter::literalChoices(vbasParetoChartFields()), false,
+                                QStringLiteral("average_distance"), true)));
     addOutput(new QgsProcessingOutputNumber(kRows, QObject::tr("Solutions compared")));
     addOutput(new QgsProcessingOutputNumber(kParetoRows, QObject::tr("Pareto-optimal solutions")));
 }
@@ -143,21 +145,20 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
                 read.runEngine(feedback, [&](vbas::Feedback&)
                                { return std::make_unique<vbas::Comparison>(base, choices, sweep); });
             VbasSteps steps(3, feedback);
-            const VbasJob job = VbasDataParameters::loadJob(read, &steps, comparison->pipeline(0));
+            const VbasJob job = VbasDataParameters::loadJob(read, &steps);
             steps.next();
-            const vbas::ComparisonResult rows = read.runEngine(
-                &steps, [&](vbas::Feedback& engineFeedback)
-                { return comparison->run(job.engineJob(), engineFeedback, &job.hierarchies); });
+            const vbas::ComparisonResult rows =
+                read.runEngine(&steps, [&](vbas::Feedback& engineFeedback)
+                               { return comparison->run(job.engineJob(), engineFeedback); });
             steps.next();
-            const QList<QgsAttributes> table = VbasOutputs::comparisonTable(
-                rows, comparison->configs(), job.hierarchies.empty() ? nullptr : &job.hierarchies);
+            const QList<QgsAttributes> table = VbasOutputs::comparisonTable(rows, comparison->configs());
 
             QString destination;
             const std::unique_ptr<QgsFeatureSink> sink =
                 read.sink(kOutput, destination, VbasOutputs::comparisonFields(), VbasCompat::WkbNoGeometry);
             if (!sink)
                 throw read.invalidSinkError(kOutput);
-            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
+            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts(), destination);
             VbasOutputs::writeComparison(out, table);
             QVariantMap outputs{{kOutput, destination},
                                 {kRows, qlonglong(rows.rows.size())},
@@ -169,7 +170,7 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
                 vbasWriteComparisonReport(report, kOutputHtml, displayName(),
                                           VbasHtml::parameters(*this, read.parameters(), context),
                                           VbasOutputs::comparisonFields(), table,
-                                          read.asEnumString(kParetoChartX), read.asEnumString(kParetoChartY));
+                                          read.choiceId(kParetoChartX), read.choiceId(kParetoChartY));
                 outputs.insert(kOutputHtml, report);
             }
             feedback->pushWarning(

@@ -86,7 +86,7 @@ QVariantMap VbasAlgorithmEstimateSiteCount::processAlgorithm(const QVariantMap& 
                                   const std::unique_ptr<vbas::Pipeline> pipeline =
                                       VbasStrategyParameters::makePipeline(read, feedback);
                                   VbasSteps steps(2, feedback);
-                                  const VbasJob job = VbasDataParameters::loadJob(read, &steps, *pipeline);
+                                  const VbasJob job = VbasDataParameters::loadJob(read, &steps);
                                   steps.next();
                                   const vbas::SiteCountEstimate estimate = read.runEngine(
                                       &steps, [&](vbas::Feedback& engineFeedback)

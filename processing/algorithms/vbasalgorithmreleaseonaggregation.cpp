@@ -8,9 +8,6 @@
 #include "vbasreleaseoutputs.h"
 #include "vbasreleaserun.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
-
 #include <optional>
 
 using namespace VbasParameters;
@@ -47,21 +44,6 @@ std::optional<vbas::LedgerEntry> earlierRelease(const VbasParameterReader& read,
             kLedgerEntry,
             QObject::tr("the release ledger %1 has no release %2").arg(ledger->location()).arg(id));
     return earlier;
-}
-
-/** Returns the generalization `earlier` was released at: its hierarchies as built, and their tables. */
-VbasGeneralizationDefinition generalizationOf(const vbas::LedgerEntry& earlier)
-{
-    VbasGeneralizationDefinition definition;
-    if (earlier.generalization.empty())
-        return definition;
-    const QJsonObject json =
-        QJsonDocument::fromJson(QByteArray::fromStdString(earlier.generalization)).object();
-    definition.text = json.value(QStringLiteral("text")).toString().toStdString();
-    const QJsonObject tables = json.value(QStringLiteral("tables")).toObject();
-    for (auto table = tables.begin(); table != tables.end(); ++table)
-        definition.tables.emplace(table.key().toStdString(), table.value().toString().toStdString());
-    return definition;
 }
 
 /** Returns the regions of `earlier` for `job`; throws unless the job's quasi-identifiers are that release's.
@@ -183,9 +165,7 @@ QVariantMap VbasAlgorithmReleaseOnAggregation::processAlgorithm(const QVariantMa
         {
             run.configure();
             const std::optional<vbas::LedgerEntry> earlier = earlierRelease(read, run.openLedger());
-            const VbasGeneralizationDefinition earlierLevels =
-                earlier ? generalizationOf(*earlier) : VbasGeneralizationDefinition();
-            const VbasJob& job = run.loadJob(&earlierLevels);
+            const VbasJob& job = run.loadJob(earlier ? &earlier->generalization : nullptr);
             const VbasGivenAggregation given =
                 earlier
                     ? regionsOf(*earlier, job)
@@ -198,19 +178,8 @@ QVariantMap VbasAlgorithmReleaseOnAggregation::processAlgorithm(const QVariantMa
                     const vbas::ReleaseRequest& request, QgsProcessingFeedback* steps)
                 {
                     vbas::ReleaseRequest atLevels = request;
-                    if (earlier && !loaded.hierarchies.empty())
-                        atLevels.levels = read.runEngine(
-                            steps,
-                            [&](vbas::Feedback&)
-                            {
-                                std::vector<std::size_t> levels;
-                                for (std::size_t j = 0; j < loaded.hierarchies.size(); ++j)
-                                    levels.push_back(loaded.hierarchies[j]
-                                                         ? loaded.hierarchies[j]->hierarchy.levelNamed(
-                                                               earlier->levels.at(j))
-                                                         : 0);
-                                return levels;
-                            });
+                    if (earlier && !earlier->generalization.empty())
+                        atLevels.levels = earlier->levels;
                     if (earlier)
                         steps->pushInfo(QObject::tr("Released on the %1 regions and the levels of %2")
                                             .arg(given.groups())

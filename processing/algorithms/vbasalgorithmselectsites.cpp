@@ -86,7 +86,7 @@ QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parame
             const std::unique_ptr<vbas::Pipeline> pipeline =
                 VbasStrategyParameters::makePipeline(read, feedback);
             VbasSteps steps(3, feedback);
-            const VbasJob job = VbasDataParameters::loadJob(read, &steps, *pipeline);
+            const VbasJob job = VbasDataParameters::loadJob(read, &steps);
             steps.next();
             const vbas::Sites sites =
                 read.runEngine(&steps, [&](vbas::Feedback& engineFeedback)
@@ -98,7 +98,7 @@ QVariantMap VbasAlgorithmSelectSites::processAlgorithm(const QVariantMap& parame
                           job.frame->sourceCrs());
             if (!sink)
                 throw read.invalidSinkError(kOutput);
-            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts());
+            VbasSink out(*sink, kOutput, steps, &guard.writtenCounts(), destination);
             VbasOutputs::writeSites(out, sites, *job.frame, nullptr);
             return {{kOutput, destination}, {kSitesPlaced, qulonglong(sites.points.size())}};
         });

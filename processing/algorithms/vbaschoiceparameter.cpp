@@ -42,6 +42,14 @@ QVector<VbasChoiceParameter::Choice> VbasChoiceParameter::wordChoices(const QStr
     return choices;
 }
 
+QVector<VbasChoiceParameter::Choice> VbasChoiceParameter::literalChoices(const QStringList& ids)
+{
+    QVector<Choice> choices;
+    for (const QString& id : ids)
+        choices.push_back({id, id});
+    return choices;
+}
+
 QgsProcessingParameterDefinition* VbasChoiceParameter::clone() const
 {
     return new VbasChoiceParameter(*this);
@@ -83,6 +91,11 @@ QString VbasChoiceParameter::idOf(const QString& text) const
     for (const Choice& choice : mChoices)
         if (choice.id == trimmed || choice.label == trimmed)
             return choice.id;
+    // By number, as QGIS's help (qgis_process help, vbas_process help) lists the choices: 0, 1, 2...
+    bool isNumber = false;
+    const int index = trimmed.toInt(&isNumber);
+    if (isNumber && index >= 0 && index < mChoices.size())
+        return mChoices[index].id;
     return QString();
 }
 

@@ -8,7 +8,8 @@
  * A choice among values with stable ids, shown by readable labels. QGIS 3.22's enum parameter shows what
  * it stores, so the options are the labels ("Balanced density"); a value may name a choice by its label or
  * by its id ("sitelocation.balanced_density"), as scripts, the command line and models saved before the
- * labels do. Read it with ids(), never with parameterAsEnumString(), which knows only the labels.
+ * labels do, or by its number in the list (0, 1, 2...), as QGIS's help offers it. Read it with ids(), never
+ * with parameterAsEnumString(), which knows only the labels.
  */
 class VbasChoiceParameter : public QgsProcessingParameterEnum
 {
@@ -23,6 +24,8 @@ public:
                         bool allowMultiple, const QString& defaultId, bool optional = false);
     /** Returns choices whose ids are words ("point_on_surface") shown as words ("Point on surface"). */
     static QVector<Choice> wordChoices(const QStringList& ids);
+    /** Returns choices shown as their ids are ("anonymity_after"). */
+    static QVector<Choice> literalChoices(const QStringList& ids);
 
     QgsProcessingParameterDefinition* clone() const override;
     bool checkValueIsAcceptable(const QVariant& input,
@@ -35,7 +38,7 @@ public:
     QStringList ids(const QVariant& value) const;
 
 private:
-    /** Returns the id of the choice whose id or label is `text`, else an empty string. */
+    /** Returns the id of the choice whose id, label or number is `text`, else an empty string. */
     QString idOf(const QString& text) const;
     /** Returns the texts `value` holds: a list's items, or the text itself. */
     QStringList texts(const QVariant& value) const;

@@ -1,5 +1,7 @@
 #include "vbasdataparameters.h"
 
+#include "vbasstrategyparameters.h"
+
 #include "Pipeline.h"
 #include "generalization/HierarchyKinds.h"
 #include "vbasalgorithm.h"
@@ -308,9 +310,7 @@ void VbasDataParameters::requireGeometryType(const QgsFeatureSource& source, con
                          QObject::tr("%1, but it must hold %2; choose a layer of %2").arg(held, typeName));
 }
 
-VbasJob VbasDataParameters::loadJob(const VbasParameterReader& read, QgsProcessingFeedback* feedback,
-                                    const vbas::Pipeline& pipeline,
-                                    const VbasGeneralizationDefinition* earlier)
+VbasJob VbasDataParameters::loadJob(const VbasParameterReader& read, QgsProcessingFeedback* feedback)
 {
     VbasJob job;
     job.regions = read.source(kRegions);
@@ -337,8 +337,6 @@ VbasJob VbasDataParameters::loadJob(const VbasParameterReader& read, QgsProcessi
     job.recordFields.k = read.requiredK();
     job.recordFields.emptyTextIsNull = vbasIsCsvFile(recordsLayer(read));
     checkRoles(read, job, feedback);
-    // The pipeline's configuration holds the generalization; the ledger entry keeps its text and tables.
-    job.generalization = earlier ? *earlier : readGeneralization(read);
     const vbas::RepresentativePoint point = read.choiceId(kRepresentativePoint) == kPointOnSurface
                                                 ? vbas::RepresentativePoint::PointOnSurface
                                                 : vbas::RepresentativePoint::Centroid;
@@ -378,41 +376,20 @@ VbasJob VbasDataParameters::loadJob(const VbasParameterReader& read, QgsProcessi
                                                                 job.data, *job.frame, engineFeedback);
                                      });
     }
-    job.hierarchies =
-        read.runEngine(feedback, [&](vbas::Feedback& engineFeedback)
-                       { return pipeline.prepareHierarchies(*job.data.dataset, engineFeedback); });
-    for (const auto& qi : job.hierarchies)
-        if (qi && qi->automatic && feedback)
-        {
-            const QString field = QString::fromStdString(qi->spec.field);
-            feedback->pushInfo(
-                QObject::tr("%1: numbers, banded automatically as '%2' (the bands for its range, the "
-                            "sparse ends coded until each holds k records; never removed unless "
-                            "allowed). In %3, '%1: none' keeps the values as they are, '%1: auto max *' "
-                            "allows removing %1")
-                    .arg(field, QString::fromStdString(qi->spec.text()), kGeneralization));
-        }
     return job;
 }
 
-vbas::GeneralizationSpec
-VbasDataParameters::generalizationSpec(const VbasParameterReader& read,
-                                       const VbasGeneralizationDefinition& definition,
-                                       QgsProcessingFeedback* feedback)
-{
-    vbas::GeneralizationSpec spec;
-    spec.specs =
-        read.runEngine(feedback, [&](vbas::Feedback&) { return vbas::parseGeneralization(definition.text); });
-    spec.tables = definition.tables;
-    spec.bandNumbers = definition.bandNumbers;
-    return spec;
-}
-
-VbasGeneralizationDefinition VbasDataParameters::readGeneralization(const VbasParameterReader& read)
+vbas::Generalization VbasDataParameters::readGeneralization(const VbasParameterReader& read,
+                                                            QgsProcessingFeedback* feedback)
 {
     if (!read.has(kGeneralization))
         return {};
-    return {read.asString(kGeneralization).toStdString(), hierarchyTables(read), true};
+    return read.runEngine(feedback,
+                          [&](vbas::Feedback&)
+                          {
+                              return vbas::Generalization::parse(read.asString(kGeneralization).toStdString(),
+                                                                 hierarchyTables(read), true);
+                          });
 }
 
 void VbasDataParameters::addKTo(VbasAlgorithm& algorithm)
@@ -460,29 +437,14 @@ void VbasDataParameters::addDiversityTo(VbasAlgorithm& algorithm, const QString&
         kParameterSensitiveFields, QObject::tr("Sensitive fields (published, varied in every group)"),
         QVariant(), parentLayerParameter, VbasCompat::FieldTypeAny, true, true);
     sensitive->setHelp(
-        verifying
-            ? QObject::tr("Fields whose values every group must vary in when L is set (a diagnosis, say).")
-            : QObject::tr("Fields published as they are but protected by l-diversity when L is set (a "
-                          "diagnosis, say): every released group must hold varied values of each. Fields "
-                          "with no role (neither quasi-identifier, sensitive nor released) are not "
-                          "published."));
+        verifying ? QObject::tr(
+                        "Fields whose values every group must vary in when L or T is set (a diagnosis, say).")
+                  : QObject::tr(
+                        "Fields published as they are but protected by l-diversity (L) or t-closeness (T) "
+                        "when set (a diagnosis, say): every released group must hold varied values of each. "
+                        "Fields with no role (neither quasi-identifier, sensitive nor released) are not "
+                        "published."));
     algorithm.addParameter(sensitive);
-    auto* l = new QgsProcessingParameterNumber(
-        kParameterL, QObject::tr("Least different sensitive values per group, l (0: off)"),
-        VbasCompat::NumberTypeInteger, 0, true, 0);
-    l->setHelp(
-        QObject::tr("When 2 or more, every group (region and quasi-identifier values) must hold l "
-                    "well-represented values of every sensitive field%1: otherwise a group of k people who "
-                    "share one diagnosis tells the diagnosis of each.")
-            .arg(verifying ? QString() : QObject::tr(", or it is withheld and counted as suppressed")));
-    algorithm.addParameter(l);
-    auto* measure = new VbasChoiceParameter(
-        kParameterLMeasure, QObject::tr("Diversity measure"),
-        VbasChoiceParameter::wordChoices({QStringLiteral("distinct"), QStringLiteral("entropy")}), false,
-        QStringLiteral("distinct"), true);
-    measure->setHelp(
-        QObject::tr("Distinct: at least l different values in every group. Entropy: the values spread as "
-                    "evenly as l equally common ones at least, which also refuses groups where one value "
-                    "dominates."));
-    algorithm.addParameter(verifying ? measure : VbasCompat::advanced(measure));
+    // L, L_MEASURE, T...: what each registered criterion declares.
+    VbasStrategyParameters::addCriteriaTo(algorithm);
 }

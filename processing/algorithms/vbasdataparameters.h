@@ -1,5 +1,6 @@
 #pragma once
 
+#include "generalization/Hierarchy.h"
 #include "vbasjob.h"
 #include "vbasqgiscompat.h"
 
@@ -55,22 +56,16 @@ void addCountFieldTo(VbasAlgorithm& algorithm, const QString& parentLayerParamet
  */
 void addDiversityTo(VbasAlgorithm& algorithm, const QString& parentLayerParameter, bool verifying);
 
-/** Returns the generalization GENERALIZATION and HIERARCHY_TABLES give, numeric quasi-identifiers banded
- * automatically unless named. */
-VbasGeneralizationDefinition readGeneralization(const VbasParameterReader& read);
-/** Returns the configuration's generalization of `definition`: its text parsed through the engine funnel. */
-vbas::GeneralizationSpec generalizationSpec(const VbasParameterReader& read,
-                                            const VbasGeneralizationDefinition& definition,
-                                            QgsProcessingFeedback* feedback);
+/**
+ * Returns the generalization GENERALIZATION and HIERARCHY_TABLES give (read once, into the pipeline's
+ * configuration), numeric quasi-identifiers banded automatically unless named; empty without them.
+ */
+vbas::Generalization readGeneralization(const VbasParameterReader& read, QgsProcessingFeedback* feedback);
 /**
  * Reads the data parameters, failing fast on bad ones, and loads regions, records, obstacles and
- * parents through the engine funnel, reporting progress to `feedback` (a step of the algorithm's). The
- * hierarchies are those `pipeline` builds from its configuration's generalization
- * (Pipeline::prepareHierarchies()), which is `earlier`'s (an earlier release's, kept for the ledger) when
- * given, else readGeneralization()'s.
+ * parents through the engine funnel, reporting progress to `feedback` (a step of the algorithm's).
  */
-VbasJob loadJob(const VbasParameterReader& read, QgsProcessingFeedback* feedback,
-                const vbas::Pipeline& pipeline, const VbasGeneralizationDefinition* earlier = nullptr);
+VbasJob loadJob(const VbasParameterReader& read, QgsProcessingFeedback* feedback);
 
 /**
  * Throws, naming `parameter`, unless `source` holds geometries of `type` (`typeName` in the

@@ -41,6 +41,8 @@ QString VbasSubjectParameters::parameterFor(vbas::Subject subject) const
         return kGeneralization;
     case vbas::Subject::Ledger:
         return kReleaseLedger;
+    case vbas::Subject::Cases: // no algorithm reads rates yet (issue 41): the rate release will name them
+    case vbas::Subject::Population: // with renamed()
     case vbas::Subject::General:
     case vbas::Subject::Strategy:
     case vbas::Subject::Option: // named by the error itself, see vbasEngineError()

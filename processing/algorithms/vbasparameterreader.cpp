@@ -1,6 +1,6 @@
 #include "vbasparameterreader.h"
 
-#include "RiskThreshold.h"
+#include "privacy/RiskThreshold.h"
 #include "vbasalgorithm.h"
 #include "vbaschoiceparameter.h"
 
@@ -39,11 +39,6 @@ bool VbasParameterReader::asBoolean(const QString& name) const
 QString VbasParameterReader::asString(const QString& name) const
 {
     return QgsProcessingParameters::parameterAsString(definition(name), mParameters, mContext);
-}
-
-QString VbasParameterReader::asEnumString(const QString& name) const
-{
-    return QgsProcessingParameters::parameterAsEnumString(definition(name), mParameters, mContext);
 }
 
 QString VbasParameterReader::asFileOutput(const QString& name) const
@@ -189,25 +184,6 @@ vbas::Count VbasParameterReader::requiredK(QgsProcessingFeedback* feedback) cons
         feedback->pushInfo(
             QObject::tr("MAX_RISK %1: k = ceil(1 / %1) = %2 (K is not used)").arg(risk).arg(k));
     return k;
-}
-
-VbasDiversity VbasParameterReader::diversity() const
-{
-    VbasDiversity diversity;
-    if (!has(kParameterL))
-        return diversity; // an algorithm without sensitive fields (a population floor)
-    diversity.l = asInt(kParameterL);
-    diversity.entropy = choiceId(kParameterLMeasure) == QLatin1String("entropy");
-    if (diversity.l == 1 || diversity.l < 0)
-        throw parameterError(kParameterL,
-                             QObject::tr("l is %1, but one value is no diversity; set L to 2 or more, "
-                                         "or 0 to leave l-diversity off")
-                                 .arg(diversity.l));
-    if (diversity.isOn() && fieldNames(kParameterSensitiveFields).isEmpty())
-        throw parameterError(kParameterL,
-                             QObject::tr("l-diversity needs the fields it protects; give them as "
-                                         "SENSITIVE_FIELDS, or set L to 0"));
-    return diversity;
 }
 
 QString vbasEmptyFieldMessage(const QgsProcessingAlgorithm& algorithm,

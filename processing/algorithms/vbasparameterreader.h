@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Types.h"
+#include "base/Types.h"
 #include "vbasenginecall.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
@@ -17,14 +17,6 @@ class QgsFields;
 class QgsMapLayer;
 class QgsProcessingParameterField;
 class QgsVectorLayer;
-
-/** What l-diversity asks of the sensitive fields (SPEC section 10); l below 2 is off. */
-struct VbasDiversity
-{
-    int l = 0;
-    bool entropy = false; //!< entropy l-diversity, else distinct l-diversity
-    bool isOn() const { return l >= 2; }
-};
 
 /**
  * Reads the parameters of one run of an algorithm, as QGIS's parameterAs...() do, plus the readers that
@@ -49,7 +41,6 @@ public:
     double asDouble(const QString& name) const;
     bool asBoolean(const QString& name) const;
     QString asString(const QString& name) const;
-    QString asEnumString(const QString& name) const;
     QString asFileOutput(const QString& name) const;
     QgsCoordinateReferenceSystem asCrs(const QString& name) const;
     QgsVectorLayer* asVectorLayer(const QString& name) const;
@@ -96,8 +87,6 @@ public:
      * given, else K; says which in the log of `feedback`.
      */
     vbas::Count requiredK(QgsProcessingFeedback* feedback = nullptr) const;
-    /** Returns L and L_MEASURE; throws, naming L, when l is 1 or when l is set without SENSITIVE_FIELDS. */
-    VbasDiversity diversity() const;
 
     /** Runs engine code through vbasRunEngine(), naming this algorithm's parameters in its errors. */
     template <typename EngineCall>

@@ -1,6 +1,7 @@
 #include "vbasreleaseoutputs.h"
 
 #include "vbasalgorithm.h"
+#include "vbaschoiceparameter.h"
 #include "vbashtml.h"
 #include "vbaslayerstyler.h"
 #include "vbasmapimage.h"
@@ -100,25 +101,64 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
         "max(K, 3) records) outnumber those it leaves in larger groups, its most common value left out."));
     algorithm.addParameter(VbasCompat::advanced(releaseFields));
     auto* recordId =
-        new QgsProcessingParameterField(kRecordIdField, QObject::tr("Record id field (never published)"),
+        new QgsProcessingParameterField(kRecordIdField, QObject::tr("Person id field (never published)"),
                                         QVariant(), kRecords, VbasCompat::FieldTypeAny, false, true);
     recordId->setHelp(QObject::tr(
-        "The field that identifies each record (a case or patient number). Never published: the release "
-        "ledger "
-        "keeps a keyed sample of the ids to tell new records from those of earlier releases, so that a next "
-        "quarter's records can be released in full on an earlier aggregation. Without it, records are told "
-        "apart only by small area and values, and like records count as the same."));
+        "The field that identifies the person of each record (a patient number). Give it whenever a person "
+        "can have several rows (visits, admissions, claims): k then counts distinct people, not rows, and a "
+        "person with rows in several groups counts in each. Never published: the release ledger keeps a "
+        "keyed "
+        "sample of the ids to tell new records from those of earlier releases. Without it every row counts "
+        "as "
+        "a person of its own, and the log warns when the rows look like repeated persons."));
     algorithm.addParameter(VbasCompat::advanced(recordId));
     auto* ledger = new QgsProcessingParameterString(kReleaseLedger, QObject::tr("Release ledger"), QVariant(),
                                                     false, true);
     ledger->setHelp(QObject::tr(
-        "Where every release of these records is recorded, so that a second aggregation of the same records "
-        "is refused (overlaid on the first it would single people out): a SQLite or GeoPackage file "
-        "(/data/custodian/ledger.sqlite, made when missing) or a PostgreSQL database "
-        "(postgresql://custodian@dbhost/releases, or PG:host=dbhost dbname=releases). Empty: in QGIS desktop "
-        "a ledger in the QGIS profile "
-        "(vbas/release-ledger.sqlite); from the command line none is kept, and the log says so."));
+        "Where every release is recorded, so that a second aggregation of the same small areas is refused "
+        "(overlaid on the first it would single people out): a SQLite file of its own "
+        "(/data/custodian/ledger.sqlite) or a PostgreSQL database (postgresql://custodian@dbhost/releases, "
+        "or "
+        "PG:host=dbhost dbname=releases), never an output or a file that receives one. A ledger is made only "
+        "with NEW_LEDGER. Empty: in QGIS desktop the ledger of the QGIS profile "
+        "(vbas/release-ledger.sqlite); "
+        "from the command line the release is refused unless NO_LEDGER says that none is kept."));
     algorithm.addParameter(VbasCompat::advanced(ledger));
+    auto* newLedger = new QgsProcessingParameterBoolean(
+        kNewLedger, QObject::tr("Make a new release ledger at RELEASE_LEDGER"), false, true);
+    newLedger->setHelp(QObject::tr(
+        "Makes the ledger RELEASE_LEDGER names, with its key in a key file apart from it (LEDGER_KEY, or a "
+        "file "
+        "named for the ledger in vbas/ledger-keys of your configuration folder). Refused when the ledger "
+        "exists: "
+        "a ledger is never made silently, so that a typing error in its path cannot start an empty one."));
+    algorithm.addParameter(VbasCompat::advanced(newLedger));
+    auto* key = new QgsProcessingParameterFile(kLedgerKey, QObject::tr("Key file of the release ledger"),
+                                               VbasCompat::FileBehaviorFile, QString(), QVariant(), true);
+    key->setHelp(QObject::tr(
+        "The key of the ledger's fingerprints, kept apart from the ledger: without it a copy of the ledger "
+        "tests "
+        "no guessed record. Empty: vbas/ledger-keys/<the ledger's id>.key in your configuration folder. Keep "
+        "a "
+        "copy of it with the custodian's secrets; a ledger whose key is lost can be read but not added to."));
+    algorithm.addParameter(VbasCompat::advanced(key));
+    auto* noLedger = new QgsProcessingParameterBoolean(
+        kNoLedger, QObject::tr("Keep no release ledger (command line)"), false, true);
+    noLedger->setHelp(QObject::tr(
+        "From the command line a release without a ledger is refused unless this says so explicitly: nothing "
+        "then stops a second aggregation of the same small areas from being released and overlaid on this "
+        "one."));
+    algorithm.addParameter(VbasCompat::advanced(noLedger));
+    auto* otherPeople = new QgsProcessingParameterString(
+        kOtherPeople, QObject::tr("Earlier releases of other people's records (ledger numbers)"), QVariant(),
+        false, true);
+    otherPeople->setHelp(QObject::tr(
+        "An earlier release on the same small areas binds every later one to its regions (or coarser ones). "
+        "When "
+        "these records concern other people (another register, another disease), name that release's number "
+        "here (3, or 3,5): the statement is recorded and shown in the report, and the run is refused if the "
+        "records share content with it."));
+    algorithm.addParameter(VbasCompat::advanced(otherPeople));
     auto* rowId = new QgsProcessingParameterBoolean(
         kAddRowId, QObject::tr("Number the released records (a fresh row_id in their random order)"), false,
         true);
@@ -133,12 +173,13 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
     // the release and its report, not eight layers.
     algorithm.addParameter(new QgsProcessingParameterFeatureSink(
         kOutput, QObject::tr("Released regions (publishable)"), VbasCompat::SourceTypeVectorPolygon));
-    algorithm.addParameter(
+    algorithm.addParameter(forReview(
         new QgsProcessingParameterFeatureSink(kOutputRecords, QObject::tr("Released records (publishable)"),
-                                              VbasCompat::SourceTypeVector, QVariant(), true));
-    algorithm.addParameter(new QgsProcessingParameterFileDestination(
+                                              VbasCompat::SourceTypeVector, QVariant(), true),
+        kKeepSuppressed));
+    algorithm.addParameter(forReview(new QgsProcessingParameterFileDestination(
         kOutputHtml, QObject::tr("Report (review only: never publish)"), QObject::tr("HTML files (*.html)"),
-        QVariant(), true));
+        QVariant(), true)));
     if (withSites)
         algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
             kOutputMapping, QObject::tr("Small areas with their region (publishable)"),
@@ -152,16 +193,16 @@ void VbasReleaseOutputs::addTo(VbasAlgorithm& algorithm, bool withSites)
             kOutputCells, QObject::tr("Voronoi cells of the sites (publishable)"),
             VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
     }
-    algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFeatureSink(
+    algorithm.addParameter(VbasCompat::advanced(forReview(new QgsProcessingParameterFeatureSink(
         kOutputReview, QObject::tr("Released regions with withheld counts (review only: never publish)"),
-        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false)));
+        VbasCompat::SourceTypeVectorPolygon, QVariant(), true, false))));
     algorithm.addParameter(VbasCompat::advanced(new QgsProcessingParameterFileDestination(
         kOutputMapImage, QObject::tr("Map image (publishable)"), QObject::tr("PNG files (*.png)"), QVariant(),
         true, false)));
     // Optional with defaults, so that models saved before these parameters existed stay valid.
-    auto* shadeBy = new QgsProcessingParameterEnum(kShadeBy, QObject::tr("Shade the aggregated regions by"),
-                                                   VbasStyling::shadeFields(), false,
-                                                   VbasStyling::kDefaultShadeField, true, true);
+    auto* shadeBy = new VbasChoiceParameter(kShadeBy, QObject::tr("Shade the aggregated regions by"),
+                                            VbasChoiceParameter::literalChoices(VbasStyling::shadeFields()),
+                                            false, VbasStyling::kDefaultShadeField, true);
     shadeBy->setHelp(
         QObject::tr("Which figure of the aggregated regions (one of their fields) their colour shows in "
                     "QGIS, in the map image and in the report."));
@@ -223,7 +264,7 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
 {
     const VbasPlanarFrame& frame = *job.frame;
     const vbas::Dataset& dataset = *job.data.dataset;
-    const QString shadeBy = read.asEnumString(kShadeBy);
+    const QString shadeBy = read.choiceId(kShadeBy);
     using VbasOutputs::Audience;
     if (const QString published =
             VbasStyling::shadeField(VbasOutputs::aggregateFields(release, Audience::Publication), shadeBy);
@@ -268,8 +309,8 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
         std::unique_ptr<VbasRecordSink> records;
         if (type == VbasCompat::WkbNoGeometry)
             records = VbasRecordSink::open(std::move(sink), destination, fields, name);
-        VbasSink out = records ? VbasSink(*records, name, share, &guard.writtenCounts())
-                               : VbasSink(*sink, name, share, &guard.writtenCounts());
+        VbasSink out = records ? VbasSink(*records, name, share, &guard.writtenCounts(), destination)
+                               : VbasSink(*sink, name, share, &guard.writtenCounts(), destination);
         writer(out);
         if (records)
             records->finish();
@@ -295,7 +336,6 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
     layout.roles = job.recordFields;
     layout.rowId = read.asBoolean(kAddRowId);
     layout.flagFates = read.asBoolean(kKeepSuppressed);
-    layout.hierarchies = job.hierarchies.empty() ? nullptr : &job.hierarchies;
     if (layout.flagFates)
         feedback->pushWarning(
             QObject::tr("KEEP_SUPPRESSED: the records output holds withheld records; it is for "
@@ -358,16 +398,33 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
         feedback->pushInfo(QObject::tr("Wrote %1 in %2 s")
                                .arg(written.join(QStringLiteral(", ")))
                                .arg(double(writing.elapsed()) / 1000.0, 0, 'f', 2));
-    feedback->pushInfo(QObject::tr("Released %1 of %2 records in %3 regions (k = %4).")
+    // The site count (what the search found, what the log said before) is not the number of regions: a site
+    // the locator could not place, or that got no small area, makes none. Said here, so that the log gives
+    // one count for the release.
+    const std::size_t emptySites = release.result.aggregation.emptySites;
+    const std::size_t placed = release.result.aggregation.size() + emptySites;
+    QStringList sites;
+    if (release.result.requestedSites > placed)
+        sites << QObject::tr("; %1 of the %2 sites asked for were placed")
+                     .arg(placed)
+                     .arg(release.result.requestedSites);
+    if (emptySites > 0)
+        sites << QObject::tr("; %1 of the %2 sites received no small area").arg(emptySites).arg(placed);
+    feedback->pushInfo(QObject::tr("Released %1 of %2 records in %3 regions (k = %4)%5.")
                            .arg(counts.released)
                            .arg(dataset.totalRecords() + dataset.droppedRecords())
                            .arg(release.result.aggregation.size())
-                           .arg(release.result.k));
+                           .arg(release.result.k)
+                           .arg(sites.join(QString())));
     feedback->pushInfo(QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
-                                   "their region, %4 for l-diversity and %5 against earlier releases.")
+                                   "their region, %4%5 for the sensitive values (l-diversity, t-closeness) "
+                                   "and %6 against earlier releases.")
                            .arg(counts.suppressed())
                            .arg(counts.globallySuppressed)
                            .arg(counts.locallySuppressed)
+                           .arg(dataset.publishesCountRows()
+                                    ? QObject::tr("%1 in count rows below k, ").arg(counts.smallRowSuppressed)
+                                    : QString())
                            .arg(counts.diversitySuppressed)
                            .arg(counts.differenceSuppressed));
     for (const QString& line : withheld.costLines())

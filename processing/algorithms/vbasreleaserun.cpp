@@ -7,17 +7,67 @@
 #include "vbassteps.h"
 #include "vbasstrategyparameters.h"
 
+#include "Release.h"
+#include "privacy/PublishedColumns.h"
+#include "privacy/RepeatedPersons.h"
+
 #include <qgsapplication.h>
+#include <qgscoordinatetransform.h>
 #include <qgsfields.h>
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
-#include <QJsonObject>
+#include <QRegularExpression>
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 #include <utility>
 
 using namespace VbasParameters;
+
+namespace
+{
+/**
+ * Where each small area of `job` lies, as the ledger compares small areas across releases: its point in
+ * longitude and latitude to a millionth of a degree, so that the same polygons under other ids match.
+ */
+std::vector<std::string> regionLocations(const VbasJob& job)
+{
+    std::vector<std::string> locations;
+    const vbas::Dataset& dataset = *job.data.dataset;
+    const QgsCoordinateTransform toDegrees(job.frame->sourceCrs(),
+                                           QgsCoordinateReferenceSystem(QStringLiteral("EPSG:4326")),
+                                           job.frame->transformContext());
+    for (vbas::RegionIndex r = 0; r < dataset.regionCount(); ++r)
+    {
+        QgsPointXY point = job.frame->toSource(dataset.points()[r]);
+        try
+        {
+            point = toDegrees.transform(point);
+        }
+        catch (const QgsCsException&)
+        {
+            locations.emplace_back();
+            continue;
+        }
+        locations.push_back(
+            QStringLiteral("%1 %2").arg(point.x(), 0, 'f', 6).arg(point.y(), 0, 'f', 6).toStdString());
+    }
+    return locations;
+}
+
+/** Whether a destination parameter's value writes a temporary layer (or nothing). */
+bool isTemporary(const QVariant& value)
+{
+    QVariant destination = value;
+    if (value.userType() == qMetaTypeId<QgsProcessingOutputLayerDefinition>())
+        destination = value.value<QgsProcessingOutputLayerDefinition>().sink.staticValue();
+    const QString text = destination.toString();
+    return text.isEmpty() || text == QgsProcessing::TEMPORARY_OUTPUT ||
+           text.startsWith(QLatin1String("memory:"));
+}
+} // namespace
 
 VbasReleaseRun::VbasReleaseRun(const VbasParameterReader& read, QgsProcessingFeedback* feedback)
     : mRead(read)
@@ -35,83 +85,279 @@ void VbasReleaseRun::configure()
 const VbasLedgerStore* VbasReleaseRun::openLedger()
 {
     QString location = mRead.asString(kReleaseLedger).trimmed();
-    if (location.isEmpty() && QgsApplication::platform() == QLatin1String("desktop"))
+    if (mRead.asBoolean(kNoLedger))
+    {
+        if (!location.isEmpty())
+            throw parameterError(kNoLedger,
+                                 QObject::tr("NO_LEDGER says no ledger is kept, yet RELEASE_LEDGER names "
+                                             "one; give one of the two"));
+        return nullptr;
+    }
+    VbasLedgerStore::Opening opening =
+        mRead.asBoolean(kNewLedger) ? VbasLedgerStore::Opening::New : VbasLedgerStore::Opening::Existing;
+    if (location.isEmpty())
+    {
+        if (QgsApplication::platform() != QLatin1String("desktop"))
+            throw parameterError(
+                kReleaseLedger,
+                QObject::tr(
+                    "no release ledger is given. A ledger refuses a second aggregation of the same small "
+                    "areas, which overlaid on the first would single people out: give RELEASE_LEDGER (with "
+                    "NEW_LEDGER=true the first time), or say that none is kept with NO_LEDGER=true"));
         location = VbasLedgerStore::profileLedger();
-    if (!location.isEmpty())
-        mLedger = std::make_unique<VbasLedgerStore>(location);
+        opening = VbasLedgerStore::Opening::ProfileDefault;
+    }
+    QStringList notes;
+    mLedger =
+        std::make_unique<VbasLedgerStore>(location, opening, mRead.asString(kLedgerKey).trimmed(), notes);
+    for (const QString& note : std::as_const(notes))
+    {
+        mLedgerLines << note;
+        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(note));
+    }
     return mLedger.get();
 }
 
-const VbasJob& VbasReleaseRun::loadJob(const VbasGeneralizationDefinition* earlier)
+const VbasJob& VbasReleaseRun::loadJob(const vbas::Generalization* earlier)
 {
     mSteps = std::make_unique<VbasSteps>(3, mFeedback);
     if (earlier)
     {
         // The release is made at the earlier release's generalization, not at GENERALIZATION's.
         vbas::PipelineConfig config = mPipeline->config();
-        config.generalization = VbasDataParameters::generalizationSpec(mRead, *earlier, mFeedback);
+        config.generalization = *earlier;
         mPipeline = std::make_unique<vbas::Pipeline>(std::move(config));
     }
-    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get(), *mPipeline, earlier));
+    mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get()));
     return *mJob;
 }
 
 void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
 {
     mGiven = given;
-    if (mLedger)
+    const vbas::Dataset& dataset = *mJob->data.dataset;
+    // This release's small areas, sorted by id, with where they lie.
+    const std::vector<std::string> locations = regionLocations(*mJob);
+    std::vector<std::size_t> order(dataset.regionCount());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b)
+              { return dataset.regionId(vbas::RegionIndex(a)) < dataset.regionId(vbas::RegionIndex(b)); });
+    mTerritory = {};
+    std::map<std::string, std::string> regionOfArea;
+    if (given)
+        regionOfArea.insert(given->begin(), given->end());
+    for (const std::size_t r : order)
     {
-        mEntries = mLedger->entries();
-        mRecords = mRead.runEngine(mSteps.get(),
-                                   [&](vbas::Feedback& engineFeedback)
-                                   {
-                                       return vbas::fingerprintRecords(
-                                           *mJob->data.dataset, mJob->data.dataset->quasiIdentifierValues(),
-                                           mJob->data.recordIds, mLedger->key(), engineFeedback);
-                                   });
-        const vbas::LedgerDecision decision =
-            mRead.runEngine(mSteps.get(), [&](vbas::Feedback&)
-                            { return vbas::checkLedger(mEntries, *mRecords, mGiven ? &*mGiven : nullptr); });
-        for (const std::size_t e : decision.keepDifferencesWith)
-            mJob->earlierCells.push_back(mLedger->cells(mEntries[e].id));
-        mLedgerLines << QObject::tr("The release ledger %1 holds %n earlier release(s).", nullptr,
-                                    int(mEntries.size()))
-                            .arg(mLedger->location());
-        for (const std::string& note : decision.notes)
-            mLedgerLines << QString::fromStdString(note);
-        if (decision.notes.empty())
-            mLedgerLines << QObject::tr("None of them holds these records.");
-        if (!mRecords->hasIds())
-            mLedgerLines << QObject::tr(
-                "No record id field (RECORD_ID_FIELD): records are told from earlier ones by "
-                "small area and values only, so like records count as the same.");
-        mLedgerLines << QObject::tr("This release is recorded in the ledger when its outputs are in place.");
-        for (const QString& line : std::as_const(mLedgerLines))
-            mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(line));
+        const std::string& id = dataset.regionId(vbas::RegionIndex(r));
+        const auto region = regionOfArea.find(id);
+        mTerritory.areas.emplace_back(id, region == regionOfArea.end() ? std::string() : region->second);
+        mTerritory.locations.push_back(locations[r]);
     }
-    else
+    if (mJob->data.recordIds.empty())
     {
         mLedgerLines << QObject::tr(
-            "No release ledger was kept (RELEASE_LEDGER is empty): nothing stops a second "
-            "aggregation of these records from being released and overlaid on this one. "
-            "Give RELEASE_LEDGER (a SQLite file or a PostgreSQL database) to keep one.");
-        mFeedback->pushWarning(mLedgerLines.back());
+            "No person id (RECORD_ID_FIELD): every row counts as a person of its own. If a person can have "
+            "several rows (visits, admissions, claims), give the field that identifies the person, so that k "
+            "counts people.");
+        mFeedback->pushInfo(mLedgerLines.back());
     }
+    // The lines said so far (opening the ledger, the person id) are in the log already.
+    const int said = int(mLedgerLines.size());
+    if (!mLedger)
+    {
+        mLedgerLines << QObject::tr(
+            "No release ledger was kept (NO_LEDGER): nothing stops a second aggregation of these small areas "
+            "from being released and overlaid on this one.");
+        mFeedback->pushWarning(mLedgerLines.back());
+        return;
+    }
+    mEntries = mLedger->entries();
+    std::vector<std::string> names;
+    const QgsFields& fields = mJob->records->fields();
+    for (const int field : std::as_const(mJob->recordFields.quasiIdentifiers))
+        names.push_back(fields.at(field).name().toStdString());
+    mRecords = mRead.runEngine(mSteps.get(),
+                               [&](vbas::Feedback& engineFeedback)
+                               {
+                                   return vbas::fingerprintRecords(
+                                       dataset, names, dataset.quasiIdentifierValues(), locations,
+                                       mJob->data.recordIds, mLedger->key(), engineFeedback);
+                               });
+    std::vector<std::int64_t> otherPeople;
+    for (const QString& id :
+         mRead.asString(kOtherPeople).split(QRegularExpression(QStringLiteral("[,; ]+")), Qt::SkipEmptyParts))
+    {
+        bool number = false;
+        otherPeople.push_back(id.toLongLong(&number));
+        if (!number)
+            throw parameterError(kOtherPeople,
+                                 QObject::tr("'%1' is no release number; give the numbers of ledger "
+                                             "entries, such as 3 or 3,5")
+                                     .arg(id));
+        if (std::none_of(mEntries.begin(), mEntries.end(),
+                         [&](const vbas::LedgerEntry& entry) { return entry.id == otherPeople.back(); }))
+            throw parameterError(kOtherPeople,
+                                 QObject::tr("the release ledger holds no release %1; give the numbers "
+                                             "of earlier releases of other people's records")
+                                     .arg(id));
+    }
+    const vbas::LedgerDecision decision =
+        mRead.runEngine(mSteps.get(), [&](vbas::Feedback&)
+                        { return vbas::checkLedger(mEntries, *mRecords, mTerritory, !given, otherPeople); });
+    mOtherPeople = otherPeople;
+    if (!decision.bound.empty())
+        mJob->earlier = vbas::Job::EarlierReleases{&mEntries, decision.bound, mTerritory};
+    mLedgerLines << QObject::tr("The release ledger %1 holds %n earlier release(s).", nullptr,
+                                int(mEntries.size()))
+                        .arg(mLedger->location());
+    for (const std::string& note : decision.notes)
+        mLedgerLines << QString::fromStdString(note);
+    if (decision.notes.empty())
+        mLedgerLines << QObject::tr("None of them covers these small areas.");
+    if (!decision.bound.empty())
+        mLedgerLines << QObject::tr(
+            "Every published count is checked against %n earlier release(s) together: cells "
+            "whose counts with theirs would pin a group of 1 to k - 1 people are withheld.",
+            nullptr, int(decision.bound.size()));
+    if (decision.kFloor > vbas::Count(mRead.k()))
+        mLedgerLines << QObject::tr(
+                            "K = %1 is below the k = %2 an earlier release of these records was made with: "
+                            "those records stay held to k = %2.")
+                            .arg(mRead.k())
+                            .arg(decision.kFloor);
+    for (int line = said; line < mLedgerLines.size(); ++line)
+        mFeedback->pushInfo(QObject::tr("Release ledger: %1").arg(mLedgerLines.at(line)));
 }
 
 void VbasReleaseRun::compute(const Compute& engineCall)
 {
     vbas::ReleaseRequest request;
     request.cells = mRead.has(kOutputCells) && VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputCells);
-    request.hierarchies = &mJob->hierarchies;
     mSteps->next();
     QElapsedTimer engine;
     engine.start();
     mRelease.emplace(engineCall(*mPipeline, *mJob, request, mSteps.get()));
     mFeedback->pushInfo(
         QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
+    refuseEmptyRelease();
+    judgePublishedColumns();
     if (mLedger)
         mEntry = ledgerEntry();
+}
+
+void VbasReleaseRun::judgePublishedColumns()
+{
+    const VbasJob& job = *mJob;
+    const QList<int> published = job.recordFields.publishedValues();
+    const bool recordsPublished = mRead.has(kOutputRecords) &&
+                                  VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputRecords) &&
+                                  !mRead.asBoolean(kKeepSuppressed);
+    const vbas::Dataset& dataset = *job.data.dataset;
+    const QgsFields& fields = job.records->fields();
+    std::vector<vbas::PublishedField> judged;
+    for (int j = 0; j < published.size(); ++j)
+        judged.push_back(
+            {fields.at(published.at(j)).name().toStdString(), j < job.recordFields.sensitive.size()});
+    if (job.data.recordIds.empty() && !published.isEmpty())
+    {
+        const vbas::RepeatedRows repeated =
+            mRead.runEngine(mFeedback,
+                            [&](vbas::Feedback& engineFeedback) {
+                                return vbas::repeatedRows(dataset, job.data.recordValues.publishedCodes,
+                                                          judged.size(), engineFeedback);
+                            });
+        if (repeated.likelyRepeatedPersons())
+        {
+            mLedgerLines
+                << QObject::tr(
+                       "%1 of %2 rows repeat another row's small area, quasi-identifiers and published "
+                       "values "
+                       "(about %3 by chance): the rows look like repeated persons (visits, admissions). k "
+                       "counts "
+                       "rows here; give the field that identifies the person as RECORD_ID_FIELD so that it "
+                       "counts people")
+                       .arg(repeated.repeats)
+                       .arg(repeated.rows)
+                       .arg(qRound64(repeated.expected));
+            mFeedback->pushWarning(mLedgerLines.back());
+        }
+    }
+    if (!recordsPublished || judged.empty())
+        return;
+    const VbasRelease& release = *mRelease;
+    std::vector<bool> released(release.fates.size());
+    for (std::size_t row = 0; row < released.size(); ++row)
+        released[row] = release.fates[row] == vbas::RecordFate::Released;
+    const std::vector<std::size_t> levels = release.levels();
+    QElapsedTimer judging;
+    judging.start();
+    const std::vector<vbas::ColumnFigures> figures = mRead.runEngine(
+        mFeedback,
+        [&](vbas::Feedback& engineFeedback)
+        {
+            return vbas::judgePublishedColumns(
+                vbas::publishedRows(dataset, release.hierarchies(), levels, release.result.aggregation,
+                                    released, job.data.recordValues.publishedCodes, judged.size()),
+                judged, release.result.k, engineFeedback);
+        });
+    for (const vbas::ColumnFigures& figure : figures)
+    {
+        QString names = QString::fromStdString(judged[figure.fields[0]].name);
+        if (figure.fields.size() == 2)
+            names += QStringLiteral(" + ") + QString::fromStdString(judged[figure.fields[1]].name);
+        mLedgerLines << (figure.judgedOnGroups
+                             ? QObject::tr("Published column %1: placement in the small area %2 %, rows in "
+                                           "groups below k %3 %, "
+                                           "unique %4 %")
+                                   .arg(names)
+                                   .arg(100.0 * figure.placement, 0, 'f', 1)
+                                   .arg(100.0 * figure.shareBelowK, 0, 'f', 1)
+                                   .arg(100.0 * figure.shareUnique, 0, 'f', 1)
+                             : QObject::tr(
+                                   "Published column %1 (sensitive): placement in the small area %2 %")
+                                   .arg(names)
+                                   .arg(100.0 * figure.placement, 0, 'f', 1));
+        mFeedback->pushInfo(mLedgerLines.back());
+    }
+    mFeedback->pushInfo(
+        QObject::tr("published columns judged in %1 s").arg(double(judging.elapsed()) / 1000.0, 0, 'f', 2));
+    for (const vbas::ColumnFigures& figure : figures)
+        if (figure.refused())
+            throw parameterError(judged[figure.fields[0]].sensitive ? kSensitiveFields : kReleaseFields,
+                                 QString::fromStdString(vbas::refusalText(figure, judged, release.result.k)));
+}
+
+bool VbasReleaseRun::isTrial() const
+{
+    for (const QString& output :
+         {kOutput, kOutputRecords, kOutputMapping, kOutputSites, kOutputCells, kOutputMapImage})
+        if (mRead.has(output) && !isTemporary(mRead.parameters().value(output)))
+            return false;
+    return true;
+}
+
+void VbasReleaseRun::refuseEmptyRelease() const
+{
+    // An empty release would replace the previous one with files that publish nothing.
+    const vbas::SuppressionOutcome& counts = mRelease->result.suppression;
+    if (counts.released > 0)
+        return;
+    throw parameterError(
+        kParameterK,
+        QObject::tr(
+            "with k = %1 no record can be released: all %2 records would be withheld (%3 as rare in the "
+            "whole data set, %4 as too few in their region, %5 in count rows below k, %6 for "
+            "l-diversity, %7 against earlier releases), so the release would publish nothing; lower K, "
+            "release more records or coarser quasi-identifiers. Nothing was written: the files in place "
+            "are as they were")
+            .arg(mRelease->result.k)
+            .arg(counts.inputRecords)
+            .arg(counts.globallySuppressed)
+            .arg(counts.locallySuppressed)
+            .arg(counts.smallRowSuppressed)
+            .arg(counts.diversitySuppressed)
+            .arg(counts.differenceSuppressed));
 }
 
 void VbasReleaseRun::computeRelease()
@@ -122,7 +368,7 @@ void VbasReleaseRun::computeRelease()
         {
             return mRead.runEngine(
                 steps, [&](vbas::Feedback& engineFeedback)
-                { return VbasRelease(pipeline.release(job.engineJob(), request, engineFeedback)); });
+                { return VbasRelease(vbas::release(pipeline, job.engineJob(), request, engineFeedback)); });
         });
 }
 
@@ -136,6 +382,23 @@ void VbasReleaseRun::record()
 {
     if (!mLedger || !mEntry)
         return;
+    if (isTrial())
+    {
+        const QString trial = QObject::tr("trial, not recorded");
+        QgsProcessingContext& context = mRead.context();
+        for (const QString& layer : context.layersToLoadOnCompletion().keys())
+        {
+            QgsProcessingContext::LayerDetails& details = context.layerToLoadOnCompletionDetails(layer);
+            details.name = QStringLiteral("%1 (%2)").arg(
+                details.name.isEmpty() ? details.outputName : details.name, trial);
+        }
+        mFeedback->pushWarning(QObject::tr("Release ledger: a trial, not recorded: every publishable output "
+                                           "is a temporary layer. Try settings this "
+                                           "way; to release, write the outputs to files (or a database), and "
+                                           "the release is recorded then."));
+        mEntry.reset();
+        return;
+    }
     const std::int64_t id = mRead.runEngine(
         mFeedback,
         [&](vbas::Feedback&)
@@ -149,17 +412,21 @@ void VbasReleaseRun::record()
                         recorded.begin() + std::ptrdiff_t(std::min(mEntries.size(), recorded.size())),
                         recorded.end());
                     const vbas::LedgerDecision decision =
-                        vbas::checkLedger(since, mEntry->records, mGiven ? &mEntry->aggregation : nullptr);
-                    if (!decision.keepDifferencesWith.empty())
-                        throw vbas::Error(vbas::Subject::Ledger,
-                                          since[decision.keepDifferencesWith.front()].describe() +
-                                              " of these records was recorded while this release ran; run it "
-                                              "again, so that its counts are checked against that release's");
+                        vbas::checkLedger(since, mEntry->records, mTerritory, !mGiven, mOtherPeople);
+                    if (!decision.bound.empty())
+                        throw vbas::Error(
+                            vbas::Subject::Ledger,
+                            since[decision.bound.front().entry].describe() +
+                                " on these small areas was recorded while this release ran; run it "
+                                "again, so that its counts are checked against that release's");
                 });
         });
     if (mFeedback)
         mFeedback->pushInfo(
-            QObject::tr("Release ledger: recorded as release %1 in %2").arg(id).arg(mLedger->location()));
+            QObject::tr("Release ledger: recorded as release %1 in %2. If it is never published, "
+                        "withdraw it with vbas:withdrawrelease (LEDGER_ENTRY=%1)")
+                .arg(id)
+                .arg(mLedger->location()));
     mEntry.reset();
 }
 
@@ -187,60 +454,51 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     const QgsFields& fields = job.records->fields();
     vbas::LedgerEntry entry;
     entry.algorithm = QStringLiteral("vbas:%1").arg(mRead.algorithm().name()).toStdString();
-    entry.reproduction =
+    entry.provenance =
         QJsonDocument(VbasProvenance::json(mRead.algorithm(), mRead.parameters(), mRead.context()))
             .toJson(QJsonDocument::Compact)
             .toStdString();
     entry.k = release.result.k;
-    if (const VbasDiversity diversity = mRead.diversity(); diversity.isOn())
-    {
-        entry.l = vbas::Count(diversity.l);
-        entry.diversityMeasure = diversity.entropy ? "entropy" : "distinct";
-    }
+    entry.criteria = mPipeline->criteria().describe();
     std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
     if (release.generalization)
-        levels = release.generalization->levels;
-    for (int j = 0; j < job.recordFields.quasiIdentifiers.size(); ++j)
     {
-        entry.quasiIdentifiers.push_back(
-            fields.at(job.recordFields.quasiIdentifiers.at(j)).name().toStdString());
-        const auto& hierarchy = job.hierarchies.empty() ? std::nullopt : job.hierarchies[std::size_t(j)];
-        entry.levels.push_back(hierarchy ? hierarchy->hierarchy.levelName(levels[std::size_t(j)]) : "0");
+        levels = release.generalization->levels;
+        entry.levels = release.generalization->levelNames();
+        entry.generalization = release.generalization->builtAs;
     }
-    // The hierarchies as built, automatic bands resolved: a later release on these levels gets the same
-    // bands.
-    const std::string generalizationText = vbas::generalizationText(job.hierarchies);
-    QJsonObject tables;
-    for (const auto& [field, table] : job.generalization.tables)
-        tables.insert(QString::fromStdString(field), QString::fromStdString(table));
-    entry.generalization =
-        generalizationText.empty()
-            ? std::string()
-            : QJsonDocument(QJsonObject{{QStringLiteral("text"), QString::fromStdString(generalizationText)},
-                                        {QStringLiteral("tables"), tables}})
-                  .toJson(QJsonDocument::Compact)
-                  .toStdString();
+    else
+        entry.levels.assign(levels.size(), "0");
+    for (const int field : job.recordFields.quasiIdentifiers)
+        entry.quasiIdentifiers.push_back(fields.at(field).name().toStdString());
     for (const int field : job.recordFields.sensitive)
         entry.sensitiveFields.push_back(fields.at(field).name().toStdString());
+    std::map<std::string, std::string> regionOfArea;
     for (vbas::RegionIndex r = 0; r < dataset.regionCount(); ++r)
-        entry.aggregation.emplace_back(
+        regionOfArea.emplace(
             dataset.regionId(r),
             vbasKeyText(release.aggregateIds.at(int(release.result.aggregation.regionAggregate[r])))
                 .toStdString());
-    std::sort(entry.aggregation.begin(), entry.aggregation.end());
+    for (std::size_t i = 0; i < mTerritory.areas.size(); ++i)
+    {
+        entry.aggregation.emplace_back(mTerritory.areas[i].first, regionOfArea.at(mTerritory.areas[i].first));
+        entry.locations.push_back(mTerritory.locations[i]);
+    }
+    entry.labelValues = vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
+                                                  release.hierarchies(), levels);
+    entry.otherPeople = mOtherPeople;
     entry.records = *mRecords;
     std::vector<bool> released(release.fates.size());
     for (std::size_t row = 0; row < released.size(); ++row)
         released[row] = release.fates[row] == vbas::RecordFate::Released;
-    entry.cells =
-        mRead.runEngine(nullptr,
-                        [&](vbas::Feedback&)
-                        {
-                            return vbas::publishedCells(
-                                dataset,
-                                vbas::classKeys(dataset, dataset.quasiIdentifierValues(),
-                                                job.hierarchies.empty() ? nullptr : &job.hierarchies, levels),
-                                release.result.aggregation, released);
-                        });
+    entry.cells = mRead.runEngine(
+        nullptr,
+        [&](vbas::Feedback&)
+        {
+            return vbas::publishedCells(
+                dataset,
+                vbas::classKeys(dataset, dataset.quasiIdentifierValues(), release.hierarchies(), levels),
+                release.result.aggregation, released);
+        });
     return entry;
 }

@@ -44,26 +44,36 @@ public:
 
     /** Reads the strategy parameters and builds the pipeline. */
     void configure();
-    /** Opens the ledger RELEASE_LEDGER names, in desktop QGIS the profile's when it is empty; null: none. */
+    /**
+     * Opens the ledger RELEASE_LEDGER names (made only with NEW_LEDGER; its key from LEDGER_KEY or the key
+     * folder), in desktop QGIS the profile's when it is empty; null only when NO_LEDGER says none is kept.
+     * From the command line an empty RELEASE_LEDGER without NO_LEDGER is refused.
+     */
     const VbasLedgerStore* openLedger();
     /**
-     * Loads the job (the first step), its hierarchies built from `earlier` (an earlier release's
-     * generalization) when given, else from GENERALIZATION and HIERARCHY_TABLES.
+     * Loads the job (the first step); the release is made at `earlier` (an earlier release's generalization)
+     * when given, else at GENERALIZATION's.
      */
-    const VbasJob& loadJob(const VbasGeneralizationDefinition* earlier = nullptr);
+    const VbasJob& loadJob(const vbas::Generalization* earlier = nullptr);
     /**
      * Asks the ledger what it allows these records before the engine runs, so that a refusal costs no
      * computation, and logs its answer; `given` is the aggregation the release is made on, when the
-     * algorithm is given one (it is then checked against the earlier releases on it).
+     * algorithm is given one (it is then held to the earlier releases on its small areas).
      */
     void checkLedger(const std::optional<vbas::AreaRegions>& given = std::nullopt);
-    /** Makes the release with `engineCall` (the second step) and prepares its ledger entry. */
+    /**
+     * Makes the release with `engineCall` (the second step), judges every published column on what will be
+     * written (refusing the run above the thresholds) and prepares its ledger entry.
+     */
     void compute(const Compute& engineCall);
     /** compute() with the pipeline's own release of the job (aggregateregions, populationfloor). */
     void computeRelease();
     /** Writes the outputs (the third step) and returns them. */
     QVariantMap write(VbasOutputGuard& guard);
-    /** Records the release in its ledger, checked once more against releases recorded meanwhile. */
+    /**
+     * Records the release in its ledger, checked once more against releases recorded meanwhile; a trial
+     * (every publishable output a temporary layer) is not recorded, and its layers say so.
+     */
     void record();
 
     /** Returns the release of `job` on the aggregation `given` (one engine call), its regions named by their
@@ -73,8 +83,14 @@ public:
                           QgsProcessingFeedback* feedback) const;
 
 private:
+    /** Refuses a release that publishes no record. */
+    void refuseEmptyRelease() const;
     /** The release as its ledger keeps it. */
     vbas::LedgerEntry ledgerEntry() const;
+    /** Refuses a published field, or pair, that singles rows out or places them in their small area. */
+    void judgePublishedColumns();
+    /** Whether every publishable output is a temporary layer: a trial, not a release. */
+    bool isTrial() const;
 
     const VbasParameterReader& mRead;
     QgsProcessingFeedback* mFeedback = nullptr;
@@ -86,7 +102,11 @@ private:
     /** What the ledger said, for the log and the report. */
     QStringList mLedgerLines;
     std::optional<vbas::AreaRegions> mGiven;
+    /** This release's small areas (with their given regions) and where they lie. */
+    vbas::ReleaseTerritory mTerritory;
     std::optional<vbas::RecordFingerprint> mRecords;
+    /** The entries OTHER_PEOPLE names. */
+    std::vector<std::int64_t> mOtherPeople;
     /** The entries the release was checked against; later ones are checked at record(). */
     std::vector<vbas::LedgerEntry> mEntries;
     /** What record() records, once the release is made. */

@@ -1,6 +1,6 @@
 #include "vbasstrategyparameters.h"
 
-#include "SuppressionBudget.h"
+#include "sitecount/SuppressionBudget.h"
 #include "vbasdataparameters.h"
 
 #include "vbasalgorithm.h"
@@ -57,6 +57,7 @@ template <typename Visit> void forEachComponent(const vbas::Registry& registry, 
     visit(registry.partitioners);
     visit(registry.boundaryRefiners);
     visit(registry.suppressors);
+    visit(registry.criteria);
 }
 
 /** Returns the names of `entries` that declare the option `key`. */
@@ -272,6 +273,11 @@ void VbasStrategyParameters::addSiteLocationTo(VbasAlgorithm& algorithm, Choice 
                        several ? std::string() : vbas::recommendedConfig().siteRefiner, !several);
 }
 
+void VbasStrategyParameters::addCriteriaTo(VbasAlgorithm& algorithm)
+{
+    addOptionParameters(algorithm, vbas::Registry::builtIn().criteria);
+}
+
 void VbasStrategyParameters::addPartitionTo(VbasAlgorithm& algorithm, bool recommendedBoundaries)
 {
     // Every parameter added after the first release is optional, with a default: QGIS refuses a saved model
@@ -336,17 +342,20 @@ QStringList VbasStrategyParameters::boundaryRefinerIds(const VbasParameterReader
     return switchedOnIds(vbas::Registry::builtIn().boundaryRefiners, read);
 }
 
+vbas::Criteria VbasStrategyParameters::readCriteria(const VbasParameterReader& read)
+{
+    vbas::StrategyOptions options;
+    readOptions(read, options);
+    return read.runEngine(nullptr, [&](vbas::Feedback&)
+                          { return vbas::Criteria::fromOptions(vbas::Registry::builtIn(), options); });
+}
+
 vbas::PipelineConfig VbasStrategyParameters::readConfig(const VbasParameterReader& read,
                                                         QgsProcessingFeedback* feedback)
 {
     vbas::PipelineConfig config;
     config.k = read.requiredK(feedback);
-    if (const VbasDiversity diversity = read.diversity(); diversity.isOn())
-    {
-        config.diversity.l = vbas::Count(diversity.l);
-        config.diversity.measure = diversity.entropy ? vbas::DiversityRule::Measure::Entropy
-                                                     : vbas::DiversityRule::Measure::Distinct;
-    }
+
     config.globalSuppression = read.asBoolean(kGlobalSuppression);
     const auto has = [&read](const QString& name)
     {
@@ -380,8 +389,7 @@ vbas::PipelineConfig VbasStrategyParameters::readConfig(const VbasParameterReade
         config.suppressionBudget = read.asDouble(budget);
     if (has(kPartition))
         config.adjacencyTolerance = read.asDouble(kAdjacencyTolerance);
-    config.generalization =
-        VbasDataParameters::generalizationSpec(read, VbasDataParameters::readGeneralization(read), feedback);
+    config.generalization = VbasDataParameters::readGeneralization(read, feedback);
     // QGIS's "max cores to use" (Settings > Options > Rendering): one core means one release at a time.
     config.releasesSideBySide = QgsApplication::maxThreads() != 1;
     // Every option goes to the engine, which checks those of the chosen strategies against their specs.

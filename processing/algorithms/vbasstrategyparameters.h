@@ -50,12 +50,19 @@ void addSiteLocationTo(VbasAlgorithm& algorithm, Choice choice = Choice::One);
  * compares methods).
  */
 void addPartitionTo(VbasAlgorithm& algorithm, bool recommendedBoundaries = true);
+/**
+ * Adds a parameter for every option the registered privacy criteria declare (L, L_MEASURE, C, T...): a
+ * criterion added to the registry needs nothing here.
+ */
+void addCriteriaTo(VbasAlgorithm& algorithm);
 
 /**
  * Returns the configuration the strategy parameters describe (the first method where several were
  * chosen); those an algorithm lacks keep their defaults. Says in the log which k a MAX_RISK gives.
  */
 vbas::PipelineConfig readConfig(const VbasParameterReader& read, QgsProcessingFeedback* feedback);
+/** Returns the privacy criteria besides k the criterion parameters (L, L_MEASURE, T...) turn on. */
+vbas::Criteria readCriteria(const VbasParameterReader& read);
 /**
  * Returns the pipeline the strategy parameters describe, built through the engine funnel: a bad
  * configuration fails here, before any data is read.

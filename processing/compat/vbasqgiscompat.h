@@ -40,6 +40,7 @@ inline constexpr auto ParameterFlagOptional = Qgis::ProcessingParameterFlag::Opt
 inline constexpr auto ParameterFlagHidden = Qgis::ProcessingParameterFlag::Hidden;
 inline constexpr auto ParameterFlagAdvanced = Qgis::ProcessingParameterFlag::Advanced;
 inline constexpr auto SourceTypeFile = Qgis::ProcessingSourceType::File;
+inline constexpr auto FileBehaviorFile = Qgis::ProcessingFileParameterBehavior::File;
 #else
 inline constexpr auto SourceTypeVector = QgsProcessing::TypeVector;
 inline constexpr auto SourceTypeVectorPoint = QgsProcessing::TypeVectorPoint;
@@ -53,6 +54,7 @@ inline constexpr auto ParameterFlagOptional = QgsProcessingParameterDefinition::
 inline constexpr auto ParameterFlagHidden = QgsProcessingParameterDefinition::FlagHidden;
 inline constexpr auto ParameterFlagAdvanced = QgsProcessingParameterDefinition::FlagAdvanced;
 inline constexpr auto SourceTypeFile = QgsProcessing::TypeFile;
+inline constexpr auto FileBehaviorFile = QgsProcessingParameterFile::File;
 #endif
 
 #if _QGIS_VERSION_INT >= 33000

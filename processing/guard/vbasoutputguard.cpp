@@ -1,7 +1,10 @@
 #include "vbasoutputguard.h"
 
+#include "vbasdisk.h"
+#include "vbasoutputs.h"
 #include "vbasparameters.h"
 #include "vbasrecordstorage.h"
+#include "vbasstopsignals.h"
 
 #include <qgsdatasourceuri.h>
 #include <qgsmaplayer.h>
@@ -52,6 +55,9 @@ const QStringList kShapefileSidecars{"shx", "dbf", "prj", "cpg", "qix", "sbn", "
 const QStringList kSqliteSidecars{"-wal", "-shm", "-journal"};
 /** Parameter types whose values are layers read by the algorithm. */
 const QStringList kLayerParameterTypes{"source", "vector", "raster", "layer", "multilayer"};
+/** What a GeoPackage layer for review only says of itself (gpkg_contents.description), for whoever opens it.
+ */
+const char* const kReviewDescription = "VBAS: for the custodian's review only, never to publish";
 
 /** A file, and the layer inside it (empty: the whole file). */
 struct LayerFile
@@ -141,6 +147,97 @@ QByteArray fileSystemPath(const QString& path)
     return QFile::encodeName(path);
 }
 
+/** A layer of a vector file that is already there. */
+struct ExistingLayer
+{
+    QString name;
+    /** Why it is for review only (its mark, or a field only review outputs carry); empty when it is not. */
+    QString forReview;
+};
+
+/** Returns the layers of the vector file `path`; none when GDAL cannot open it. */
+std::vector<ExistingLayer> existingLayers(const QString& path)
+{
+    std::vector<ExistingLayer> layers;
+    const VbasQuietGdal quiet;
+    GDALDatasetH dataset = GDALOpenEx(fileSystemPath(path).constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY,
+                                      nullptr, nullptr, nullptr);
+    if (!dataset)
+        return layers;
+    const QStringList reviewFields = VbasOutputs::reviewOnlyFields();
+    for (int i = 0; i < GDALDatasetGetLayerCount(dataset); ++i)
+    {
+        OGRLayerH layer = GDALDatasetGetLayer(dataset, i);
+        ExistingLayer existing{QString::fromUtf8(OGR_L_GetName(layer)), QString()};
+        const char* description = GDALGetMetadataItem(layer, "DESCRIPTION", nullptr);
+        if (description != nullptr && std::strcmp(description, kReviewDescription) == 0)
+            existing.forReview = QObject::tr("it is marked so");
+        OGRFeatureDefnH definition = OGR_L_GetLayerDefn(layer);
+        for (int f = 0; f < OGR_FD_GetFieldCount(definition) && existing.forReview.isEmpty(); ++f)
+        {
+            const QString field = QString::fromUtf8(OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(definition, f)));
+            if (reviewFields.contains(field, Qt::CaseInsensitive))
+                existing.forReview = QObject::tr("its field %1 is for review only").arg(field);
+        }
+        layers.push_back(existing);
+    }
+    GDALClose(dataset);
+    return layers;
+}
+
+/** Marks `layer` (every layer when empty) of the GeoPackage `path` for review only; nothing for other files.
+ */
+void markLayersForReview(const QString& path, const QString& layer)
+{
+    static const char* const kGeoPackage[] = {"GPKG", nullptr};
+    const VbasQuietGdal quiet;
+    GDALDatasetH dataset = GDALOpenEx(fileSystemPath(path).constData(), GDAL_OF_VECTOR | GDAL_OF_UPDATE,
+                                      kGeoPackage, nullptr, nullptr);
+    if (!dataset)
+        return;
+    for (int i = 0; i < GDALDatasetGetLayerCount(dataset); ++i)
+    {
+        OGRLayerH found = GDALDatasetGetLayer(dataset, i);
+        if (layer.isEmpty() ||
+            layer.compare(QString::fromUtf8(OGR_L_GetName(found)), Qt::CaseInsensitive) == 0)
+            GDALSetMetadataItem(found, "DESCRIPTION", kReviewDescription, nullptr);
+    }
+    GDALClose(dataset);
+}
+
+/** Returns the tables of a VBAS release ledger that the SQLite or GeoPackage file `path` holds. */
+QStringList ledgerTables(const QString& path)
+{
+    static const char* const kSqlite[] = {"GPKG", "SQLite", nullptr};
+    QStringList tables;
+    const VbasQuietGdal quiet;
+    GDALDatasetH dataset = GDALOpenEx(fileSystemPath(path).constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY,
+                                      kSqlite, nullptr, nullptr);
+    if (!dataset)
+        return tables;
+    if (OGRLayerH found = GDALDatasetExecuteSQL(dataset,
+                                                "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                                "name LIKE 'vbas\\_release\\_ledger%' ESCAPE '\\'",
+                                                nullptr, nullptr))
+    {
+        while (OGRFeatureH table = OGR_L_GetNextFeature(found))
+        {
+            tables << QString::fromUtf8(OGR_F_GetFieldAsString(table, 0));
+            OGR_F_Destroy(table);
+        }
+        GDALDatasetReleaseResultSet(dataset, found);
+    }
+    GDALClose(dataset);
+    return tables;
+}
+
+/** Returns the path `path` names, the same for two names of one file (links followed where it exists). */
+QString fileKey(const QString& path)
+{
+    const QFileInfo file(path);
+    return file.exists() ? file.canonicalFilePath() : file.absoluteFilePath();
+}
+
 /** Flushes a file or folder to disk, so that a rename after it never exposes unwritten data. */
 void syncPath(const QString& path)
 {
@@ -170,18 +267,29 @@ public:
         mRemove = true;
         for (;;)
         {
+            // Made, locked and known to the stop signals at once, so that a stopped process leaves no lock
+            // file behind; a lock somebody holds is waited for apart, and is not ours to remove meanwhile.
+            auto holdOff = VbasStopSignals::holdOff();
             mFd = ::open(fileSystemPath(path).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
             if (mFd < 0)
                 return false;
-            int locked;
-            do
-                locked = ::flock(mFd, LOCK_EX);
-            while (locked != 0 && errno == EINTR);
+            int locked = ::flock(mFd, LOCK_EX | LOCK_NB);
+            if (locked != 0 && errno == EWOULDBLOCK)
+            {
+                holdOff.unlock();
+                do
+                    locked = ::flock(mFd, LOCK_EX);
+                while (locked != 0 && errno == EINTR);
+                holdOff.lock();
+            }
             struct stat held, named;
             if (locked == 0 && ::fstat(mFd, &held) == 0 &&
                 ::stat(fileSystemPath(path).constData(), &named) == 0 && held.st_ino == named.st_ino &&
                 held.st_dev == named.st_dev)
+            {
+                VbasStopSignals::removeOnStop(mPath);
                 return true;
+            }
             ::close(mFd); // the holder before us deleted it: lock the one there now
             mFd = -1;
             if (locked != 0)
@@ -205,8 +313,12 @@ public:
     {
         if (mFd < 0)
             return;
+        const auto holdOff = VbasStopSignals::holdOff(); // gone and forgotten at once
         if (mRemove)
+        {
             ::unlink(fileSystemPath(mPath).constData());
+            VbasStopSignals::forget(mPath);
+        }
         ::close(mFd);
         mFd = -1;
     }
@@ -343,13 +455,15 @@ struct VbasOutputGuard::Staging
     {
         if (!keep && !path.isEmpty())
             QDir(path).removeRecursively();
+        VbasStopSignals::forget(path);
         runLock.release();
     }
 };
 
 VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
                                  QgsProcessingContext& context, QgsProcessingFeedback* feedback)
-    : mLabels(algorithm)
+    : mWatch(std::make_unique<VbasStopSignals::Watch>(feedback))
+    , mLabels(algorithm)
     , mContext(context)
     , mFeedback(feedback)
     , mParameters(parameters)
@@ -381,10 +495,14 @@ VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const 
                         .arg(QDir::toNativeSeparators(file->path), earlier.parameter));
         }
         mDestinations.push_back({definition->name(), QFileInfo(file->path).absoluteFilePath(), file->layer,
-                                 definition->type() == QgsProcessingParameterFileDestination::typeName()});
+                                 definition->type() == QgsProcessingParameterFileDestination::typeName(),
+                                 VbasParameters::isForReview(*definition, parameters, context)});
         files.push_back(*file);
         checkWritable(mDestinations.back());
     }
+    checkAudiences();
+    if (algorithm.parameterDefinition(VbasParameters::kReleaseLedger))
+        checkLedgerApart(valueText(parameters.value(VbasParameters::kReleaseLedger), context));
 
     try
     {
@@ -441,7 +559,9 @@ void VbasOutputGuard::checkWritable(const Destination& destination) const
             destination.parameter,
             QObject::tr("the folder %1 does not exist; create it or choose another place for the output")
                 .arg(folder));
-    // Permission bits do not tell (read-only mounts, root, network shares): try.
+    // Permission bits do not tell (read-only mounts, root, network shares): try. A stop signal waits for the
+    // probe to be gone.
+    const auto holdOff = VbasStopSignals::holdOff();
     QTemporaryFile probe(file.absoluteDir().filePath(QStringLiteral(".vbas-write-test-XXXXXX")));
     if (!probe.open())
         throw VbasParameters::parameterError(
@@ -456,6 +576,73 @@ void VbasOutputGuard::checkWritable(const Destination& destination) const
                         "another file")
                 .arg(QDir::toNativeSeparators(destination.path),
                      file.isDir() ? QObject::tr("it is a folder") : existing.errorString()));
+}
+
+void VbasOutputGuard::checkAudiences() const
+{
+    for (const Destination& review : mDestinations)
+        for (const Destination& other : mDestinations)
+            if (review.forReview && !other.forReview && review.path == other.path)
+                throw VbasParameters::parameterError(
+                    review.parameter,
+                    QObject::tr(
+                        "%1 is also where %2 goes, which is publishable; %3 is for review only and must "
+                        "never be published with it: give %3 a file of its own")
+                        .arg(QDir::toNativeSeparators(review.path), other.parameter, review.parameter));
+    // A GeoPackage already there keeps the layers this run does not write (stage()): they must be of the
+    // audience of the run's layers.
+    for (const Destination& destination : mDestinations)
+    {
+        if (destination.layer.isEmpty() || !QFileInfo::exists(destination.path))
+            continue;
+        QStringList written;
+        for (const Destination& other : mDestinations)
+            if (other.path == destination.path)
+                written << other.layer.toLower();
+        for (const ExistingLayer& layer : existingLayers(destination.path))
+        {
+            if (written.contains(layer.name.toLower()) || layer.forReview.isEmpty() == !destination.forReview)
+                continue;
+            const QString path = QDir::toNativeSeparators(destination.path);
+            if (destination.forReview)
+                throw VbasParameters::parameterError(
+                    destination.parameter,
+                    QObject::tr(
+                        "%1 already holds the layer '%2', which is not for review only; %3 is for review "
+                        "only and must never share a file that may be published: give %3 a file of "
+                        "its own")
+                        .arg(path, layer.name, destination.parameter));
+            throw VbasParameters::parameterError(
+                destination.parameter,
+                QObject::tr(
+                    "%1 already holds the layer '%2' of an earlier run, which is for review only (%3); "
+                    "a file that is published must hold no review layer: delete that layer from the "
+                    "file, or write %4 into another file")
+                    .arg(path, layer.name, layer.forReview, destination.parameter));
+        }
+    }
+}
+
+void VbasOutputGuard::checkLedgerApart(const QString& ledger) const
+{
+    for (const Destination& destination : mDestinations)
+        if (!ledger.isEmpty() && fileKey(ledger) == fileKey(destination.path))
+            throw VbasParameters::parameterError(
+                VbasParameters::kReleaseLedger,
+                QObject::tr(
+                    "%1 is also where %2 goes; the ledger is the custodian's and is never published, "
+                    "and moving the release into place would replace it: keep the ledger in a file of "
+                    "its own, apart from every output")
+                    .arg(QDir::toNativeSeparators(destination.path), destination.parameter));
+    for (const Destination& destination : mDestinations)
+        if (QFileInfo::exists(destination.path))
+            if (const QStringList tables = ledgerTables(destination.path); !tables.isEmpty())
+                throw VbasParameters::parameterError(
+                    destination.parameter,
+                    QObject::tr("%1 holds a release ledger (the table %2); an output there would publish the "
+                                "ledger or replace it: choose another file for %3")
+                        .arg(QDir::toNativeSeparators(destination.path), tables.constFirst(),
+                             destination.parameter));
 }
 
 void VbasOutputGuard::stage(const Destination& destination)
@@ -478,10 +665,14 @@ void VbasOutputGuard::stage(const Destination& destination)
                 mFeedback->pushInfo(note);
         auto staging = std::make_unique<Staging>();
         staging->folder = folder;
+        const auto holdOff = VbasStopSignals::holdOff(); // made and known together
         QTemporaryDir created(QDir(folder).filePath(kStagingPrefix + QStringLiteral("XXXXXX")));
         created.setAutoRemove(false);
         if (created.isValid())
+        {
             staging->path = created.path();
+            VbasStopSignals::removeOnStop(staging->path);
+        }
         if (!created.isValid() || !QDir(staging->path).mkdir(kNew) || !QDir(staging->path).mkdir(kOld) ||
             !staging->runLock.tryLock(QDir(staging->path).filePath(kRunLock), true))
         {
@@ -613,11 +804,14 @@ void VbasOutputGuard::verify(const Destination& destination) const
     const qint64 written = mWritten.of(destination.parameter);
     const auto fail = [&](const QString& what)
     {
+        const QString trouble = VbasDisk::writeTrouble(staged);
         throw VbasParameters::parameterError(
             destination.parameter,
-            QObject::tr("%1 (disk full, or a write error?); nothing was moved into place, so the files "
-                        "there are as they were before the run")
-                .arg(what));
+            QObject::tr(
+                "%1 (%2); nothing was moved into place, so the files there are as they were before the "
+                "run")
+                .arg(what, trouble.isEmpty() ? QObject::tr("disk full, or a write error?")
+                                             : QObject::tr("disk full, or a write error: %1").arg(trouble)));
     };
     const QFileInfo file(staged);
     if (!file.exists())
@@ -705,6 +899,9 @@ QVariantMap VbasOutputGuard::runAndCommit(QgsProcessingFeedback* feedback,
 QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::function<void()>& beforeMoving)
 {
     for (const Destination& destination : mDestinations)
+        if (destination.forReview && !destination.isFile)
+            markLayersForReview(stagedPath(destination), destination.layer);
+    for (const Destination& destination : mDestinations)
         verify(destination);
 
     // The folders locked in one order, so that two runs into the same folders never wait for each other.
@@ -728,6 +925,11 @@ QVariantMap VbasOutputGuard::commit(const QVariantMap& results, const std::funct
     if (beforeMoving)
         beforeMoving();
 
+    // A stop signal waits until everything is in place, and once it came nothing moves: the files in place
+    // are one release.
+    const auto holdOff = VbasStopSignals::holdOff();
+    if (mWatch->stopped())
+        throw VbasParameters::canceledError();
     // Every journal is on disk before the first rename, so that a run killed among the renames of any
     // folder is completed by the next run there.
     for (Staging* staging : stagings)

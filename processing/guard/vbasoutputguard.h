@@ -16,6 +16,10 @@
 class QgsProcessingAlgorithm;
 class QgsProcessingContext;
 class QgsProcessingFeedback;
+namespace VbasStopSignals
+{
+class Watch;
+}
 
 /**
  * Makes the file outputs of one algorithm run whole or nothing (SPEC section 10): a release appears
@@ -40,7 +44,8 @@ class QgsProcessingFeedback;
  * killed during those renames is completed by the next run into the folder (roll forward: everything
  * staged was verified). Results and the layers QGIS loads on completion name the final files.
  *
- * A run that fails, is canceled or throws deletes its staging folders. Each run holds a lock on
+ * A run that fails, is canceled or throws deletes its staging folders; so does a request to stop the process
+ * (SIGTERM, SIGINT, SIGHUP: VbasStopSignals), before the signal takes its course. Each run holds a lock on
  * `run.lock` inside its staging folder for its life; a run starting in a folder removes (or, with a
  * journal, completes) every staging folder whose lock nobody holds, i.e. what killed runs left.
  * Concurrent runs into one folder stage apart and commit one after the other, so the files in place are
@@ -98,11 +103,19 @@ private:
         QString parameter;
         QString path; //!< final, absolute
         QString layer;
-        bool isFile = false; //!< a file destination (HTML, PNG), not a vector layer
+        bool isFile = false;    //!< a file destination (HTML, PNG), not a vector layer
+        bool forReview = false; //!< for the custodian's review only, never to publish
     };
     struct Staging;
 
     void checkWritable(const Destination& destination) const;
+    /**
+     * Refuses a review output in a file that receives a publishable one or already holds a layer that is not
+     * for review, and a publishable output in a file that already holds a review layer (of an earlier run).
+     */
+    void checkAudiences() const;
+    /** Refuses RELEASE_LEDGER as an output's file, and an output into a file that holds a release ledger. */
+    void checkLedgerApart(const QString& ledger) const;
     void stage(const Destination& destination);
     QString stagedPath(const Destination& destination) const;
     void verify(const Destination& destination) const;
@@ -110,6 +123,8 @@ private:
     void relabelLayersToLoad();
     void removeLayersToLoad();
 
+    /** First, so that it is last to go: stop signals remove what the run staged for its whole life. */
+    std::unique_ptr<VbasStopSignals::Watch> mWatch;
     /** Errors of the run, the guard's own first, name parameters with the algorithm's labels. */
     const VbasParameters::LabelScope mLabels;
     QgsProcessingContext& mContext;

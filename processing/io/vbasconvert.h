@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "data/CategoryCoding.h"
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"

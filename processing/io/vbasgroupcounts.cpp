@@ -44,14 +44,6 @@ double VbasGroupCounts::Group::entropy() const
     return lowest;
 }
 
-bool VbasGroupCounts::Group::isDiverse(int l, bool byEntropy) const
-{
-    if (l < 2)
-        return true;
-    // Exactly l equally frequent values give ln(l) up to rounding: they pass.
-    return byEntropy ? entropy() >= std::log(double(l)) - 1e-9 : distinctValues() >= l;
-}
-
 QgsAttributes VbasGroupCounts::Group::row() const
 {
     QgsAttributes attributes = QgsAttributes(values) << records;
@@ -61,12 +53,14 @@ QgsAttributes VbasGroupCounts::Group::row() const
 }
 
 VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int>& keyFields,
-                                       const QList<int>& sensitiveFields, int countField,
+                                       const QList<int>& sensitiveFields, int countField, int personField,
                                        QgsProcessingFeedback& feedback)
 {
     QgsAttributeList attributes = keyFields + sensitiveFields;
     if (countField >= 0)
         attributes.append(countField);
+    if (personField >= 0)
+        attributes.append(personField);
     QgsFeatureRequest request;
     request.setFlags(VbasCompat::RequestNoGeometry).setSubsetOfAttributes(attributes);
     const double total = static_cast<double>(source.featureCount());
@@ -109,11 +103,23 @@ VbasGroupCounts VbasGroupCounts::count(QgsFeatureSource& source, const QList<int
             group.sensitive.resize(std::size_t(sensitiveFields.size()));
         }
         group.records += records;
+        if (personField >= 0)
+            group.persons.insert(valueOf(feature.attribute(personField)));
         for (int field = 0; field < sensitiveFields.size(); ++field)
             group.sensitive[std::size_t(field)][valueOf(feature.attribute(sensitiveFields.at(field)))] +=
                 records;
         counts.mRecords += records;
         feedback.setProgress(done * percentPerFeature);
+    }
+    if (personField >= 0)
+    {
+        // Every count is of people: a person with rows in two groups counts in both.
+        counts.mRecords = 0;
+        for (auto& [key, group] : counts.mGroups)
+        {
+            group.records = qint64(group.persons.size());
+            counts.mRecords += group.records;
+        }
     }
     return counts;
 }
@@ -129,13 +135,52 @@ QVariant VbasGroupCounts::minGroupSize() const
     return smallest;
 }
 
-std::vector<VbasGroupCounts::Group> VbasGroupCounts::groupsFailing(qint64 k, int l, bool byEntropy) const
+std::vector<VbasGroupCounts::Group> VbasGroupCounts::groupsFailing(qint64 k,
+                                                                   const vbas::Criteria& criteria) const
 {
-    std::vector<Group> failing;
-    for (const auto& entry : mGroups)
+    // The table's values, numbered per sensitive field, and their order when they are all numbers.
+    const std::size_t fields = mGroups.empty() ? 0 : mGroups.begin()->second.sensitive.size();
+    std::vector<std::map<Value, std::uint32_t>> codes(fields);
+    vbas::TableValues table;
+    table.counts.resize(fields);
+    for (const auto& [key, group] : mGroups)
+        for (std::size_t field = 0; field < fields; ++field)
+            for (const auto& [value, records] : group.sensitive[field])
+            {
+                const auto [found, added] = codes[field].emplace(value, std::uint32_t(codes[field].size()));
+                if (added)
+                    table.counts[field].push_back(0);
+                table.counts[field][found->second] += vbas::Count(records);
+            }
+    table.records = vbas::Count(mRecords);
+    for (std::size_t field = 0; field < fields; ++field)
     {
-        if (entry.second.records < k || !entry.second.isDiverse(l, byEntropy))
-            failing.push_back(entry.second);
+        std::vector<vbas::CategoryValue> values(codes[field].size());
+        for (const auto& [value, code] : codes[field])
+        {
+            bool number = false;
+            const double parsed = value ? value->toDouble(&number) : 0.0;
+            values[code] = {!value, value ? value->toStdString() : std::string(),
+                            number ? std::optional<double>(parsed) : std::nullopt, std::nullopt};
+        }
+        table.order.push_back(vbas::numericOrder(values));
+    }
+    std::vector<Group> failing;
+    for (const auto& [key, group] : mGroups)
+    {
+        bool fails = group.records < k;
+        if (!fails && !criteria.empty())
+        {
+            vbas::GroupValues values;
+            values.records = vbas::Count(group.records);
+            values.fields.resize(fields);
+            for (std::size_t field = 0; field < fields; ++field)
+                for (const auto& [value, records] : group.sensitive[field])
+                    values.fields[field].emplace_back(codes[field].at(value), vbas::Count(records));
+            fails = !criteria.passes(values, table);
+        }
+        if (fails)
+            failing.push_back(group);
     }
     return failing;
 }

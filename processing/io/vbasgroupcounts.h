@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privacy/Criteria.h"
+
 #include <qgsfeature.h>
 #include <qgsfields.h>
 
@@ -8,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QgsFeatureSource;
@@ -29,7 +32,10 @@ public:
     struct Group
     {
         QgsAttributes values; //!< the key values as read from the group's first row
+        /** Records, or distinct people when counted by person. */
         qint64 records = 0;
+        /** The people of the group, when counted by person. */
+        std::set<Value> persons;
         /** Per sensitive field, the records of each of its values in the group. */
         std::vector<std::map<Value, qint64>> sensitive;
 
@@ -38,20 +44,18 @@ public:
         /** Returns the lowest entropy (natural logarithm) of a sensitive field (0 without sensitive fields).
          */
         double entropy() const;
-        /** Returns whether the group holds `l` well-represented values of every sensitive field. */
-        bool isDiverse(int l, bool byEntropy) const;
         /** Returns the group as a row of the table described by fields(). */
         QgsAttributes row() const;
     };
 
     /**
      * Counts the records of every group of `source`, and of every value of `sensitiveFields` in each; each
-     * row counts VbasParameters::recordCount() records. Values are compared exactly, as text; NULL is a
-     * value of its own. Reports progress and throws VbasParameters::canceledError() as soon as
-     * `feedback` is canceled.
+     * row counts VbasParameters::recordCount() records, or, with `personField` (>= 0), each group counts its
+     * distinct values of it: its people. Values are compared exactly, as text; NULL is a value of its own.
+     * Reports progress and throws VbasParameters::canceledError() as soon as `feedback` is canceled.
      */
     static VbasGroupCounts count(QgsFeatureSource& source, const QList<int>& keyFields,
-                                 const QList<int>& sensitiveFields, int countField,
+                                 const QList<int>& sensitiveFields, int countField, int personField,
                                  QgsProcessingFeedback& feedback);
 
     /**
@@ -64,10 +68,11 @@ public:
     /** Returns the size of the smallest group, NULL when there is no group. */
     QVariant minGroupSize() const;
     /**
-     * Returns the groups of fewer than `k` records or, when `l` is 2 or more, not l-diverse, sorted by key
-     * values (NULL first, then as text).
+     * Returns the groups of fewer than `k` records or failing one of `criteria` (l-diversity, t-closeness...,
+     * decided on the values counted here, against the values of the whole table), sorted by key values (NULL
+     * first, then as text).
      */
-    std::vector<Group> groupsFailing(qint64 k, int l, bool byEntropy) const;
+    std::vector<Group> groupsFailing(qint64 k, const vbas::Criteria& criteria) const;
 
 private:
     using Key = std::vector<Value>;

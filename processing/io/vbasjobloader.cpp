@@ -26,6 +26,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace
 {
@@ -531,6 +534,33 @@ void reportEmptyRows(const QgsFeatureSource& source, const VbasRecordFields& fie
                 .arg(field));
 }
 
+/**
+ * Refuses a text value that did not decode: bytes that are not text in the encoding RECORDS is read with
+ * (Latin-1 read as UTF-8) become U+FFFD, and two values that differ only there would be released as one.
+ */
+void refuseUndecodedText(const QVariant& value, const QgsFeatureSource& source, const QgsVectorLayer* layer,
+                         int field, QgsFeatureId feature)
+{
+    if (value.userType() != QMetaType::QString || !value.toString().contains(QChar::ReplacementCharacter))
+        return;
+    const QString encoding = layer != nullptr && layer->dataProvider() != nullptr
+                                 ? layer->dataProvider()->encoding()
+                                 : QStringLiteral("UTF-8");
+    throw VbasParameters::parameterError(
+        VbasParameters::kRecords,
+        QObject::tr(
+            "the value of '%1' in feature %2 is not %3 text ('%4', its other bytes shown as ?): values "
+            "that differ only in such bytes would be released as one. Give the file's encoding: in QGIS "
+            "add the table as a delimited text layer with its Encoding (Layer > Add Layer > Add "
+            "Delimited Text Layer); on the command line RECORDS=delimitedtext://file:///path/to/"
+            "records.csv?type=csv&delimiter=,&geomType=none&encoding=ISO-8859-1 (the file's own "
+            "encoding); or convert the file to UTF-8 (iconv -f ISO-8859-1 -t UTF-8)")
+            .arg(source.fields().at(field).name())
+            .arg(feature)
+            .arg(encoding.isEmpty() ? QStringLiteral("UTF-8") : encoding,
+                 value.toString().replace(QChar::ReplacementCharacter, QLatin1Char('?'))));
+}
+
 /** Reads every empty text of a row as NULL (VbasRecordFields::emptyTextIsNull). */
 void readEmptyTextAsNull(QVector<QVariant>& values)
 {
@@ -622,32 +652,45 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
                 firstNullRegion = id;
             nullRegionRecords += vbas::Count(count);
         }
-        table.regionKey.push_back(byValueId.code(ids, std::size_t(regionAt),
-                                                 [&]
-                                                 {
-                                                     if (VbasCompat::isNull(region))
-                                                         return kNullRegionKey;
-                                                     const QString text = vbasKeyText(region);
-                                                     std::uint32_t key = regionKeys.value(
-                                                         text, std::uint32_t(table.regionKeys.size()));
-                                                     if (key == table.regionKeys.size())
-                                                     {
-                                                         regionKeys.insert(text, key);
-                                                         table.regionKeys.push_back(text.toStdString());
-                                                     }
-                                                     return key;
-                                                 }));
+        table.regionKey.push_back(byValueId.code(
+            ids, std::size_t(regionAt),
+            [&]
+            {
+                refuseUndecodedText(region, source, layer, fields.region, id);
+                if (VbasCompat::isNull(region))
+                    return kNullRegionKey;
+                const QString text = vbasKeyText(region);
+                std::uint32_t key = regionKeys.value(text, std::uint32_t(table.regionKeys.size()));
+                if (key == table.regionKeys.size())
+                {
+                    regionKeys.insert(text, key);
+                    table.regionKeys.push_back(text.toStdString());
+                }
+                return key;
+            }));
         for (std::size_t j = 0; j < categories.size(); ++j)
         {
             const QVariant& value = values.at(int(j));
             if (VbasCompat::isNull(value))
                 nullCategoryRecords[j] += vbas::Count(count);
-            table.codes.push_back(byValueId.code(ids, j, [&] { return categories[j].code(value); }));
+            table.codes.push_back(byValueId.code(ids, j,
+                                                 [&]
+                                                 {
+                                                     refuseUndecodedText(value, source, layer,
+                                                                         attributes.at(int(j)), id);
+                                                     return categories[j].code(value);
+                                                 }));
         }
         for (std::size_t j = 0; j < publishedCategories.size(); ++j)
         {
-            const std::uint32_t code = byValueId.code(
-                ids, std::size_t(q) + j, [&] { return publishedCategories[j].code(values.at(q + int(j))); });
+            const std::uint32_t code =
+                byValueId.code(ids, std::size_t(q) + j,
+                               [&]
+                               {
+                                   const QVariant& value = values.at(q + int(j));
+                                   refuseUndecodedText(value, source, layer, attributes.at(q + int(j)), id);
+                                   return publishedCategories[j].code(value);
+                               });
             publishedCodes.push_back(code);
             std::vector<vbas::Count>& held = publishedValueRecords[j];
             if (code >= held.size())
@@ -664,6 +707,7 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
                         "record %1 has no id (NULL); every record needs its id for the release ledger to "
                         "tell new records from earlier ones, or leave RECORD_ID_FIELD empty")
                         .arg(id));
+            refuseUndecodedText(recordId, source, layer, fields.recordId, id);
             data.recordIds.push_back(vbasKeyText(recordId).toStdString());
         }
         if (counted)
@@ -688,10 +732,41 @@ vbas::RecordTable loadRecords(QgsFeatureSource& source, const QgsVectorLayer* la
     }
     for (std::size_t j = 0; j < publishedCategories.size(); ++j)
     {
+        // What each sensitive code stands for, so that t-closeness can order numbers by value.
+        if (j < table.sensitiveCount)
+            table.sensitiveValues.push_back(publishedCategories[j].values());
         data.recordValues.values.push_back(publishedCategories[j].rankedValues());
         vbas::rankCodes(publishedRanks[j], publishedCodes, j, publishedCategories.size());
     }
+    if (fields.recordId >= 0)
+    {
+        // Rows of one person share a number: every group then counts distinct people.
+        std::unordered_map<std::string_view, std::uint32_t> personOf;
+        table.persons.reserve(data.recordIds.size());
+        for (const std::string& recordId : data.recordIds)
+            table.persons.push_back(
+                personOf.try_emplace(recordId, std::uint32_t(personOf.size())).first->second);
+        feedback.info(QObject::tr("'%1' (RECORD_ID_FIELD) names %2 people in %3 rows: every group counts "
+                                  "its distinct people, and k is a number of people")
+                          .arg(source.fields().at(fields.recordId).name())
+                          .arg(personOf.size())
+                          .arg(data.recordIds.size())
+                          .toStdString());
+    }
     const std::size_t width = publishedCategories.size();
+    if (fields.count >= 0 && width > 0)
+    {
+        // A count table is published merged by everything but its count (VbasOutputs::writeRecords()): each
+        // row's other published values as one key, so that the engine holds every published row to k.
+        std::unordered_map<std::string, std::uint32_t> keys;
+        table.publishedRowKeys.reserve(rowsWithRecords);
+        for (std::size_t i = 0; i < publishedCodes.size(); i += width)
+            table.publishedRowKeys.push_back(
+                keys.try_emplace(std::string(reinterpret_cast<const char*>(&publishedCodes[i]),
+                                             width * sizeof(std::uint32_t)),
+                                 std::uint32_t(keys.size()))
+                    .first->second);
+    }
     table.sensitiveCodes.reserve(rowsWithRecords * table.sensitiveCount);
     for (std::size_t i = 0; i < publishedCodes.size(); i += width)
         table.sensitiveCodes.insert(table.sensitiveCodes.end(), publishedCodes.begin() + std::ptrdiff_t(i),

@@ -1,5 +1,6 @@
 #include "vbasoutputs.h"
 
+#include "vbasdisk.h"
 #include "vbasfeaturerecords.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
@@ -9,7 +10,9 @@
 #include <qgsfeaturesource.h>
 #include <qgsprocessingfeedback.h>
 #include <qgsprocessingutils.h>
+#include <qgsproviderregistry.h>
 
+#include <QDir>
 #include <QHash>
 
 #include <algorithm>
@@ -36,6 +39,12 @@ QgsGeometry sourceMultiGeometry(const std::vector<unsigned char>& wkb, const Vba
     return geometry;
 }
 
+/** The fields of the aggregated regions for review only, after the published ones. */
+const char* const kReviewAggregateFields[] = {"suppressed_local", "suppressed_global", "suppressed_diversity",
+                                              "anonymity_before", "suppressed_difference"};
+/** The fate of each record, kept withheld ones (KEEP_SUPPRESSED) included. */
+const QString kFateField = QStringLiteral("vbas_fate");
+
 QString fateName(vbas::RecordFate fate)
 {
     switch (fate)
@@ -50,6 +59,8 @@ QString fateName(vbas::RecordFate fate)
         return QStringLiteral("suppressed_diversity");
     case vbas::RecordFate::SuppressedDifference:
         return QStringLiteral("suppressed_difference");
+    case vbas::RecordFate::SuppressedSmallRow:
+        return QStringLiteral("suppressed_row");
     case vbas::RecordFate::Dropped:
         break;
     }
@@ -79,22 +90,23 @@ QVariant VbasRelease::siteAggregateId(std::size_t site) const
 }
 
 VbasSink::VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback,
-                   VbasWrittenCounts* counts)
-    : VbasSink(&sink, nullptr, outputName, feedback, counts)
+                   VbasWrittenCounts* counts, const QString& destination)
+    : VbasSink(&sink, nullptr, outputName, feedback, counts, destination)
 {
 }
 
 VbasSink::VbasSink(VbasRecordSink& records, const QString& outputName, QgsProcessingFeedback& feedback,
-                   VbasWrittenCounts* counts)
-    : VbasSink(nullptr, &records, outputName, feedback, counts)
+                   VbasWrittenCounts* counts, const QString& destination)
+    : VbasSink(nullptr, &records, outputName, feedback, counts, destination)
 {
 }
 
 VbasSink::VbasSink(QgsFeatureSink* sink, VbasRecordSink* records, const QString& outputName,
-                   QgsProcessingFeedback& feedback, VbasWrittenCounts* counts)
+                   QgsProcessingFeedback& feedback, VbasWrittenCounts* counts, const QString& destination)
     : mSink(sink)
     , mRecords(records)
     , mOutputName(outputName)
+    , mDestination(destination)
     , mFeedback(feedback)
     , mCounts(counts)
 {
@@ -126,10 +138,17 @@ void VbasSink::add(QgsFeature& feature)
 
 QgsProcessingException VbasSink::refused() const
 {
+    const QString file = QgsProviderRegistry::instance()
+                             ->decodeUri(QStringLiteral("ogr"), mDestination)
+                             .value(QStringLiteral("path"))
+                             .toString();
     return QgsProcessingException(
-        QObject::tr("%1: could not write a feature (%2); is the disk full? Nothing was moved into place: the "
-                    "previous files are as they were")
-            .arg(mOutputName, mRecords ? mRecords->lastError() : mSink->lastError()));
+        QObject::tr(
+            "%1: could not write a feature to %2 (%3); is the disk full? Nothing was moved into place: "
+            "the previous files are as they were")
+            .arg(mOutputName,
+                 file.isEmpty() ? QObject::tr("its destination") : QDir::toNativeSeparators(file),
+                 VbasDisk::reason(mRecords ? mRecords->lastError() : mSink->lastError(), file)));
 }
 
 void VbasSink::advance(qint64 features)
@@ -195,8 +214,7 @@ QgsFields VbasOutputs::aggregateFields(const VbasRelease& release, Audience audi
     fields.append(field(QStringLiteral("parts"), VbasCompat::FieldTypeInt));
     fields.append(field(QStringLiteral("compactness"), VbasCompat::FieldTypeDouble));
     if (audience == Audience::Review)
-        for (const char* name : {"suppressed_local", "suppressed_global", "suppressed_diversity",
-                                 "anonymity_before", "suppressed_difference"})
+        for (const char* name : kReviewAggregateFields)
             fields.append(field(name, VbasCompat::FieldTypeLongLong));
     return fields;
 }
@@ -223,6 +241,14 @@ QString VbasOutputs::aggregateFieldInWords(const QString& field)
     return found == words.constEnd() ? field : QObject::tr(found.value());
 }
 
+QStringList VbasOutputs::reviewOnlyFields()
+{
+    QStringList names{kFateField};
+    for (const char* name : kReviewAggregateFields)
+        names << QString::fromLatin1(name);
+    return names;
+}
+
 QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::size_t a,
                                                const VbasPlanarFrame& frame, Audience audience)
 {
@@ -237,8 +263,9 @@ QgsAttributes VbasOutputs::aggregateAttributes(const VbasRelease& release, std::
     if (audience == Audience::Publication)
         return attributes;
     const vbas::SuppressionOutcome& counts = release.result.suppression;
-    // aggregateSuppressed counts every reason a group is withheld in its aggregate: below k, not l-diverse,
-    // or too close to an earlier release's count.
+    // aggregateSuppressed counts every reason records are withheld in their aggregate: a group or a count
+    // table's published row below k (suppressed_local), a group not l-diverse, or too close to an earlier
+    // release's count.
     const vbas::Count diversity = counts.aggregateDiversitySuppressed[a];
     const vbas::Count difference = counts.aggregateDifferenceSuppressed[a];
     attributes << qlonglong(counts.aggregateSuppressed[a] - diversity - difference)
@@ -297,7 +324,7 @@ void VbasOutputs::writeMapping(VbasSink& sink, QgsFeatureSource& regions, int re
 
 std::size_t VbasOutputs::RecordLayout::level(const VbasRelease& release, std::size_t j) const
 {
-    if (hierarchies == nullptr || !release.generalization || !(*hierarchies)[j])
+    if (release.hierarchies() == nullptr || !(*release.hierarchies())[j])
         return 0;
     return release.generalization->levels[j];
 }
@@ -308,7 +335,7 @@ QVector<QVariant> VbasOutputs::RecordLayout::releasedValues(const VbasRelease& r
     const std::size_t at = level(release, j);
     if (at == 0)
         return read;
-    const vbas::Hierarchy& hierarchy = (*hierarchies)[j]->hierarchy;
+    const vbas::Hierarchy& hierarchy = (*release.hierarchies())[j]->hierarchy;
     QVector<QVariant> values;
     for (std::uint32_t group = 0; group < hierarchy.groups(at); ++group)
         values << (hierarchy.isNull(at, group)
@@ -338,7 +365,7 @@ QgsFields VbasOutputs::recordFields(const QgsFields& fields, const RecordLayout&
     if (layout.roles.count >= 0)
         published.append(field(fields.at(layout.roles.count).name(), VbasCompat::FieldTypeLongLong));
     if (layout.flagFates)
-        published.append(field(QStringLiteral("vbas_fate"), VbasCompat::FieldTypeString));
+        published.append(field(kFateField, VbasCompat::FieldTypeString));
     return published;
 }
 
@@ -355,7 +382,8 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
                                                   vbas::RecordFate::SuppressedLocally,
                                                   vbas::RecordFate::Dropped,
                                                   vbas::RecordFate::SuppressedDiversity,
-                                                  vbas::RecordFate::SuppressedDifference};
+                                                  vbas::RecordFate::SuppressedDifference,
+                                                  vbas::RecordFate::SuppressedSmallRow};
 
     // The columns as recordFields() lays them out (row_id aside): region, quasi-identifiers, published
     // values, count, fate.
@@ -412,7 +440,7 @@ void VbasOutputs::writeRecords(VbasSink& sink, const QgsFields& fields, const Re
                 row[1 + j] = code;
             else
             {
-                const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
+                const vbas::Hierarchy& hierarchy = (*release.hierarchies())[j]->hierarchy;
                 row[1 + j] = dataset.rowClass(r) == vbas::kNoClass
                                  ? std::uint32_t(hierarchy.groups(levels[j])) + code
                                  : hierarchy.group(levels[j], code);
@@ -586,14 +614,14 @@ QgsFields VbasOutputs::comparisonFields()
 namespace
 {
 QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::PipelineConfig& config,
-                                   const vbas::Hierarchies* hierarchies)
+                                   const vbas::Hierarchies& hierarchies)
 {
     QgsAttributes attributes;
     attributes << QString::fromStdString(config.siteCounter) << QString::fromStdString(config.siteLocator)
                << (config.siteRefiner.empty() ? QStringLiteral("none")
                                               : QString::fromStdString(config.siteRefiner))
-               << (hierarchies != nullptr && !row.levels.empty()
-                       ? QVariant(VbasOutputs::generalizationLevels(*hierarchies, row.levels))
+               << (!hierarchies.empty() && !row.levels.empty()
+                       ? QVariant(VbasOutputs::generalizationLevels(hierarchies, row.levels))
                        : VbasCompat::nullOf(VbasCompat::FieldTypeString))
                << int(row.siteCount) << int(row.result.aggregation.size());
     for (const vbas::MetricValue& metric : row.result.metrics)
@@ -604,12 +632,12 @@ QgsAttributes comparisonAttributes(const vbas::SweepRow& row, const vbas::Pipeli
 } // namespace
 
 QList<QgsAttributes> VbasOutputs::comparisonTable(const vbas::ComparisonResult& comparison,
-                                                  const std::vector<vbas::PipelineConfig>& configs,
-                                                  const vbas::Hierarchies* hierarchies)
+                                                  const std::vector<vbas::PipelineConfig>& configs)
 {
     QList<QgsAttributes> table;
     for (std::size_t r = 0; r < comparison.rows.size(); ++r)
-        table << comparisonAttributes(comparison.rows[r], configs[comparison.rowConfig[r]], hierarchies);
+        table << comparisonAttributes(comparison.rows[r], configs[comparison.rowConfig[r]],
+                                      comparison.hierarchies);
     return table;
 }
 

@@ -42,11 +42,12 @@ struct VbasRelease : vbas::ReleaseResult
 class VbasSink
 {
 public:
+    /** The sink of the output `outputName`, writing `destination` (the layer source QGIS gave it). */
     VbasSink(QgsFeatureSink& sink, const QString& outputName, QgsProcessingFeedback& feedback,
-             VbasWrittenCounts* counts);
+             VbasWrittenCounts* counts, const QString& destination = QString());
     /** A sink of rows without geometry: addRows() converts each value once; add() writes one row. */
     VbasSink(VbasRecordSink& records, const QString& outputName, QgsProcessingFeedback& feedback,
-             VbasWrittenCounts* counts);
+             VbasWrittenCounts* counts, const QString& destination = QString());
     void add(QgsFeature& feature);
     /**
      * Adds every row of `rows` in their order (into a QGIS sink as features with `fields`); progress as
@@ -66,7 +67,7 @@ public:
 
 private:
     VbasSink(QgsFeatureSink* sink, VbasRecordSink* records, const QString& outputName,
-             QgsProcessingFeedback& feedback, VbasWrittenCounts* counts);
+             QgsProcessingFeedback& feedback, VbasWrittenCounts* counts, const QString& destination);
     /** The error of a feature the sink refused. */
     QgsProcessingException refused() const;
     /** Counts `features` more written, moving the bar. */
@@ -75,6 +76,7 @@ private:
     QgsFeatureSink* mSink = nullptr;
     VbasRecordSink* mRecords = nullptr;
     QString mOutputName;
+    QString mDestination;
     QgsProcessingFeedback& mFeedback;
     VbasWrittenCounts* mCounts = nullptr;
     qint64 mWritten = 0;
@@ -98,6 +100,12 @@ enum class Audience
     Publication,
     Review,
 };
+
+/**
+ * Returns the fields that only review outputs carry (withheld counts, the anonymity before suppression, the
+ * fate of withheld records): a layer holding one is for review only.
+ */
+QStringList reviewOnlyFields();
 
 /** Returns the numeric output of metric `id`: quality.average_distance gives AVERAGE_DISTANCE. */
 QString metricOutputName(const std::string& id);
@@ -134,9 +142,6 @@ struct RecordLayout
     VbasRecordFields roles;
     bool rowId = false;     //!< a fresh row_id first, numbered in the published order
     bool flagFates = false; //!< withheld rows kept, with an empty region and their fate in vbas_fate (review)
-    /** The job's hierarchies, when the release generalized quasi-identifiers (their levels are the
-     * release's). */
-    const vbas::Hierarchies* hierarchies = nullptr;
 
     /** Returns the level quasi-identifier `j` is released at (0: as it is). */
     std::size_t level(const VbasRelease& release, std::size_t j) const;
@@ -193,11 +198,10 @@ QString generalizationLevels(const vbas::Hierarchies& hierarchies, const std::ve
  * case), attribute_loss and pareto_optimal.
  */
 QgsFields comparisonFields();
-/** Returns the attributes of every row of `comparison`, made by `configs` with the job's `hierarchies`
- * (nullptr: none), in the layout of comparisonFields(). */
+/** Returns the attributes of every row of `comparison`, made by `configs`, in the layout of
+ * comparisonFields(). */
 QList<QgsAttributes> comparisonTable(const vbas::ComparisonResult& comparison,
-                                     const std::vector<vbas::PipelineConfig>& configs,
-                                     const vbas::Hierarchies* hierarchies);
+                                     const std::vector<vbas::PipelineConfig>& configs);
 /** Writes the rows of comparisonTable(). */
 void writeComparison(VbasSink& sink, const QList<QgsAttributes>& table);
 } // namespace VbasOutputs

@@ -6,6 +6,8 @@
 
 #include <qgsfeature.h>
 #include <qgsprocessingalgorithm.h>
+#include <qgsprocessingcontext.h>
+#include <qgsprocessingparameters.h>
 
 #include <atomic>
 
@@ -15,6 +17,8 @@ namespace
 std::atomic<bool> gLabelsShown{false};
 /** The algorithm whose labels the errors of this thread's run use (LabelScope). */
 thread_local const QgsProcessingAlgorithm* tLabelled = nullptr;
+/** The metadata of an output for review only: true, or the boolean parameter that makes it so. */
+const QString kReviewOnly = QStringLiteral("vbas_review_only");
 } // namespace
 
 void VbasParameters::showLabels(bool shown)
@@ -50,6 +54,25 @@ QgsProcessingException VbasParameters::parameterError(const QString& parameterNa
 QgsProcessingException VbasParameters::canceledError()
 {
     return QgsProcessingException(QObject::tr("Canceled by the user; no output was written."));
+}
+
+void VbasParameters::markForReview(QgsProcessingParameterDefinition& definition, const QString& when)
+{
+    QVariantMap metadata = definition.metadata();
+    metadata.insert(kReviewOnly, when.isEmpty() ? QVariant(true) : QVariant(when));
+    definition.setMetadata(metadata);
+}
+
+bool VbasParameters::isForReview(const QgsProcessingParameterDefinition& definition,
+                                 const QVariantMap& parameters, QgsProcessingContext& context)
+{
+    const QVariant mark = definition.metadata().value(kReviewOnly);
+    if (mark.userType() != QMetaType::QString)
+        return mark.toBool();
+    const QgsProcessingAlgorithm* algorithm = definition.algorithm();
+    const QgsProcessingParameterDefinition* when =
+        algorithm ? algorithm->parameterDefinition(mark.toString()) : nullptr;
+    return when && QgsProcessingParameters::parameterAsBoolean(when, parameters, context);
 }
 
 qint64 VbasParameters::recordCount(const QgsFeature& feature, int countFieldIndex)

@@ -3,11 +3,14 @@
 #include <qgsexception.h>
 
 #include <QString>
+#include <QVariantMap>
 
 #include <string>
 
 class QgsFeature;
 class QgsProcessingAlgorithm;
+class QgsProcessingContext;
+class QgsProcessingParameterDefinition;
 
 /**
  * What every layer of the provider shares about parameters: the name of every parameter and output of every
@@ -25,10 +28,21 @@ inline const QString kParameterCountField = QStringLiteral("COUNT_FIELD");
 inline const QString kParameterSensitiveFields = QStringLiteral("SENSITIVE_FIELDS");
 inline const QString kParameterL = QStringLiteral("L");
 inline const QString kParameterLMeasure = QStringLiteral("L_MEASURE");
-/** The record id field (identifying, never published), for the release ledger. */
+/** The person id field (identifying, never published): k counts people; the release ledger keeps a keyed
+ * sample. */
 inline const QString kRecordIdField = QStringLiteral("RECORD_ID_FIELD");
 /** Where the release ledger is kept. */
 inline const QString kReleaseLedger = QStringLiteral("RELEASE_LEDGER");
+/** Make a new release ledger at RELEASE_LEDGER (never made silently). */
+inline const QString kNewLedger = QStringLiteral("NEW_LEDGER");
+/** The key file of the release ledger (kept apart from it); empty: the default key folder. */
+inline const QString kLedgerKey = QStringLiteral("LEDGER_KEY");
+/** From the command line: release without keeping a ledger, said explicitly. */
+inline const QString kNoLedger = QStringLiteral("NO_LEDGER");
+/** Ledger entries of other people's records, which do not bind this release's territory. */
+inline const QString kOtherPeople = QStringLiteral("OTHER_PEOPLE");
+/** Why a ledger entry is withdrawn. */
+inline const QString kReason = QStringLiteral("REASON");
 inline const QString kRegions = QStringLiteral("REGIONS");
 inline const QString kRegionIdField = QStringLiteral("REGION_ID_FIELD");
 inline const QString kRecordRegionField = QStringLiteral("RECORD_REGION_FIELD");
@@ -87,6 +101,11 @@ inline const QString kEmptySites = QStringLiteral("EMPTY_SITES");
 inline const QString kLedgerEntry = QStringLiteral("LEDGER_ENTRY");
 inline const QString kAggregateField = QStringLiteral("AGGREGATE_FIELD");
 
+// Checking a release
+/** The small area of each row of a table kept for review: what the columns are judged to tell. */
+inline const QString kSmallAreaField = QStringLiteral("SMALL_AREA_FIELD");
+inline const QString kOutputColumns = QStringLiteral("OUTPUT_COLUMNS");
+
 // Comparing approaches
 inline const QString kSweepSteps = QStringLiteral("SWEEP_STEPS");
 inline const QString kSweepFraction = QStringLiteral("SWEEP_FRACTION");
@@ -126,9 +145,9 @@ inline QString optionParameterName(const std::string& key)
 void showLabels(bool shown);
 /**
  * While one lives, in its thread, the errors naming a parameter of `algorithm` lead with the parameter's
- * label as the dialog shows it (parameterTitle()), when showLabels() is on. The output guard and the parameter
- * reader of a run each hold one, so that every error of the run, checks of the dialog included, reads like
- * the dialog.
+ * label as the dialog shows it (parameterTitle()), when showLabels() is on. The output guard and the
+ * parameter reader of a run each hold one, so that every error of the run, checks of the dialog included,
+ * reads like the dialog.
  */
 class LabelScope
 {
@@ -147,11 +166,26 @@ private:
  * scripts), else the name.
  */
 QString parameterTitle(const QString& parameterName);
-/** Returns the error every user-fixable problem becomes: "PARAMETER: message", the parameter as parameterTitle()
- * names it. */
+/** Returns the error every user-fixable problem becomes: "PARAMETER: message", the parameter as
+ * parameterTitle() names it. */
 QgsProcessingException parameterError(const QString& parameterName, const QString& message);
 /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
 QgsProcessingException canceledError();
+/**
+ * Marks the output `definition` as for the custodian's review only, never to publish (docs/publishing.md),
+ * or, with `when`, as review only when the boolean parameter `when` is true (KEEP_SUPPRESSED): the output
+ * guard keeps review outputs out of files that are published.
+ */
+void markForReview(QgsProcessingParameterDefinition& definition, const QString& when = QString());
+/** Returns `definition` marked by markForReview(). */
+template <typename Definition> Definition* forReview(Definition* definition, const QString& when = QString())
+{
+    markForReview(*definition, when);
+    return definition;
+}
+/** Returns true when the output `definition` of an algorithm run with `parameters` is for review only. */
+bool isForReview(const QgsProcessingParameterDefinition& definition, const QVariantMap& parameters,
+                 QgsProcessingContext& context);
 /**
  * Returns the number of records `feature` stands for: 1 without a count field
  * (`countFieldIndex` -1), else the field's value under vbas::wholeRecordCount's rule (text holding

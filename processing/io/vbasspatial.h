@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "geometry/Obstacles.h"
 #include "vbasjobloader.h"
 

@@ -1,6 +1,7 @@
 #include "vbasogrtable.h"
 
 #include "vbasarrowbatches.h"
+#include "vbasdisk.h"
 #include "vbasqgiscompat.h"
 #include "vbasrecordstorage.h"
 
@@ -9,6 +10,7 @@
 
 #include <QDate>
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 
 #include <gdal.h>
@@ -291,11 +293,13 @@ VbasOgrTable::VbasOgrTable(const QString& destination, const QgsFields& fields, 
                            Route route)
     : mTable(std::make_unique<Table>())
     , mOutputName(outputName)
+    , mFile(VbasGdal::path(destination))
 {
     const auto fail = [&](const QString& why)
     {
         return QgsProcessingException(
-            QObject::tr("%1: could not write %2 through GDAL: %3").arg(outputName, destination, why));
+            QObject::tr("%1: could not write %2 through GDAL: %3")
+                .arg(outputName, destination, VbasDisk::reason(why, VbasGdal::path(destination))));
     };
     Table& t = *mTable;
     if (!VbasGdal::openLayer(destination, true, t.dataset, t.layer))
@@ -685,7 +689,7 @@ void VbasOgrTable::finish()
     }
     if (!committed)
         throw QgsProcessingException(
-            QObject::tr("%1: could not commit the rows (%2); is the disk full? Nothing was moved into place: "
-                        "the previous files are as they were")
-                .arg(mOutputName, error));
+            QObject::tr("%1: could not commit the rows to %2 (%3); is the disk full? Nothing was moved into "
+                        "place: the previous files are as they were")
+                .arg(mOutputName, QDir::toNativeSeparators(mFile), VbasDisk::reason(error, mFile)));
 }

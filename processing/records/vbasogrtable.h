@@ -82,5 +82,7 @@ private:
     struct Table;
     std::unique_ptr<Table> mTable;
     QString mOutputName;
+    /** The file written, for messages. */
+    QString mFile;
     QString mError;
 };

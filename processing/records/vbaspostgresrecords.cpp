@@ -1,6 +1,6 @@
 #include "vbaspostgresrecords.h"
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "data/DistinctRows.h"
 #include "data/TextIds.h"
 #include "vbasqgiscompat.h"

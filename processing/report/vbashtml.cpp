@@ -1,5 +1,6 @@
 #include "vbashtml.h"
 
+#include "vbasdisk.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsexception.h>
@@ -184,13 +185,13 @@ void VbasHtml::write(const QString& path, const QString& outputName, const QStri
 {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        throw QgsProcessingException(
-            QObject::tr("%1: cannot write the report to %2: %3").arg(outputName, path, file.errorString()));
+        throw QgsProcessingException(QObject::tr("%1: cannot write the report to %2: %3")
+                                         .arg(outputName, path, VbasDisk::reason(file.errorString(), path)));
     QTextStream stream(&file);
     VbasCompat::useUtf8(stream);
     stream << html;
     stream.flush();
     if (stream.status() != QTextStream::Ok || !file.flush())
-        throw QgsProcessingException(
-            QObject::tr("%1: writing the report to %2 failed").arg(outputName, path));
+        throw QgsProcessingException(QObject::tr("%1: writing the report to %2 failed (%3)")
+                                         .arg(outputName, path, VbasDisk::reason(file.errorString(), path)));
 }

@@ -1,6 +1,7 @@
 #include "vbasmapimage.h"
 
 #include "vbascharts.h"
+#include "vbasdisk.h"
 #include "vbasqgiscompat.h"
 #include "vbasstyling.h"
 
@@ -215,7 +216,7 @@ void VbasMapImage::save(const QString& path, const QString& outputName, const QB
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(png) < 0 || !file.flush())
         throw QgsProcessingException(QObject::tr("%1: cannot write the map image to %2: %3")
-                                         .arg(outputName, path, file.errorString()));
+                                         .arg(outputName, path, VbasDisk::reason(file.errorString(), path)));
 }
 
 QString VbasMapImage::caption() const

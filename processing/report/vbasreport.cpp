@@ -1,7 +1,7 @@
 #include "vbasreport.h"
 
-#include "NumberText.h"
 #include "Registry.h"
+#include "base/NumberText.h"
 #include "vbascharts.h"
 #include "vbasprovenance.h"
 #include "vbaswithheld.h"
@@ -45,9 +45,9 @@ QString fieldName(const VbasJob& job, int field)
 /** How quasi-identifier `j` is released, in words that follow its name: "in bands of 10", "as it is". */
 QString releasedAs(const VbasRelease& release, const VbasOutputs::RecordLayout& layout, std::size_t j)
 {
-    if (layout.hierarchies == nullptr || !(*layout.hierarchies)[j])
+    if (release.hierarchies() == nullptr || !(*release.hierarchies())[j])
         return QObject::tr("as it is");
-    return QString::fromStdString((*layout.hierarchies)[j]->describeLevel(layout.level(release, j)));
+    return QString::fromStdString((*release.hierarchies())[j]->describeLevel(layout.level(release, j)));
 }
 
 /**
@@ -57,10 +57,10 @@ QString releasedAs(const VbasRelease& release, const VbasOutputs::RecordLayout& 
 QString examples(const VbasRelease& release, const VbasOutputs::RecordLayout& layout,
                  const VbasWithheld& withheld, std::size_t j)
 {
-    if (layout.hierarchies == nullptr || !(*layout.hierarchies)[j] || layout.level(release, j) == 0 ||
+    if (release.hierarchies() == nullptr || !(*release.hierarchies())[j] || layout.level(release, j) == 0 ||
         int(j) >= withheld.quasiIdentifiers.size())
         return QString();
-    const vbas::Hierarchy& hierarchy = (*layout.hierarchies)[j]->hierarchy;
+    const vbas::Hierarchy& hierarchy = (*release.hierarchies())[j]->hierarchy;
     if (hierarchy.levelName(layout.level(release, j)) == "*")
         return QString();
     constexpr int kShown = 3;
@@ -155,8 +155,11 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
                     QObject::tr("as their combination of values is rarer than k in "
                                 "the whole data set")),
           std::pair(counts.locallySuppressed, QObject::tr("as too few like them live in their region")),
+          std::pair(counts.smallRowSuppressed,
+                    QObject::tr("as the count row they would be published in holds fewer than k records")),
           std::pair(counts.diversitySuppressed,
-                    QObject::tr("as their group's sensitive values vary too little (l-diversity)")),
+                    QObject::tr("as their group's sensitive values vary too little or stray too far "
+                                "(l-diversity, t-closeness)")),
           std::pair(counts.differenceSuppressed,
                     QObject::tr("as their group's count differs from an earlier release's by 1 to k - 1"))})
         if (records > 0)
@@ -236,9 +239,11 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
     for (std::size_t a = 0; a < aggregation.size(); ++a)
         members << double(aggregation.memberCount(a));
     QString geography =
-        (aggregation.size() == 1 ? QObject::tr("The %1 small areas are merged into one region.")
-                                 : QObject::tr("The %1 small areas are merged into %2 regions"))
-            .arg(count(qint64(dataset.regionCount())), count(qint64(aggregation.size())));
+        aggregation.size() == 1
+            ? QObject::tr("The %1 small areas are merged into one region.")
+                  .arg(count(qint64(dataset.regionCount())))
+            : QObject::tr("The %1 small areas are merged into %2 regions")
+                  .arg(count(qint64(dataset.regionCount())), count(qint64(aggregation.size())));
     if (members.size() > 1)
     {
         const VbasCharts::Summary spread = VbasCharts::summary(members);
@@ -265,20 +270,14 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
                   .arg(listed(quasiIdentifiers))
                   .arg(result.k - 1)
                   .arg(result.k);
-    if (result.diversity.enabled())
+    if (!result.criteria.empty())
     {
         QStringList sensitive;
         for (const int field : layout.roles.sensitive)
             sensitive << fieldName(job, field);
         protection +=
-            QStringLiteral(" ") +
-            (result.diversity.measure == vbas::DiversityRule::Measure::Distinct
-                 ? QObject::tr(
-                       "Each such group holds at least %1 different values of %2 (l-diversity, l = %1).")
-                 : QObject::tr("In each such group the values of %2 are at least as varied as %1 equally "
-                               "frequent ones (entropy l-diversity, l = %1)."))
-                .arg(result.diversity.l)
-                .arg(listed(sensitive));
+            QStringLiteral(" ") + QObject::tr("Each such group also meets %1 on %2.")
+                                      .arg(QString::fromStdString(result.criteria), listed(sensitive));
     }
     html += QStringLiteral("<p>%1 %2</p>\n").arg(escaped(geography), escaped(protection));
 
@@ -321,7 +320,8 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
 QString ledgerSection(const QStringList& ledger)
 {
     return QStringLiteral("<h2 id=\"ledger\">%1</h2>\n<ul>\n<li>%2</li>\n</ul>\n")
-        .arg(QObject::tr("Release ledger"), ledger.join(QStringLiteral("</li>\n<li>")));
+        .arg(QObject::tr("Release ledger, people and published columns"),
+             ledger.join(QStringLiteral("</li>\n<li>")));
 }
 
 QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
@@ -340,7 +340,11 @@ QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
         {QObject::tr("suppressed globally (rare in the whole table)"), qlonglong(counts.globallySuppressed)});
     html += row(
         {QObject::tr("suppressed locally (too few in their region)"), qlonglong(counts.locallySuppressed)});
-    html += row({QObject::tr("withheld for l-diversity (too few sensitive values in their group)"),
+    if (dataset.publishesCountRows())
+        html += row({QObject::tr("withheld in count rows below k (their group holds k, but the row of their "
+                                 "published values fewer)"),
+                     qlonglong(counts.smallRowSuppressed)});
+    html += row({QObject::tr("withheld for the sensitive values (l-diversity, t-closeness)"),
                  qlonglong(counts.diversitySuppressed)});
     html +=
         row({QObject::tr("withheld against earlier releases (their group's count 1 to k - 1 away from one "
@@ -503,7 +507,7 @@ QString attributeNotes(const vbas::GeneralizationReport& report, const vbas::Hie
 /** The level combinations the generalization search evaluated, the chosen one and their frontier. */
 QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayout& layout)
 {
-    const vbas::Hierarchies* hierarchies = layout.hierarchies;
+    const vbas::Hierarchies* hierarchies = release.hierarchies();
     if (!release.generalization || hierarchies == nullptr)
         return QString();
     const vbas::GeneralizationReport& report = *release.generalization;
@@ -544,14 +548,17 @@ QString generalization(const VbasRelease& release, const VbasOutputs::RecordLayo
                              .arg(report.latticeNodes)
                              .arg(report.prunedNodes)
                              .arg(QString::fromStdString(vbas::percentText(report.budgetPercent)))),
-                 escaped(
-                     QObject::tr("To be quick, the search evaluates each combination without the site "
-                                 "refinement and region moves: the columns under \"evaluated\". The chosen "
-                                 "one is then released with them: %1 regions and %2 records withheld (%3), "
-                                 "where its evaluation found %4 regions and %5 withheld.")
-                         .arg(count(qint64(result.aggregation.size())), count(withheld),
-                              percent(double(withheld), double(records)), count(qint64(chosen.aggregates)),
-                              count(qint64(chosen.withheld)))),
+                 escaped(QObject::tr(
+                             "To be quick, the search evaluates each combination without the site "
+                             "refinement and region moves: the columns under \"evaluated\". The coarsest "
+                             "searches its site counts; once it is within the budget, a finer combination "
+                             "is released at the coarsest's site count only, as it reaches as many regions "
+                             "only if it is within the budget there. The chosen "
+                             "one is then released with them: %1 regions and %2 records withheld (%3), "
+                             "where its evaluation found %4 regions and %5 withheld.")
+                             .arg(count(qint64(result.aggregation.size())), count(withheld),
+                                  percent(double(withheld), double(records)),
+                                  count(qint64(chosen.aggregates)), count(qint64(chosen.withheld)))),
                  escaped(
                      QObject::tr("Only the chosen combination is released: two releases of the same records "
                                  "at other levels or regions could be overlaid to single people out.")));

@@ -53,7 +53,7 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
     {
         level[j] = layout.level(release, j);
         if (level[j] > 0)
-            hierarchy[j] = &(*layout.hierarchies)[j]->hierarchy;
+            hierarchy[j] = &(*release.hierarchies())[j]->hierarchy;
         published[j] = layout.releasedValues(release, j, read.values[j]);
         byGroup[j].resize(std::size_t(published[j].size()));
     }
@@ -64,7 +64,7 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
         const vbas::RecordFate fate = release.fates[row];
         if (fate == vbas::RecordFate::Dropped)
             continue;
-        const auto records = qint64(dataset.rowCount(row));
+        const auto records = qint64(dataset.rowWeight(row)); // people, when counted by person
         const qint64 out = isWithheld(fate) ? records : 0;
         withheld.records += records;
         withheld.withheld += out;

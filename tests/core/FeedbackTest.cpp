@@ -1,4 +1,4 @@
-#include "Feedback.h"
+#include "base/Feedback.h"
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>

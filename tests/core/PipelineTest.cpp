@@ -1,5 +1,6 @@
 #include "Pipeline.h"
 #include "PropertyCheck.h"
+#include "Release.h"
 #include "SceneSupport.h"
 #include "TestSupport.h"
 
@@ -245,7 +246,7 @@ TEST(Pipeline, ReleaseIsTheStagesWithPolygonsCellsAndFates)
     const GridJob grid;
     const Pipeline pipeline(fixedSites(9.0));
     Feedback feedback;
-    const ReleaseResult whole = pipeline.release(grid.job(), ReleaseRequest{true, {}}, feedback);
+    const ReleaseResult whole = vbas::release(pipeline, grid.job(), ReleaseRequest{true, {}}, feedback);
     const PipelineResult staged = pipeline.run(grid.job(), feedback);
     EXPECT_EQ(whole.result.aggregation.regionAggregate, staged.aggregation.regionAggregate);
     EXPECT_EQ(whole.result.suppression.released, staged.suppression.released);
@@ -289,10 +290,13 @@ TEST(Pipeline, ReleaseWithoutPolygonsHasNoneAndRefusesCells)
     const GridJob grid;
     const Pipeline pipeline(fixedSites(9.0));
     Feedback feedback;
-    const ReleaseResult whole = pipeline.release(grid.dataset, ReleaseRequest{}, feedback);
+    const ReleaseResult whole = vbas::release(pipeline, grid.dataset, ReleaseRequest{}, feedback);
     EXPECT_TRUE(whole.polygons.empty());
     EXPECT_EQ(whole.fates.size(), grid.dataset.rows());
-    EXPECT_EQ(errorSubject([&] { pipeline.release(grid.dataset, ReleaseRequest{true, {}}, feedback); }),
+    EXPECT_EQ(errorSubject(
+                  [&] {
+                      vbas::release(pipeline, grid.dataset, ReleaseRequest{true, {}}, feedback);
+                  }),
               Subject::Partition);
 }
 
@@ -346,7 +350,7 @@ TEST(Pipeline, SingleStagesAreThoseOfTheRelease)
     config.siteCounter = "sitecount.naive_anonymity";
     const Pipeline pipeline(config);
     Feedback feedback;
-    const ReleaseResult whole = pipeline.release(grid.job(), ReleaseRequest{}, feedback);
+    const ReleaseResult whole = vbas::release(pipeline, grid.job(), ReleaseRequest{}, feedback);
 
     const SiteCountEstimate estimate = pipeline.estimateSites(grid.job(), feedback);
     EXPECT_EQ(estimate.sites, whole.result.requestedSites);

@@ -1,5 +1,5 @@
-#include "RiskThreshold.h"
-#include "Error.h"
+#include "privacy/RiskThreshold.h"
+#include "base/Error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,15 @@
 #pragma once
 
-#include "Feedback.h"
+#include "Registry.h"
+#include "StrategyOptions.h"
+#include "base/Feedback.h"
 #include "data/Dataset.h"
+#include "privacy/Criteria.h"
+#include "privacy/LDiversity.h"
 
 #include <cctype>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -64,6 +69,33 @@ public:
         return *this;
     }
 
+    /** The person of every row added so far, in order (RecordTable::persons). */
+    DatasetBuilder& persons(std::vector<std::uint32_t> persons)
+    {
+        mRecords.persons = std::move(persons);
+        return *this;
+    }
+
+    /**
+     * Publishes the rows added so far as count rows keyed by their sensitive values (RecordTable::
+     * publishedRowKeys), as a front end publishing a count table with its sensitive fields does.
+     */
+    DatasetBuilder& countRowsBySensitiveValues()
+    {
+        std::map<std::vector<std::uint32_t>, std::uint32_t> keys;
+        const std::size_t width = mRecords.sensitiveCount;
+        mRecords.publishedRowKeys.clear();
+        for (std::size_t row = 0; row < mRecords.rows(); ++row)
+        {
+            const auto first = mRecords.sensitiveCodes.begin() + std::ptrdiff_t(row * width);
+            mRecords.publishedRowKeys.push_back(
+                keys.try_emplace(std::vector<std::uint32_t>(first, first + std::ptrdiff_t(width)),
+                                 std::uint32_t(keys.size()))
+                    .first->second);
+        }
+        return *this;
+    }
+
     /** The value behind every category code of each quasi-identifier (RecordTable::quasiIdentifierValues). */
     DatasetBuilder& values(std::vector<std::vector<CategoryValue>> values)
     {
@@ -86,6 +118,23 @@ private:
     std::unordered_map<std::string, std::uint32_t> mKeyIndex;
     bool mWeighted = false;
 };
+
+/** Turns l-diversity `rule` on in `options`, as a front end does (off when its l is below 2). */
+inline StrategyOptions& withDiversity(StrategyOptions& options, const DiversityRule& rule)
+{
+    static const char* const measures[] = {"distinct", "entropy", "recursive"};
+    options.set("l", rule.enabled() ? double(rule.l) : 0.0);
+    options.set("l_measure", measures[int(rule.measure)]);
+    options.set("c", rule.c);
+    return options;
+}
+
+/** The criteria l-diversity `rule` alone makes (none when its l is below 2). */
+inline Criteria criteriaOf(const DiversityRule& rule)
+{
+    StrategyOptions options;
+    return Criteria::fromOptions(Registry::builtIn(), withDiversity(options, rule));
+}
 
 /** Feedback that keeps warnings and infos for assertions. */
 class RecordingFeedback : public Feedback

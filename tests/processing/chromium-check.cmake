@@ -23,7 +23,11 @@ set(job "REGIONS=${DATA}/olinda.gpkg|layername=tracts" REGION_ID_FIELD=CD_GEOCOD
 foreach(run "aggregateregions;release" "compareapproaches;comparison")
     list(GET run 0 algorithm)
     list(GET run 1 name)
-    execute_process(COMMAND "${TOOL}" run vbas:${algorithm} -- ${job} OUTPUT=TEMPORARY_OUTPUT
+    set(ledger "")
+    if(algorithm STREQUAL "aggregateregions")
+        set(ledger NO_LEDGER=true)
+    endif()
+    execute_process(COMMAND "${TOOL}" run vbas:${algorithm} -- ${job} ${ledger} OUTPUT=TEMPORARY_OUTPUT
                             "OUTPUT_HTML_FILE=${WORK}/${name}.html"
                     RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT status EQUAL 0)

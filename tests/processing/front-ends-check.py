@@ -63,6 +63,7 @@ def parameters(data, out):
         "L": 2,
         "K": 5,
         "SITE_COUNT_METHOD": "sitecount.naive_anonymity",
+        "NO_LEDGER": True,
         "OUTPUT": os.path.join(out, "aggregates.csv"),
         "OUTPUT_RECORDS": os.path.join(out, "records.csv"),
     }

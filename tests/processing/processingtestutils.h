@@ -4,6 +4,8 @@
 #include <qgsprocessingalgorithm.h>
 #include <qgsvectorlayer.h>
 
+#include <QByteArray>
+#include <QMap>
 #include <QStringList>
 #include <QVariantMap>
 
@@ -49,6 +51,9 @@ struct AlgorithmRun
     /** Every progress the run reported, in order (percent). */
     QVector<double> progress;
 };
+
+/** Returns every file of `folder` (hidden ones too) with its bytes, to tell whether a run changed any. */
+QMap<QString, QByteArray> filesIn(const QString& folder);
 
 /** Returns the numeric result `name` of `run`, failing the test when there is none. */
 qint64 number(const AlgorithmRun& run, const char* name);

@@ -7,6 +7,8 @@
 #include <qgsprocessing.h>
 #include <qgsproject.h>
 
+#include <QMap>
+
 #include <gtest/gtest.h>
 
 namespace
@@ -235,6 +237,7 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
     qint64 stray = 0;
     int nullRows = 0;
     int strayRows = 0;
+    QMap<QStringList, qint64> cells; // records per small area and quasi-identifier values (NULL apart)
     QgsFeature feature;
     QgsFeatureIterator features = records->getFeatures();
     while (features.nextFeature(feature))
@@ -249,7 +252,16 @@ void RandomScenario::drawParameters(const StrategyCombination& combination)
             stray += count;
         }
         else
+        {
             known += count;
+            QStringList cell{area.toString()};
+            for (const QString& field : std::as_const(input.quasiIdentifiers))
+            {
+                const QVariant value = feature.attribute(field);
+                cell << (value.isNull() ? QStringLiteral("(NULL)") : value.toString());
+            }
+            someAreaHoldsKOfAClass |= (cells[cell] += count) >= input.k;
+        }
     }
     // Fewer than half the records matching, or more dropped than allowed, means the fields do not correspond.
     const bool tooManyDropped = double(stray) > maxDroppedPercent / 100.0 * double(known + stray);

@@ -50,6 +50,11 @@ public:
      * from the drawn input without VBAS; empty when the run must succeed.
      */
     QString expectedError;
+    /**
+     * Whether some small area holds k records of one combination of quasi-identifier values: any aggregate
+     * holding it releases them, so the release cannot be empty.
+     */
+    bool someAreaHoldsKOfAClass = false;
 
     /** Returns the seed and the drawn choices, to reproduce a failing scenario. */
     QString describe() const;

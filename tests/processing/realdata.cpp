@@ -209,7 +209,8 @@ int expectAreasMatchMembers(QgsVectorLayer& aggregates, QgsVectorLayer& mapping,
 }
 
 QString checkAnonymity(QgsVectorLayer* records, const QString& regionField,
-                       const QStringList& quasiIdentifiers, int k, const QString& countField)
+                       const QStringList& quasiIdentifiers, int k, const QString& countField,
+                       const QString& personField)
 {
     QVariantMap parameters{{QStringLiteral("INPUT"), asParameter(records)},
                            {QStringLiteral("REGION_FIELD"), regionField},
@@ -217,6 +218,8 @@ QString checkAnonymity(QgsVectorLayer* records, const QString& regionField,
                            {QStringLiteral("K"), k}};
     if (!countField.isEmpty())
         parameters.insert(QStringLiteral("COUNT_FIELD"), countField);
+    if (!personField.isEmpty())
+        parameters.insert(QStringLiteral("RECORD_ID_FIELD"), personField);
     const AlgorithmRun run = runAlgorithm(QStringLiteral("vbas:checkanonymity"), parameters);
     EXPECT_TRUE(run.ok) << run.errors.toStdString();
     return run.results.value(QStringLiteral("VERDICT")).toString();

@@ -79,6 +79,10 @@ int expectAreasMatchMembers(QgsVectorLayer& aggregates, QgsVectorLayer& mapping,
                             const QString& regionIdField, double attributeTolerance,
                             const QString& mappingAggregateField = QStringLiteral("aggregate_id"));
 
-/** Returns the VERDICT of vbas:checkanonymity, the independent verifier, on `records`. */
+/**
+ * Returns the VERDICT of vbas:checkanonymity, the independent verifier, on `records`; `personField`, when
+ * given, identifies the person of each row (a record id in a test's own table).
+ */
 QString checkAnonymity(QgsVectorLayer* records, const QString& regionField,
-                       const QStringList& quasiIdentifiers, int k, const QString& countField = QString());
+                       const QStringList& quasiIdentifiers, int k, const QString& countField = QString(),
+                       const QString& personField = QString());

@@ -23,6 +23,7 @@ TEST(Model, ExampleModelChainsTheStepsAndItsReleasePassesTheVerifier)
                                  {"patient_tract", "tract"},
                                  {"quasi_identifiers", QStringList{"age_band", "sex", "married"}},
                                  {"k", 5},
+                                 {"no_ledger", true},
                                  {"release:Released regions", QgsProcessing::TEMPORARY_OUTPUT},
                                  {"release:Released patients", QgsProcessing::TEMPORARY_OUTPUT}};
     const AlgorithmRun run = runAlgorithm(model, parameters);
@@ -53,6 +54,7 @@ TEST(Model, ExampleModelTakesItsFieldsAsInputs)
                                  {"patient_tract", "tract"},
                                  {"quasi_identifiers", QStringList{"age_band", "sex"}},
                                  {"k", 5},
+                                 {"no_ledger", true},
                                  {"release:Released regions", QgsProcessing::TEMPORARY_OUTPUT},
                                  {"release:Released patients", QgsProcessing::TEMPORARY_OUTPUT}};
     const AlgorithmRun run = runAlgorithm(model, parameters);

@@ -12,7 +12,7 @@
 #include "vbasledgerstore.h"
 #include "vbaspostgresrecords.h"
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 
 #include <qgsapplication.h>
 #include <qgsdatasourceuri.h>
@@ -401,17 +401,29 @@ TEST_F(PostGIS, ATableEditedWhileTheReleaseRunsDoesNotChangeWhatIsPublished)
 TEST_F(PostGIS, TheReleaseLedgerInTheDatabaseRefusesASecondAggregationOfTheSameRecords)
 {
     execute(QStringLiteral("DROP TABLE IF EXISTS vbas_release_ledger"));
+    execute(QStringLiteral("DROP TABLE IF EXISTS vbas_release_ledger_meta"));
     const OlindaInput olinda;
-    QVariantMap parameters = olinda.parameters();
+    const OutputFolder folder, secondFolder;
+    QVariantMap parameters = folder.release(olinda.parameters());
     parameters.insert("RELEASE_LEDGER", QStringLiteral("PG:") + connection());
+    const AlgorithmRun missing = runAlgorithm("vbas:aggregateregions", parameters);
+    EXPECT_FALSE(missing.ok) << "a ledger is made only when asked";
+    EXPECT_TRUE(missing.errors.contains("it holds no release ledger")) << missing.errors.toStdString();
+    parameters.insert("NEW_LEDGER", true);
     const AlgorithmRun first = runAlgorithm("vbas:aggregateregions", parameters);
     ASSERT_TRUE(first.ok) << first.errors.toStdString();
     EXPECT_TRUE(first.log.contains("Release ledger: recorded as release 1 in PG:"))
         << first.log.toStdString();
+    parameters = secondFolder.release(olinda.parameters());
+    parameters.insert("RELEASE_LEDGER", QStringLiteral("PG:") + connection());
     parameters.insert("K", 6);
     const AlgorithmRun second = runAlgorithm("vbas:aggregateregions", parameters);
     EXPECT_FALSE(second.ok);
-    EXPECT_TRUE(second.errors.contains("RELEASE_LEDGER: these records overlap those of release 1 of "))
-        << second.errors.toStdString();
-    EXPECT_EQ(VbasLedgerStore(QStringLiteral("PG:") + connection()).entries().size(), 1u);
+    EXPECT_TRUE(second.errors.contains("RELEASE_LEDGER: release 1 of ")) << second.errors.toStdString();
+    QStringList notes;
+    EXPECT_EQ(
+        VbasLedgerStore(QStringLiteral("PG:") + connection(), VbasLedgerStore::Opening::Existing, {}, notes)
+            .entries()
+            .size(),
+        1u);
 }

@@ -87,9 +87,10 @@ TEST(Provider, OffersEveryAlgorithmWithGroupHelpAndCapitalParameters)
             EXPECT_EQ(parameter->name(), parameter->name().toUpper()) << algorithm->id().toStdString();
     }
     names.sort();
-    EXPECT_EQ(names, (QStringList{"aggregateregions", "checkanonymity", "compareapproaches",
-                                  "estimatesitecount", "partitionregions", "populationfloor",
-                                  "rateaggregation", "releaseonaggregation", "selectsites"}));
+    EXPECT_EQ(names,
+              (QStringList{"aggregateregions", "checkanonymity", "compareapproaches", "estimatesitecount",
+                           "partitionregions", "populationfloor", "rateaggregation", "releaseonaggregation",
+                           "selectsites", "withdrawrelease"}));
 }
 
 namespace
@@ -152,6 +153,47 @@ TEST(Provider, StrategyChoicesShowNamesAndTakeIds)
     EXPECT_EQ(compared->ids(mixed), (QStringList{"sitelocation.random", "sitelocation.naive_density"}));
     // The tooltip shows one line per strategy.
     EXPECT_EQ(locators->toolTip().count(QStringLiteral("<br>")), int(registry.siteLocators.size()) - 1);
+}
+
+TEST(Provider, EveryChoiceIsTakenByItsNumberAsTheHelpOffersIt)
+{
+    // qgis_process help and vbas_process help list every choice with its number (0, 1, 2...): the number
+    // must choose what the label at that place chooses, in every enum parameter of every algorithm.
+    int parameters = 0;
+    for (const QgsProcessingAlgorithm* algorithm : vbasProvider()->algorithms())
+        for (const QgsProcessingParameterDefinition* definition : algorithm->parameterDefinitions())
+        {
+            const auto* choices = dynamic_cast<const VbasChoiceParameter*>(definition);
+            if (!choices)
+            {
+                EXPECT_FALSE(dynamic_cast<const QgsProcessingParameterEnum*>(definition))
+                    << algorithm->id().toStdString() << " " << definition->name().toStdString()
+                    << ": an enum parameter that does not read its choices by number";
+                continue;
+            }
+            ++parameters;
+            const QStringList labels = choices->options();
+            for (int i = 0; i < labels.size(); ++i)
+            {
+                const std::string where =
+                    (algorithm->id() + ' ' + definition->name()).toStdString() + ' ' + std::to_string(i);
+                EXPECT_TRUE(choices->checkValueIsAcceptable(QString::number(i))) << where;
+                EXPECT_TRUE(choices->checkValueIsAcceptable(i)) << where;
+                EXPECT_EQ(choices->ids(QString::number(i)), choices->ids(labels[i])) << where;
+                EXPECT_EQ(choices->ids(i), choices->ids(labels[i])) << where;
+            }
+            EXPECT_FALSE(choices->checkValueIsAcceptable(QString::number(labels.size())))
+                << definition->name().toStdString();
+            EXPECT_FALSE(choices->checkValueIsAcceptable(QStringLiteral("-1")))
+                << definition->name().toStdString();
+        }
+    EXPECT_GT(parameters, 10);
+    const VbasChoiceParameter* unknown = choice("aggregateregions", "UNKNOWN_REGIONS");
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->ids(QStringLiteral("1")), QStringList{"drop"});
+    EXPECT_EQ(choice("compareapproaches", "SITE_LOCATION")->ids(QStringLiteral("0,2")),
+              (QStringList{QString::fromStdString(vbas::Registry::builtIn().siteLocators[0].id),
+                           QString::fromStdString(vbas::Registry::builtIn().siteLocators[2].id)}));
 }
 
 TEST(Provider, MainJobDefaultsAreTheDocumentedOnes)

@@ -15,9 +15,15 @@
 #include <qgsprocessing.h>
 #include <qgsproject.h>
 
+#include <gdal.h>
+#include <ogr_api.h>
+
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHash>
+#include <QMap>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -593,4 +599,200 @@ TEST(Robustness, NonAsciiNamesAndValuesSurviveEveryOutput)
     EXPECT_TRUE(html.contains(QStringLiteral("Região"))) << "parameters list the field names";
     EXPECT_TRUE(html.contains(QStringLiteral("Größe &amp; Gewicht"))) << "escaped for HTML";
     EXPECT_FALSE(html.contains(QStringLiteral("Größe & Gewicht")));
+}
+
+// ---- Issue 39: faults and small things --------------------------------------------------------------------
+
+namespace
+{
+/** Returns "ogr:dbname='gpkg' table=\"table\"", a layer of a GeoPackage as an output destination. */
+QString gpkgLayer(const QString& gpkg, const char* table)
+{
+    return QStringLiteral("ogr:dbname='%1' table=\"%2\"").arg(gpkg, table);
+}
+
+/** Makes the GeoPackage `path` holding the table `table` with the integer fields `fields`, then runs `sql`.
+ */
+void makeGeoPackage(const QString& path, const char* table, const QStringList& fields,
+                    const char* sql = nullptr)
+{
+    GDALDriverH driver = GDALGetDriverByName("GPKG");
+    GDALDatasetH dataset = GDALCreate(driver, path.toUtf8().constData(), 0, 0, 0, GDT_Unknown, nullptr);
+    ASSERT_TRUE(dataset);
+    OGRLayerH layer = GDALDatasetCreateLayer(dataset, table, nullptr, wkbNone, nullptr);
+    ASSERT_TRUE(layer);
+    for (const QString& name : fields)
+    {
+        OGRFieldDefnH field = OGR_Fld_Create(name.toUtf8().constData(), OFTInteger);
+        OGR_L_CreateField(layer, field, TRUE);
+        OGR_Fld_Destroy(field);
+    }
+    if (sql != nullptr)
+        GDALDatasetExecuteSQL(dataset, sql, nullptr, nullptr);
+    GDALClose(dataset);
+}
+
+/** Runs `parameters`, expects the exact refusal `message` and the files of `folder` unchanged. */
+void expectRefusedKeepingFiles(const QVariantMap& parameters, const QString& folder,
+                               const std::string& message)
+{
+    const QMap<QString, QByteArray> before = filesIn(folder);
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    EXPECT_FALSE(run.ok);
+    EXPECT_EQ(run.errors.toStdString(), message);
+    EXPECT_EQ(filesIn(folder), before) << "the files there are as they were";
+}
+} // namespace
+
+TEST(Robustness, AReviewOutputNeverSharesAFileWithPublishableOnes)
+{
+    const Squares input;
+    const QString gpkg = input.folder.path("release.gpkg");
+    const std::string native = QDir::toNativeSeparators(gpkg).toStdString();
+    // In one run: the review layer, or the records with their withheld ones, beside the published regions.
+    expectRejected(
+        kAggregate, with(input.parameters(), "OUTPUT_REVIEW", gpkgLayer(gpkg, "review")), input.folder,
+        "OUTPUT_REVIEW: " + native +
+            " is also where OUTPUT goes, which is publishable; OUTPUT_REVIEW is for review only and "
+            "must never be published with it: give OUTPUT_REVIEW a file of its own");
+    expectRejected(
+        kAggregate, with(input.parameters(), "KEEP_SUPPRESSED", true), input.folder,
+        "OUTPUT_RECORDS: " + native +
+            " is also where OUTPUT goes, which is publishable; OUTPUT_RECORDS is for review only and "
+            "must never be published with it: give OUTPUT_RECORDS a file of its own");
+
+    // Across runs: a review layer alone in a file is fine; a published layer is then refused beside it (the
+    // review is not deleted behind the custodian's back), and so is a review layer beside a published one.
+    QVariantMap review = input.parameters();
+    for (const char* output :
+         {"OUTPUT", "OUTPUT_MAPPING", "OUTPUT_SITES", "OUTPUT_RECORDS", "OUTPUT_HTML_FILE"})
+        review.remove(output);
+    review.insert("OUTPUT", QgsProcessing::TEMPORARY_OUTPUT);
+    review.insert("OUTPUT_REVIEW", gpkgLayer(gpkg, "review"));
+    const AlgorithmRun first = runAlgorithm(kAggregate, review);
+    ASSERT_TRUE(first.ok) << first.errors.toStdString();
+    expectRefusedKeepingFiles(
+        input.parameters(), input.folder.path(""),
+        "OUTPUT: " + native +
+            " already holds the layer 'review' of an earlier run, which is for review only "
+            "(it is marked so); a file that is published must hold no review layer: "
+            "delete that layer from the file, or write OUTPUT into another file");
+
+    const QString published = input.folder.path("published.gpkg");
+    QVariantMap publish = input.parameters();
+    for (const char* output : {"OUTPUT_MAPPING", "OUTPUT_SITES", "OUTPUT_RECORDS", "OUTPUT_HTML_FILE"})
+        publish.remove(output);
+    publish.insert("OUTPUT", gpkgLayer(published, "aggregates"));
+    const AlgorithmRun second = runAlgorithm(kAggregate, publish);
+    ASSERT_TRUE(second.ok) << second.errors.toStdString();
+    review.insert("OUTPUT_REVIEW", gpkgLayer(published, "review"));
+    expectRefusedKeepingFiles(review, input.folder.path(""),
+                              "OUTPUT_REVIEW: " + QDir::toNativeSeparators(published).toStdString() +
+                                  " already holds the layer 'aggregates', which is not for review only; "
+                                  "OUTPUT_REVIEW is for review only and must never share a file that may be "
+                                  "published: give OUTPUT_REVIEW a file of its own");
+}
+
+TEST(Robustness, AStaleReviewLayerOfAnEarlierVersionIsKnownByItsWithheldCounts)
+{
+    // A review layer written before review layers were marked: its withheld counts give it away.
+    const Squares input;
+    const QString gpkg = input.folder.path("release.gpkg");
+    makeGeoPackage(gpkg, "old_review", {"aggregate_id", "suppressed_local"});
+    expectRefusedKeepingFiles(
+        input.parameters(), input.folder.path(""),
+        "OUTPUT: " + QDir::toNativeSeparators(gpkg).toStdString() +
+            " already holds the layer 'old_review' of an earlier run, which is for review "
+            "only (its field suppressed_local is for review only); a file that is published "
+            "must hold no review layer: delete that layer from the file, or write OUTPUT "
+            "into another file");
+}
+
+TEST(Robustness, TheReleaseLedgerIsNeverAnOutputNorInsideOne)
+{
+    const Squares input;
+    const QString gpkg = input.folder.path("release.gpkg");
+    // The ledger in the output GeoPackage, as the documentation once invited: refused before anything is
+    // read, so that no ledger file is even made.
+    expectRejected(
+        kAggregate, with(input.parameters(), "RELEASE_LEDGER", gpkg), input.folder,
+        "RELEASE_LEDGER: " + QDir::toNativeSeparators(gpkg).toStdString() +
+            " is also where OUTPUT goes; the ledger is the custodian's and is never published, and "
+            "moving the release into place would replace it: keep the ledger in a file of its own, "
+            "apart from every output");
+
+    // A file that holds a ledger's tables is no output's: a GeoPackage layer would carry them into the
+    // published file, a whole file would destroy the ledger.
+    const QString ledger = input.folder.path("ledger.gpkg");
+    makeGeoPackage(ledger, "notes", {"note"}, "CREATE TABLE vbas_release_ledger (id BIGINT PRIMARY KEY)");
+    QVariantMap recorded = input.parameters();
+    for (const char* output : {"OUTPUT_MAPPING", "OUTPUT_SITES", "OUTPUT_RECORDS", "OUTPUT_HTML_FILE"})
+        recorded.remove(output);
+    for (const QString& output : {gpkgLayer(ledger, "aggregates"), ledger})
+        expectRefusedKeepingFiles(
+            with(recorded, "OUTPUT", output), input.folder.path(""),
+            "OUTPUT: " + QDir::toNativeSeparators(ledger).toStdString() +
+                " holds a release ledger (the table vbas_release_ledger); an output there "
+                "would publish the ledger or replace it: choose another file for OUTPUT");
+}
+
+TEST(Robustness, AReleaseThatWouldPublishNothingIsRefusedAndKeepsThePreviousOne)
+{
+    // k = 6 with a region per square: the 2 men are rare in the whole table, the 6 women (2 in A, 1 in B, 3
+    // in C) too few in every region.
+    const Squares input;
+    const AlgorithmRun previous = runAlgorithm(kAggregate, input.parameters());
+    ASSERT_TRUE(previous.ok) << previous.errors.toStdString();
+    QVariantMap parameters = with(input.parameters(), "K", 6);
+    parameters.insert("SITE_COUNT", 4);
+    expectRefusedKeepingFiles(
+        parameters, input.folder.path(""),
+        "K: with k = 6 no record can be released: all 8 records would be withheld (2 as rare in the whole "
+        "data "
+        "set, 6 as too few in their region, 0 in count rows below k, 0 for l-diversity, 0 against earlier "
+        "releases), so the release would publish nothing; lower K, release more records or coarser "
+        "quasi-identifiers. Nothing was written: the files in place are as they were");
+}
+
+TEST(Robustness, TextNotInTheRecordsEncodingIsRefusedAndReadWithTheNamedOne)
+{
+    // A real Latin-1 CSV: 'Jaú' and 'Jaó' differ in one byte (0xFA, 0xF3), neither of them UTF-8. Read as
+    // UTF-8 both become 'Ja' and U+FFFD, and every released row would say the same town.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("records.csv");
+    QFile csv(path);
+    ASSERT_TRUE(csv.open(QIODevice::WriteOnly));
+    QByteArray bytes("area,sex,town\n");
+    for (const char* area : {"A", "B", "C", "D"})
+        bytes += QByteArray(area) + ",F,Ja\xfa\n" + QByteArray(area) + ",M,Ja\xf3\n";
+    csv.write(bytes);
+    csv.close();
+    const Squares input;
+    QVariantMap parameters = input.parameters();
+    parameters.insert("RECORDS", path);
+    parameters.insert("COUNT_FIELD", QVariant());
+    parameters.insert("RELEASE_FIELDS", QStringList{"town"});
+    parameters.insert("SITE_COUNT", 1);
+    expectRejected(
+        kAggregate, parameters, input.folder,
+        "RECORDS: the value of 'town' in feature 1 is not UTF-8 text ('Ja?', its other bytes shown as ?): "
+        "values that differ only in such bytes would be released as one. Give the file's encoding: in QGIS "
+        "add "
+        "the table as a delimited text layer with its Encoding (Layer > Add Layer > Add Delimited Text "
+        "Layer); "
+        "on the command line "
+        "RECORDS=delimitedtext://file:///path/to/records.csv?type=csv&delimiter=,&geomType="
+        "none&encoding=ISO-8859-1 (the file's own encoding); or convert the file to UTF-8 (iconv -f "
+        "ISO-8859-1 "
+        "-t UTF-8)");
+
+    // Named, through QGIS's delimited-text layer: the two towns stay two in the released rows.
+    parameters.insert("RECORDS",
+                      QStringLiteral("delimitedtext://file://%1?type=csv&delimiter=,&geomType=none&"
+                                     "encoding=ISO-8859-1")
+                          .arg(path));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(countByValue(*outputLayer(run, "OUTPUT_RECORDS"), "town"),
+              (QMap<QString, qint64>{{QStringLiteral("Jaó"), 4}, {QStringLiteral("Jaú"), 4}}));
 }

@@ -322,9 +322,9 @@ TEST(AreaMoveRefiner, CountsLDiversityWithholdingInItsObjective)
         }
         const Scene scene{std::move(grid), builder.build()};
         PipelineConfig plain = configFor(4, 10, "");
-        plain.diversity = {2, DiversityRule::Measure::Distinct};
+        test::withDiversity(plain.options, {2, DiversityRule::Measure::Distinct});
         PipelineConfig refined = configFor(4, 10, "boundary.suppression", 5.0);
-        refined.diversity = plain.diversity;
+        test::withDiversity(refined.options, {2, DiversityRule::Measure::Distinct});
         const PipelineResult before = runOn(scene, plain);
         const PipelineResult after = runOn(scene, refined);
         EXPECT_EQ(after.boundary->objectiveBefore,

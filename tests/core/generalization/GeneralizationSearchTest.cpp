@@ -1,10 +1,13 @@
 #include "GeneralizationSearch.h"
 #include "Pipeline.h"
 #include "PipelineProbe.h"
+#include "Release.h"
 #include "ReleaseCheck.h"
 #include "Sweep.h"
 #include "TestSupport.h"
+#include "generalization/GeneralizedData.h"
 #include "generalization/HierarchySupport.h"
+#include "sitecount/SuppressionBudget.h"
 
 #include <gtest/gtest.h>
 
@@ -43,12 +46,19 @@ std::vector<CategoryValue> numbers(const std::vector<double>& values)
 class HandLattice : public ::testing::Test
 {
 protected:
-    HandLattice()
+    /** The regions and records above, by category code. */
+    static test::DatasetBuilder handRecords()
     {
         test::DatasetBuilder builder({{"age"}, {"sex"}});
         builder.region("A", 0, 0).region("B", 100, 0);
         builder.records("A", {0, 0}).records("A", {1, 0}).records("A", {2, 1}, 2).records("A", {3, 0}, 2);
         builder.records("B", {0, 0}, 2).records("B", {3, 1});
+        return builder;
+    }
+
+    HandLattice()
+    {
+        test::DatasetBuilder builder = handRecords();
         table = builder.table();
         dataset.emplace(builder.build());
         Hierarchy::Level tens;
@@ -78,7 +88,7 @@ TEST_F(HandLattice, ChoosesTheLeastLossThatReachesTheCoarsestRegions)
     request.hierarchies = &hierarchies;
     Feedback feedback;
     const Pipeline pipeline(config);
-    const ReleaseResult release = pipeline.release(job, request, feedback);
+    const ReleaseResult release = vbas::release(pipeline, job, request, feedback);
     ASSERT_TRUE(release.generalization);
     const GeneralizationReport& report = *release.generalization;
     EXPECT_EQ(report.levels, (std::vector<std::size_t>{1, 0}));
@@ -114,9 +124,55 @@ TEST_F(HandLattice, WithoutHierarchiesNothingChanges)
 {
     Job job(*dataset);
     Feedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, {}, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, {}, feedback);
     EXPECT_FALSE(release.generalization);
     EXPECT_EQ(release.result.suppression.suppressed(), 3u);
+}
+
+TEST_F(HandLattice, TheReleaseCarriesTheHierarchiesItBuiltAndWhatALaterReleaseBuildsThemFrom)
+{
+    // The configuration's generalization, parsed once: bands of 10 over 21..34 are the hand lattice's
+    // levels, and "*" removes age, so the highest level the search may use is "10".
+    config.generalization = Generalization::parse("age: interval 10");
+    // The values behind the codes, from which the pipeline builds the hierarchies itself.
+    const Dataset valued =
+        handRecords()
+            .values({numbers({21, 23, 27, 34}),
+                     {CategoryValue{false, "F", {}, {}}, CategoryValue{false, "M", {}, {}}}})
+            .build();
+    Job job(valued);
+    Feedback feedback;
+    const Pipeline pipeline(config);
+    const ReleaseResult release = vbas::release(pipeline, job, {}, feedback);
+    ASSERT_TRUE(release.generalization);
+    const GeneralizationReport& report = *release.generalization;
+    EXPECT_EQ(report.levels, (std::vector<std::size_t>{1, 0}));
+    EXPECT_EQ(report.levelNames(), (std::vector<std::string>{"10", "0"}));
+    ASSERT_NE(release.hierarchies(), nullptr);
+    ASSERT_TRUE((*release.hierarchies())[0]);
+    EXPECT_FALSE((*release.hierarchies())[1]);
+    const Hierarchy& age = (*release.hierarchies())[0]->hierarchy;
+    EXPECT_EQ(age.label(1, age.group(1, 0)), "20-29");
+    EXPECT_EQ(age.label(1, age.group(1, 3)), "30-39");
+    EXPECT_EQ(report.builtAs.text(), "age: interval 10 max 10");
+    EXPECT_FALSE(report.builtAs.bandNumbers);
+
+    // A later release on the same aggregation at the level names an earlier release's ledger entry keeps,
+    // configured with what the hierarchies were built as, withholds the same records.
+    PipelineConfig later = config;
+    later.generalization = report.builtAs;
+    ReleaseRequest atLevels;
+    atLevels.levels = report.levelNames();
+    const ReleaseResult again =
+        Pipeline(later).releaseGroups(job, release.result.aggregation.regionAggregate,
+                                      release.result.aggregation.size(), atLevels, feedback);
+    ASSERT_TRUE(again.generalization);
+    EXPECT_EQ(again.generalization->levels, report.levels);
+    EXPECT_EQ(again.fates, release.fates);
+    atLevels.levels = {"5", "0"};
+    EXPECT_THROW(Pipeline(later).releaseGroups(job, release.result.aggregation.regionAggregate,
+                                               release.result.aggregation.size(), atLevels, feedback),
+                 Error);
 }
 
 TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
@@ -126,7 +182,7 @@ TEST_F(HandLattice, AHighestLevelLimitsTheLattice)
     ReleaseRequest request;
     request.hierarchies = &hierarchies;
     Feedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
     ASSERT_TRUE(release.generalization);
     EXPECT_EQ(release.generalization->latticeNodes, 1u);
     EXPECT_EQ(release.generalization->levels[0], 0u);
@@ -146,7 +202,7 @@ TEST_F(HandLattice, WhenOnlyARemovalMeetsTheBudgetTheReportSaysWhichAndRemovesNo
     ReleaseRequest request;
     request.hierarchies = &hierarchies;
     test::RecordingFeedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
     ASSERT_TRUE(release.generalization);
     const GeneralizationReport& report = *release.generalization;
     EXPECT_EQ(report.levels[0], 0u) << "never removed unless allowed";
@@ -176,7 +232,7 @@ TEST_F(HandLattice, AnAllowedRemovalIsSaid)
     ReleaseRequest request;
     request.hierarchies = &hierarchies;
     test::RecordingFeedback feedback;
-    const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+    const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
     ASSERT_TRUE(release.generalization);
     EXPECT_EQ(release.generalization->levels[0], 1u);
     EXPECT_EQ(release.generalization->removed, (std::vector<std::string>{"age"}));
@@ -348,18 +404,31 @@ struct RandomLattice
 // At a fixed partition (fixed site count, no global suppression, k only) withholding never rises when
 // values are generalized, so the search's pruning loses nothing: it must pick exactly what evaluating
 // every node picks.
+// With a fixed site count, and with the budget search, where the search releases a finer node only at the
+// coarsest's count while every node here gets its own search of site counts.
 TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
 {
     std::size_t pruned = 0;
-    for (unsigned seed = 1; seed <= 6; ++seed)
+    for (unsigned scenario = 1; scenario <= 12; ++scenario)
     {
-        SCOPED_TRACE("seed " + std::to_string(seed));
+        const unsigned seed = (scenario - 1) % 6 + 1;
+        const bool searched = scenario > 6;
+        SCOPED_TRACE("seed " + std::to_string(seed) + (searched ? ", budget search" : ", 12 sites"));
         RandomLattice lattice(seed);
         PipelineConfig config;
         config.k = 4;
+        if (searched)
+        {
+            // No removal, and a k that leaves fewer aggregates than regions: the counts the search finds lie
+            // below every region.
+            for (auto& qi : lattice.hierarchies)
+                qi->maxLevel = qi->hierarchy.levels() - 2;
+            config.k = 4 + seed;
+        }
         config.globalSuppression = false;
-        config.siteCounter = "sitecount.fixed";
-        config.options.set("site_count", 12.0);
+        config.siteCounter = searched ? "sitecount.suppression_budget" : "sitecount.fixed";
+        if (!searched)
+            config.options.set("site_count", 12.0);
         // Budgets from loose to tight, so that some nodes near the top miss and rule out finer ones.
         const double percent = std::vector<double>{4.0, 1.0, 0.5, 2.0, 0.3, 1.5}[seed - 1];
         config.suppressionBudget = percent;
@@ -371,9 +440,9 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
 
         // Brute force: every node, ordered by loss (ties in mixed-radix order, first QI fastest).
         std::vector<std::vector<std::size_t>> nodes;
-        const std::size_t l0 = lattice.hierarchies[0]->hierarchy.levels();
-        const std::size_t l1 = lattice.hierarchies[1]->hierarchy.levels();
-        const std::size_t l2 = lattice.hierarchies[2]->hierarchy.levels();
+        const std::size_t l0 = lattice.hierarchies[0]->maxLevel + 1;
+        const std::size_t l1 = lattice.hierarchies[1]->maxLevel + 1;
+        const std::size_t l2 = lattice.hierarchies[2]->maxLevel + 1;
         for (std::size_t c = 0; c < l2; ++c)
             for (std::size_t b = 0; b < l1; ++b)
                 for (std::size_t a = 0; a < l0; ++a)
@@ -428,19 +497,23 @@ TEST(GeneralizationSearch, PruningMatchesEvaluatingEveryNode)
     EXPECT_GT(pruned, 0u) << "the scenarios exercise the pruning";
 }
 
-// The releases without refinement the search hands to the release are those the release's own budget
-// search would make of the chosen node's records.
+// The releases without refinement the search hands to the release are releases of the chosen node's records,
+// and with them the release's own budget search ends at the count it finds without them.
 TEST(GeneralizationSearch, TheLocatedReleasesItKeepsAreThoseOfTheChosenRecords)
 {
-    std::size_t kept = 0;
-    for (unsigned seed = 1; seed <= 4; ++seed)
+    std::size_t kept = 0, bracketed = 0;
+    for (unsigned seed = 1; seed <= 8; ++seed)
     {
         SCOPED_TRACE("seed " + std::to_string(seed));
         RandomLattice lattice(seed);
+        // No removal, and a k that leaves fewer aggregates than regions: the boundary lies below every
+        // region.
+        for (auto& qi : lattice.hierarchies)
+            qi->maxLevel = qi->hierarchy.levels() - 2;
         PipelineConfig config;
-        config.k = 4;
+        config.k = 4 + seed;
         config.siteCounter = "sitecount.suppression_budget";
-        config.suppressionBudget = std::vector<double>{3.0, 1.0, 2.0, 0.5}[seed - 1];
+        config.suppressionBudget = std::vector<double>{3.0, 1.0, 2.0, 0.5, 1.5, 4.0, 0.8, 2.5}[seed - 1];
         const Pipeline pipeline(config);
         Job job(*lattice.dataset);
         Feedback feedback;
@@ -450,17 +523,20 @@ TEST(GeneralizationSearch, TheLocatedReleasesItKeepsAreThoseOfTheChosenRecords)
             continue; // the chosen node was not the last that reached (a budget no node meets)
         ++kept;
         const PreparedData data = pipeline.prepare(Job(choice.dataset), feedback);
-        PipelineProbe probe(pipeline, data);
-        pipeline.estimateSiteCount(data, probe, feedback, nullptr);
-        std::vector<std::pair<std::uint64_t, Count>> expected, given;
-        for (const SiteCountTrial& trial : probe.trials())
-            if (!trial.refined)
-                expected.emplace_back(trial.sites, trial.withheld);
+        PipelineProbe fresh(pipeline, data);
         for (const SiteCountTrial& trial : choice.locatedTrials)
-            given.emplace_back(trial.sites, trial.withheld);
-        EXPECT_EQ(given, expected);
+            EXPECT_EQ(trial.withheld, fresh.withheld(trial.sites, false, feedback))
+                << trial.sites << " sites";
+        PipelineProbe alone(pipeline, data), given(pipeline, data);
+        given.knowLocated(choice.locatedTrials);
+        const Count budget = suppressionBudget(data.regions.totalRecords() + data.globallySuppressed,
+                                               config.suppressionBudget);
+        bracketed += given.knownLocatedBoundary(budget) ? 1 : 0;
+        EXPECT_EQ(pipeline.estimateSiteCount(data, given, feedback, nullptr),
+                  pipeline.estimateSiteCount(data, alone, feedback, nullptr));
     }
     EXPECT_GT(kept, 1u) << "the scenarios should keep the chosen node's releases";
+    EXPECT_GT(bracketed, 0u) << "the scenarios should bracket the boundary with the releases kept";
 }
 
 // The guarantee, recounted over the generalized values straight from the hierarchies, for the
@@ -480,8 +556,8 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
         PipelineConfig config = recommendedConfig();
         config.k = 3;
         config.suppressionBudget = 2.0;
-        if (diverse)
-            config.diversity.l = 2;
+        const DiversityRule diversity{diverse ? 2u : 0u, DiversityRule::Measure::Distinct};
+        test::withDiversity(config.options, diversity);
         Job job(*lattice.dataset);
         ReleaseRequest request;
         request.hierarchies = &lattice.hierarchies;
@@ -494,12 +570,12 @@ TEST(GeneralizationSearch, EveryReleasedGroupOfGeneralizedValuesHoldsK)
             job.regionParent = parents;
         }
         Feedback feedback;
-        const ReleaseResult release = Pipeline(config).release(job, request, feedback);
+        const ReleaseResult release = vbas::release(Pipeline(config), job, request, feedback);
         ASSERT_TRUE(release.generalization);
         const RecordTable generalized =
             test::generalizedTable(lattice.table, lattice.hierarchies, release.generalization->levels);
         EXPECT_EQ(test::checkRelease(generalized, *lattice.dataset, release.fates, release.result, config.k,
-                                     config.diversity),
+                                     diversity),
                   "");
         for (std::size_t j = 0; j < 3; ++j)
         {

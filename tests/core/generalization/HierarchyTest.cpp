@@ -1,5 +1,5 @@
 #include "generalization/Hierarchy.h"
-#include "Error.h"
+#include "base/Error.h"
 #include "generalization/HierarchyKinds.h"
 
 #include <gtest/gtest.h>
@@ -515,8 +515,8 @@ TEST(BuildHierarchies, NumbersAreBandedByDefaultNeverRemovedUnlessAllowed)
     // Without the default (a release at an earlier one's levels), numbers stay as they are.
     EXPECT_FALSE(buildHierarchies({}, {}, names, values, AutomaticBanding{records, 5, false})[0]);
 
-    // The text of the hierarchies builds the same bands again, on other records too.
-    const std::string text = generalizationText(h);
+    // What the hierarchies were built as builds the same bands again, on other records too.
+    const std::string text = Generalization::parse("", {}, true).builtAs(h).text();
     EXPECT_EQ(text, "age: interval 5 10 20 bottom 25 30 40 top 65 60 60 max 20");
     const Hierarchies again =
         buildHierarchies(parseGeneralization(text), {}, {"age"}, {ages(0, 99)}, kNoDefault);

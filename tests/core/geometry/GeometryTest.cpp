@@ -1,7 +1,7 @@
 #include "GeometryTestSupport.h"
 #include "geometry/ClippedCells.h"
 #include "geometry/Dissolve.h"
-#include "partition/VoronoiCells.h"
+#include "geometry/VoronoiCells.h"
 
 #include <gtest/gtest.h>
 

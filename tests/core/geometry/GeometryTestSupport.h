@@ -1,7 +1,7 @@
 #pragma once
 
 #include "geometry/RegionGeometries.h"
-#include "partition/Aggregation.h"
+#include "model/Aggregation.h"
 
 #include <numeric>
 

@@ -25,10 +25,12 @@ std::vector<CategoryValue> texts(std::initializer_list<const char*> values)
 
 RecordFingerprint fingerprint(const DatasetBuilder& builder,
                               const std::vector<std::vector<CategoryValue>>& values,
-                              const std::vector<std::string>& ids = {})
+                              const std::vector<std::string>& ids = {},
+                              const std::vector<std::string>& locations = {})
 {
     Feedback feedback;
-    return fingerprintRecords(builder.build(), values, ids, kKey, feedback);
+    const std::vector<std::string> names(values.size(), "q");
+    return fingerprintRecords(builder.build(), names, values, locations, ids, kKey, feedback);
 }
 
 DatasetBuilder twoAreas()
@@ -100,11 +102,37 @@ TEST(RecordFingerprint, IdsAreCountedOnceAndOnlyForRecordsWithARegion)
     drop.unknownRegions = UnknownRegionPolicy::Drop;
     drop.maxDroppedShare = 1.0;
     const Dataset dataset = builder.build(drop);
-    const RecordFingerprint fingerprinted =
-        fingerprintRecords(dataset, {texts({"female", "male"})}, {"p1", "p1", "p2", "p3"}, kKey, feedback);
+    const RecordFingerprint fingerprinted = fingerprintRecords(dataset, {"sex"}, {texts({"female", "male"})},
+                                                               {}, {"p1", "p1", "p2", "p3"}, kKey, feedback);
     EXPECT_EQ(fingerprinted.records, 3u);
     EXPECT_EQ(fingerprinted.ids.members, 2u); // p1 twice, p3 dropped with its unknown area
     EXPECT_TRUE(fingerprinted.ids.whole());
+}
+
+// Rows are compared by what they are (issue 39): small areas by where they lie when the places are known (the
+// same polygons under another code), numbers by value.
+TEST(RecordFingerprint, SmallAreasComparedByPlaceAndNumbersByValue)
+{
+    const auto sex = texts({"female", "male"});
+    DatasetBuilder byCode = twoAreas();
+    byCode.records("A", {0}, 2).records("B", {1});
+    DatasetBuilder byOtherCode({qi("sex")});
+    byOtherCode.region("2601", 0, 0).region("2602", 1, 0);
+    byOtherCode.records("2601", {0}, 2).records("2602", {1});
+    EXPECT_NE(fingerprint(byCode, {sex}).digest, fingerprint(byOtherCode, {sex}).digest)
+        << "ids alone differ";
+    EXPECT_EQ(fingerprint(byCode, {sex}, {}, {"-34.9 -8.0", "-34.8 -8.0"}).digest,
+              fingerprint(byOtherCode, {sex}, {}, {"-34.9 -8.0", "-34.8 -8.0"}).digest);
+
+    std::vector<CategoryValue> ages = texts({"30", "41"}), decimals = texts({"30.0", "41.00"});
+    for (std::size_t i = 0; i < 2; ++i)
+    {
+        ages[i].number = i == 0 ? 30.0 : 41.0;
+        decimals[i].number = ages[i].number;
+    }
+    EXPECT_EQ(fingerprint(byCode, {ages}).digest, fingerprint(byCode, {decimals}).digest);
+    EXPECT_EQ(comparedValue(ages[0]), comparedValue(decimals[0]));
+    EXPECT_NE(comparedValue(ages[0]), comparedValue(texts({"30"})[0])) << "a number is no text";
 }
 
 TEST(MinHashSample, SharedMembersAreExactWhileTheSetsFitAndCloseBeyond)
@@ -125,4 +153,20 @@ TEST(MinHashSample, SharedMembersAreExactWhileTheSetsFitAndCloseBeyond)
     }
     // Disjoint large sets share (almost) nothing.
     EXPECT_LT(sharedMembers(sampleOf(0, 200000), sampleOf(1000000, 200000)), 0.005 * 200000);
+}
+
+// A quarter within its year to date must be told as within it, however large both are: the bottom-k
+// estimate of the shared members misses by a few percent, which read as "partly the same records" let the
+// year to date less the quarters through.
+TEST(MinHashSample, ASetWithinAnotherIsToldExactlyAtAnySize)
+{
+    EXPECT_EQ(shareWithin(sampleOf(0, 8500), sampleOf(0, 25500)), 1.0);
+    EXPECT_EQ(shareWithin(sampleOf(8500, 8500), sampleOf(0, 25500)), 1.0);
+    EXPECT_EQ(shareWithin(sampleOf(100000, 1000), sampleOf(0, 300000)), 1.0);
+    // Small sets: exact shares. 400 of the first's 1,000 are the second's.
+    EXPECT_EQ(shareWithin(sampleOf(0, 1000), sampleOf(600, 1500)), 0.4);
+    EXPECT_EQ(shareWithin(sampleOf(600, 1500), sampleOf(0, 1000)), 400.0 / 1500.0);
+    // Large: half of the first within the second, to a few percent; none of a disjoint one.
+    EXPECT_NEAR(shareWithin(sampleOf(0, 200000), sampleOf(100000, 300000)), 0.5, 0.05);
+    EXPECT_EQ(shareWithin(sampleOf(0, 200000), sampleOf(1000000, 200000)), 0.0);
 }

@@ -1,10 +1,10 @@
 // The release ledger's rules (SPEC section 13): which releases of overlapping records it refuses, and the
 // difference rule on a shared aggregation, against hand-worked cases and a brute-force recount.
 #include "ledger/ReleaseLedger.h"
-#include "Error.h"
 #include "Pipeline.h"
 #include "PropertyCheck.h"
 #include "TestSupport.h"
+#include "base/Error.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -51,12 +51,24 @@ const AreaRegions kRenamed{{"a1", "x"}, {"a2", "x"}, {"a3", "y"}, {"a4", "y"}};
 /** a2 moved to the other region. */
 const AreaRegions kOther{{"a1", "1"}, {"a2", "2"}, {"a3", "2"}, {"a4", "2"}};
 
+/** The territory of a release on `aggregation` (or of its own, with no region ids). */
+ReleaseTerritory on(const AreaRegions& aggregation, bool own = false)
+{
+    ReleaseTerritory territory;
+    territory.areas = aggregation;
+    if (own)
+        for (auto& [area, region] : territory.areas)
+            region.clear();
+    return territory;
+}
+
 std::string refusal(const std::vector<LedgerEntry>& entries, const RecordFingerprint& now,
-                    const AreaRegions* aggregation)
+                    const ReleaseTerritory& territory, bool own,
+                    const std::vector<std::int64_t>& otherPeople = {})
 {
     try
     {
-        checkLedger(entries, now, aggregation);
+        checkLedger(entries, now, territory, own, otherPeople);
     }
     catch (const Error& error)
     {
@@ -78,47 +90,103 @@ TEST(ReleaseLedger, AggregationsAreTheSameWhateverTheirRegionsAreCalled)
     EXPECT_FALSE(sameAggregation(kFirst, {{"a1", "1"}, {"a2", "1"}, {"a3", "2"}, {"a5", "2"}}));
 }
 
-TEST(ReleaseLedger, RecordsOverlapByIdsBeyondAHundredth)
+TEST(ReleaseLedger, RecordsOverlapByIdsBeyondAHundredthAndTheirRelationIsTold)
 {
     const RecordFingerprint earlier = withIds(10000, 0, 10000);
-    EXPECT_EQ(compareRecords(earlier, earlier).relation, RecordOverlap::Relation::Identical);
-    // A superset (the same ids and 5,000 more), a corrected table (9,000 of them), next quarter (none).
-    const RecordOverlap superset = compareRecords(earlier, withIds(15000, 0, 15000));
-    EXPECT_EQ(superset.relation, RecordOverlap::Relation::Overlapping);
+    EXPECT_EQ(compareRecords(earlier, earlier).relation, RecordRelation::Identical);
+    // A superset (the same ids and 5,000 more): the earlier records lie within these.
+    const RecordComparison superset = compareRecords(earlier, withIds(15000, 0, 15000));
+    EXPECT_EQ(superset.relation, RecordRelation::Within);
     EXPECT_TRUE(superset.byIds);
-    EXPECT_NEAR(superset.sharedShare, 1.0, 0.1);
-    EXPECT_EQ(compareRecords(earlier, withIds(10000, 1000, 10000)).relation,
-              RecordOverlap::Relation::Overlapping);
-    EXPECT_EQ(compareRecords(earlier, withIds(10000, 10000, 10000)).relation,
-              RecordOverlap::Relation::Disjoint);
+    EXPECT_NEAR(superset.shareOfEarlier, 1.0, 0.03);
+    EXPECT_NEAR(superset.shareOfNow, 2.0 / 3.0, 0.03);
+    EXPECT_EQ(compareRecords(withIds(15000, 0, 15000), earlier).relation, RecordRelation::Containing);
+    // A corrected table (9,000 of them), next quarter (none).
+    EXPECT_EQ(compareRecords(earlier, withIds(10000, 1000, 10000)).relation, RecordRelation::Partial);
+    EXPECT_EQ(compareRecords(earlier, withIds(10000, 10000, 10000)).relation, RecordRelation::Disjoint);
     // Small sets are compared exactly: 2 of 100 shared is over the hundredth, 1 is not.
-    EXPECT_EQ(compareRecords(withIds(100, 0, 100), withIds(100, 98, 100)).relation,
-              RecordOverlap::Relation::Overlapping);
-    EXPECT_EQ(compareRecords(withIds(100, 0, 100), withIds(100, 99, 100)).relation,
-              RecordOverlap::Relation::Disjoint);
+    EXPECT_EQ(compareRecords(withIds(100, 0, 100), withIds(100, 98, 100)).relation, RecordRelation::Partial);
+    EXPECT_EQ(compareRecords(withIds(100, 0, 100), withIds(100, 99, 100)).relation, RecordRelation::Disjoint);
 }
 
-TEST(ReleaseLedger, OverlappingRecordsOnAnotherAggregationAreRefusedNamingTheSafeWay)
+// Fresh pseudonyms per extract: no id in common, yet the rows (compared by value) are the same people's.
+TEST(ReleaseLedger, TheSameRowsUnderFreshIdsOverlap)
+{
+    RecordFingerprint earlier = withIds(2000, 0, 2000), fresh = withIds(2100, 50000, 2100);
+    fresh.rows = earlier.rows;              // the same rows...
+    for (std::uint64_t i = 0; i < 100; ++i) // ...and 5 % new ones
+        fresh.rows.hashes.push_back(keyedHash(kKey, 90000 + i, 7));
+    std::sort(fresh.rows.hashes.begin(), fresh.rows.hashes.end());
+    fresh.rows.members = 2100;
+    const RecordComparison comparison = compareRecords(earlier, fresh);
+    EXPECT_FALSE(comparison.byIds);
+    EXPECT_EQ(comparison.relation, RecordRelation::Within);
+    // Rows that cannot be compared (another quasi-identifier) are taken as overlapping too.
+    RecordFingerprint otherQuasiIdentifiers = withIds(2000, 50000, 2000);
+    otherQuasiIdentifiers.domains.push_back({"birth_year", MinHashSample{}});
+    const RecordComparison unknown = compareRecords(earlier, otherQuasiIdentifiers);
+    EXPECT_TRUE(unknown.incomparable);
+    EXPECT_TRUE(unknown.overlapping());
+}
+
+// One aggregation per territory (issue 39): whatever the records (next quarter's, recoded, another register),
+// a second aggregation of the same small areas is refused; a release on a given aggregation is held to the
+// earlier one's regions or a coarsening of them.
+TEST(ReleaseLedger, OneAggregationPerTerritory)
 {
     const std::vector<LedgerEntry> entries{entryOn(3, kFirst, withIds(10000, 0, 10000))};
-    const RecordFingerprint superset = withIds(12000, 0, 12000);
-    // A new aggregation of them (the main job), or a given other one.
-    for (const AreaRegions* aggregation : {static_cast<const AreaRegions*>(nullptr), &kOther})
-    {
-        const std::string message = refusal(entries, superset, aggregation);
-        EXPECT_NE(message.find("release 3 of 2026-11-20T10:00:00Z (vbas:aggregateregions, k = 5, 2 regions)"),
-                  std::string::npos)
-            << message;
-        EXPECT_NE(message.find("vbas:releaseonaggregation with LEDGER_ENTRY=3"), std::string::npos)
-            << message;
-    }
-    // The same aggregation (other region ids): allowed, with the difference rule against it.
-    const LedgerDecision same = checkLedger(entries, superset, &kRenamed);
-    EXPECT_EQ(same.keepDifferencesWith, std::vector<std::size_t>{0});
-    // New records only: allowed anywhere, no difference rule.
     const RecordFingerprint nextQuarter = withIds(10000, 10000, 10000);
-    EXPECT_TRUE(checkLedger(entries, nextQuarter, nullptr).keepDifferencesWith.empty());
-    EXPECT_TRUE(checkLedger(entries, nextQuarter, &kOther).keepDifferencesWith.empty());
+    const std::string own = refusal(entries, nextQuarter, on(kFirst, true), true);
+    EXPECT_NE(own.find("release 3 of 2026-11-20T10:00:00Z (vbas:aggregateregions, k = 5, 2 regions)"),
+              std::string::npos)
+        << own;
+    EXPECT_NE(own.find("vbas:releaseonaggregation with LEDGER_ENTRY=3"), std::string::npos) << own;
+    EXPECT_NE(own.find("OTHER_PEOPLE=3"), std::string::npos) << own;
+    EXPECT_NE(own.find("vbas:withdrawrelease"), std::string::npos) << own;
+    // A territory that shares one small area is the same territory there.
+    EXPECT_NE(refusal(entries, nextQuarter, on({{"a4", ""}, {"b1", ""}}, true), true), "");
+    // Another territory: nothing binds.
+    EXPECT_TRUE(checkLedger(entries, nextQuarter, on({{"b1", ""}, {"b2", ""}}, true), true).bound.empty());
+
+    // On a given aggregation: the same (other region ids) or a coarsening is bound; a split is refused.
+    const LedgerDecision same = checkLedger(entries, withIds(12000, 0, 12000), on(kRenamed), false);
+    ASSERT_EQ(same.bound.size(), 1u);
+    EXPECT_EQ(same.bound[0].records.relation, RecordRelation::Within);
+    EXPECT_EQ(same.kFloor, 5u);
+    EXPECT_EQ(
+        checkLedger(entries, nextQuarter, on({{"a1", "x"}, {"a2", "x"}, {"a3", "x"}, {"a4", "x"}}), false)
+            .bound.size(),
+        1u);
+    const std::string split = refusal(entries, nextQuarter, on(kOther), false);
+    EXPECT_NE(split.find("a1 and a2"), std::string::npos) << split;
+    EXPECT_EQ(checkLedger(entries, nextQuarter, on(kRenamed), false).kFloor, 0u) << "other people: no floor";
+}
+
+// The same small areas under other ids are told by place.
+TEST(ReleaseLedger, TheSameSmallAreasUnderOtherIdsAreToldByPlace)
+{
+    LedgerEntry earlier = entryOn(1, kFirst, withIds(100, 0, 100));
+    earlier.locations = {"0 0", "1 0", "2 0", "3 0"};
+    ReleaseTerritory otherCodes = on({{"2601", ""}, {"2602", ""}, {"2603", ""}, {"2604", ""}}, true);
+    otherCodes.locations = {"0 0", "1 0", "2 0", "3 0"};
+    EXPECT_NE(refusal({earlier}, withIds(100, 0, 100), otherCodes, true).find("4 by place under other ids"),
+              std::string::npos);
+}
+
+// The custodian may state that records are other people's; their content must agree. Withdrawn entries bind
+// nothing.
+TEST(ReleaseLedger, OtherPeopleAndWithdrawnEntries)
+{
+    std::vector<LedgerEntry> entries{entryOn(3, kFirst, withIds(10000, 0, 10000))};
+    const RecordFingerprint otherRegister = withIds(8000, 70000, 8000);
+    const LedgerDecision stated = checkLedger(entries, otherRegister, on(kOther, true), true, {3});
+    EXPECT_TRUE(stated.bound.empty());
+    EXPECT_EQ(stated.notes.size(), 1u);
+    const std::string contradicted = refusal(entries, withIds(10000, 0, 10000), on(kOther, true), true, {3});
+    EXPECT_NE(contradicted.find("OTHER_PEOPLE states that release 3"), std::string::npos) << contradicted;
+    entries[0].withdrawnAt = "2026-11-21T09:00:00Z";
+    entries[0].withdrawnReason = "a trial, never published";
+    EXPECT_TRUE(checkLedger(entries, withIds(10000, 0, 10000), on(kOther, true), true).bound.empty());
 }
 
 TEST(ReleaseLedger, WithoutIdsLikeRecordsCountAsShared)
@@ -132,12 +200,14 @@ TEST(ReleaseLedger, WithoutIdsLikeRecordsCountAsShared)
     quarter2.records("A", {0}, 18).records("B", {1}, 22);
     const std::vector<std::vector<CategoryValue>> values{{{false, "f", {}, {}}, {false, "m", {}, {}}}};
     Feedback feedback;
-    const RecordFingerprint one = fingerprintRecords(quarter1.build(), values, {}, kKey, feedback);
-    const RecordFingerprint two = fingerprintRecords(quarter2.build(), values, {}, kKey, feedback);
-    const RecordOverlap overlap = compareRecords(one, two);
+    const RecordFingerprint one =
+        fingerprintRecords(quarter1.build(), {"sex"}, values, {}, {}, kKey, feedback);
+    const RecordFingerprint two =
+        fingerprintRecords(quarter2.build(), {"sex"}, values, {}, {}, kKey, feedback);
+    const RecordComparison overlap = compareRecords(one, two);
     EXPECT_FALSE(overlap.byIds);
-    EXPECT_EQ(overlap.relation, RecordOverlap::Relation::Overlapping);
-    EXPECT_NEAR(overlap.sharedShare, 38.0 / 40.0, 1e-12); // min(20,18) + min(20,22) rows alike
+    EXPECT_EQ(overlap.relation, RecordRelation::Partial);
+    EXPECT_NEAR(overlap.shareOfEarlier, 38.0 / 40.0, 1e-12); // min(20,18) + min(20,22) rows alike
 }
 
 namespace
@@ -170,11 +240,21 @@ struct Scene
     }
 };
 
+/** The scene's aggregation as a ledger keeps it. */
+AreaRegions sceneAggregation(const Dataset& dataset, const Scene& scene)
+{
+    AreaRegions aggregation;
+    for (RegionIndex r = 0; r < dataset.regionCount(); ++r)
+        aggregation.emplace_back(dataset.regionId(r), "g" + std::to_string(scene.regionGroup[r]));
+    std::sort(aggregation.begin(), aggregation.end());
+    return aggregation;
+}
+
 ReleaseResult releaseOn(const Pipeline& pipeline, const Dataset& dataset, const Scene& scene,
-                        const std::vector<const std::vector<PublishedCell>*>& earlier)
+                        const Job::EarlierReleases* earlier)
 {
     Job job(dataset);
-    job.earlierCells = earlier;
+    job.earlier = earlier;
     Feedback feedback;
     return pipeline.releaseGroups(job, scene.regionGroup, 4, ReleaseRequest{}, feedback);
 }
@@ -185,6 +265,19 @@ std::vector<bool> releasedRows(const ReleaseResult& whole)
     for (const RecordFate fate : whole.fates)
         released.push_back(fate == RecordFate::Released);
     return released;
+}
+
+/** The ledger entry of `release` of `dataset` over the scene. */
+LedgerEntry entryOf(const Dataset& dataset, const Scene& scene, const ReleaseResult& release)
+{
+    LedgerEntry entry = entryOn(1, sceneAggregation(dataset, scene), {});
+    Feedback feedback;
+    entry.quasiIdentifiers = {"age", "sex"};
+    entry.records = fingerprintRecords(dataset, entry.quasiIdentifiers, scene.values, {}, {}, kKey, feedback);
+    entry.labelValues = releasedLabelValues(entry.quasiIdentifiers, scene.values, nullptr, {});
+    entry.cells = publishedCells(dataset, classKeys(dataset, scene.values, nullptr, {}),
+                                 release.result.aggregation, releasedRows(release));
+    return entry;
 }
 
 /** Records per (region, age, sex) counted from the rows and their fates, with no engine code. */
@@ -215,15 +308,24 @@ TEST(ReleaseLedger, ACumulativeReleaseOnTheSameAggregationPublishesNoDifferenceB
         std::mt19937_64 random(seed);
         Scene scene(random, 300);
         const Dataset first = scene.builder.build();
-        const ReleaseResult earlier = releaseOn(pipeline, first, scene, {});
-        const std::vector<PublishedCell> earlierCells =
-            publishedCells(first, classKeys(first, scene.values, nullptr, {}), earlier.result.aggregation,
-                           releasedRows(earlier));
+        const ReleaseResult earlier = releaseOn(pipeline, first, scene, nullptr);
+        const std::vector<LedgerEntry> entries{entryOf(first, scene, earlier)};
 
         // The next release holds every earlier record and 40 more.
         scene.add(random, 40, 300);
         const Dataset cumulative = scene.builder.build();
-        const ReleaseResult later = releaseOn(pipeline, cumulative, scene, {&earlierCells});
+        Feedback feedback;
+        Job::EarlierReleases held;
+        held.entries = &entries;
+        held.territory.areas = sceneAggregation(cumulative, scene);
+        held.bound =
+            checkLedger(entries,
+                        fingerprintRecords(cumulative, {"age", "sex"}, scene.values, {}, {}, kKey, feedback),
+                        held.territory, false)
+                .bound;
+        ASSERT_EQ(held.bound.size(), 1u);
+        EXPECT_EQ(held.bound[0].records.relation, RecordRelation::Within) << "seed " << seed;
+        const ReleaseResult later = releaseOn(pipeline, cumulative, scene, &held);
         ASSERT_NO_FATAL_FAILURE(expectGuarantee(scene.builder.table(), cumulative, later.result, 5));
 
         // Independently: what each release published per cell, from the rows and fates.

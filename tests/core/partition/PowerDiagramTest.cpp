@@ -3,8 +3,8 @@
 // integer arithmetic (coordinates and weights are small integers, so nothing rounds).
 
 #include "geometry/RegionGeometries.h"
+#include "geometry/VoronoiCells.h"
 #include "partition/PowerTriangulation.h"
-#include "partition/VoronoiCells.h"
 #include "partition/VoronoiPartitioner.h"
 
 #include <gtest/gtest.h>

@@ -195,8 +195,8 @@ TEST(SuppressionBudget, LargeDataStopsWithinATolerancePerFourHundredCounts)
                 over = trial.sites;
         ASSERT_GT(over, 0u);
         EXPECT_LE(over - chosen, tolerance + 1) << "variant " << variant;
-        EXPECT_NE(line.find(std::to_string(chosen) + " regions are the most within it to within " +
-                            std::to_string(over - chosen - 1) + " regions (" + std::to_string(over) +
+        EXPECT_NE(line.find(std::to_string(chosen) + " sites are the most within it to within " +
+                            std::to_string(over - chosen - 1) + " sites (" + std::to_string(over) +
                             " withhold more"),
                   std::string::npos)
             << line;
@@ -233,7 +233,7 @@ TEST(SuppressionBudget, LargeDataWithoutRefinementTakesTheLocatedBoundary)
     // s^2 / 2000 <= 100,000 up to s = 14,142 (99,998); 14,143 withholds 100,012.
     EXPECT_EQ(chosen, 14142u);
     EXPECT_TRUE(probe.refinedAsked.empty());
-    EXPECT_NE(line.find("14142 regions are the most within it (99998 withheld;"), std::string::npos) << line;
+    EXPECT_NE(line.find("14142 sites are the most within it (99998 withheld;"), std::string::npos) << line;
 }
 
 namespace
@@ -505,7 +505,7 @@ TEST(SuppressionBudget, SaysItsSearchInOneLineAndKeepsEveryCountTried)
     std::copy_if(log.infos.begin(), log.infos.end(), std::back_inserter(searchLines),
                  [](const std::string& line) { return line.rfind("suppression budget:", 0) == 0; });
     ASSERT_EQ(searchLines.size(), 1u);
-    const std::string said = std::to_string(result.requestedSites) + " regions are the most within it (" +
+    const std::string said = std::to_string(result.requestedSites) + " sites are the most within it (" +
                              std::to_string(result.suppression.suppressed()) + " withheld; " +
                              std::to_string(trials.size()) + " releases tried)";
     EXPECT_NE(searchLines[0].find(said), std::string::npos) << searchLines[0] << "\nexpected: " << said;

@@ -1,7 +1,7 @@
 // SuppressionLedger against a brute-force recount from the regions' records after every move and undo:
 // the counts the refinement and the region moves decide by.
 
-#include "sitelocation/SuppressionLedger.h"
+#include "suppression/SuppressionLedger.h"
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -240,7 +240,8 @@ TEST(SuppressionLedger, FollowsMovesAndUndoesWithLDiversityOverManyValuesAsAReco
                          ", k = " + std::to_string(k) + ", l = " + std::to_string(rule.l) +
                          (rule.measure == DiversityRule::Measure::Distinct ? " distinct" : " entropy"));
             std::vector<SiteIndex> assignment = regionSite;
-            SuppressionLedger ledger(regions, assignment, sites, k, rule);
+            const Criteria criteria = test::criteriaOf(rule);
+            SuppressionLedger ledger(regions, assignment, sites, k, &criteria);
             Count diversityOnly = 0; // records that only the rule withholds somewhere along the way
             const auto expectRecount = [&](const char* when)
             {
@@ -289,7 +290,8 @@ TEST(SuppressionLedger, HoldsTheSensitiveValuesGroupsHaveNotEveryValueForEveryGr
         assignment[r] = SiteIndex(r);
     const Count k = 2;
     const DiversityRule rule{2, DiversityRule::Measure::Distinct};
-    SuppressionLedger ledger(regions, assignment, sites, k, rule);
+    const Criteria criteria = test::criteriaOf(rule);
+    SuppressionLedger ledger(regions, assignment, sites, k, &criteria);
     std::set<std::uint32_t> values;
     for (std::size_t row = 0; row < dataset.rows(); ++row)
         values.insert(dataset.rowSensitive(row, 0));

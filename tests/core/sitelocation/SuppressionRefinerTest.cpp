@@ -142,7 +142,7 @@ TEST(SuppressionRefiner, NeverWithholdsMoreOrLosesAnAggregateOnRandomScenes)
 }
 
 // With l-diversity on, the objective is every withheld record (below k or failing l), as the release
-// recounts it from the rows (failingDiversity), never from the ledger.
+// recounts it from the rows (Criteria::failing), never from the ledger.
 TEST(SuppressionRefiner, CountsLDiversityWithholdingInItsObjective)
 {
     int improved = 0, runs = 0;
@@ -170,10 +170,10 @@ TEST(SuppressionRefiner, CountsLDiversityWithholdingInItsObjective)
                 SCOPED_TRACE("seed " + std::to_string(seed) + " sites " + std::to_string(sites) +
                              (measure == DiversityRule::Measure::Distinct ? " distinct" : " entropy"));
                 PipelineConfig plainConfig = configFor(4, "sitelocation.balanced_density", "");
-                plainConfig.diversity = {2, measure};
+                test::withDiversity(plainConfig.options, {2, measure});
                 PipelineConfig refinedConfig =
                     configFor(4, "sitelocation.balanced_density", "refinement.suppression");
-                refinedConfig.diversity = plainConfig.diversity;
+                test::withDiversity(refinedConfig.options, {2, measure});
                 const Refined run = refineOnce(plainConfig, refinedConfig, dataset, sites);
                 const PipelineResult& before = run.before;
                 const PipelineResult& after = run.after;

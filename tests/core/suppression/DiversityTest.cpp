@@ -25,7 +25,7 @@ PipelineResult rate(const Dataset& dataset, Count k, DiversityRule rule,
     PipelineConfig config;
     config.k = k;
     config.globalSuppression = false;
-    config.diversity = rule;
+    test::withDiversity(config.options, rule);
     const Pipeline pipeline(config);
     Feedback feedback;
     return pipeline.rateGroups(pipeline.prepare(dataset, feedback), regionGroup, groups, feedback);
@@ -176,7 +176,7 @@ TEST(Diversity, LWithoutSensitiveFieldsIsAnError)
     const Dataset dataset = builder.build();
     PipelineConfig config;
     config.k = 2;
-    config.diversity.l = 2;
+    config.options.set("l", 2);
     Feedback feedback;
     try
     {
@@ -188,7 +188,17 @@ TEST(Diversity, LWithoutSensitiveFieldsIsAnError)
         EXPECT_EQ(error.subject(), Subject::Sensitive);
         EXPECT_NE(std::string(error.what()).find("sensitive field"), std::string::npos);
     }
-    config.diversity.l = 1;
+    config.options.set("l", 1);
+    try
+    {
+        Pipeline{config};
+        ADD_FAILURE() << "l = 1 accepted";
+    }
+    catch (const Error& error)
+    {
+        EXPECT_NE(std::string(error.what()).find("one value is no diversity"), std::string::npos);
+    }
+    config.options.set("l", 0.0);
     EXPECT_NO_THROW(Pipeline(config).prepare(dataset, feedback));
 }
 

@@ -267,8 +267,9 @@ TEST(AggregateRegions, WritesGeoPackageLayersAndAnHtmlReport)
     QFile report(folder.filePath("report.html"));
     ASSERT_TRUE(report.open(QIODevice::ReadOnly));
     const QString html = QString::fromUtf8(report.readAll());
-    EXPECT_TRUE(html.contains("No release ledger was kept (RELEASE_LEDGER is empty): nothing stops a second "
-                              "aggregation of these records from being released"));
+    EXPECT_TRUE(
+        html.contains("No release ledger was kept (NO_LEDGER): nothing stops a second aggregation of these "
+                      "small areas from being released"));
     EXPECT_TRUE(html.contains("How far, on average, a small area lies from its region"))
         << "metric meanings from the registry";
     EXPECT_TRUE(html.contains("CD_GEOCODI")) << "the parameters are listed";
@@ -359,3 +360,40 @@ TEST_P(AggregateRegionsCanceled, AtAnyStageOfTheEngineWritesNothing)
 
 // Reading tracts, reading records, locating and refining sites, partition and rating, dissolving.
 INSTANTIATE_TEST_SUITE_P(Progress, AggregateRegionsCanceled, testing::Values(2.0, 12.0, 30.0, 60.0, 85.0));
+
+TEST(AggregateRegions, TheLogGivesOneCountOfRegions)
+{
+    // Sex alone at k = 2: the search ends at the most sites there can be (one per small area with records),
+    // the locator places fewer, and some of those get no small area. Three counts, which the log must tell
+    // apart instead of calling each of them the regions (issue 39: "380 regions are the most within it",
+    // then 377 released).
+    const OlindaInput olinda;
+    QVariantMap parameters = olinda.parameters({"sex"});
+    parameters.insert("K", 2);
+    parameters.insert("SITE_COUNT_METHOD", "sitecount.suppression_budget");
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    const qint64 regions = outputLayer(run, "OUTPUT")->featureCount();
+    const QRegularExpressionMatch search =
+        QRegularExpression(QStringLiteral("(\\d+) sites are the most within it")).match(run.log);
+    ASSERT_TRUE(search.hasMatch()) << run.log.toStdString();
+    const QRegularExpressionMatch released =
+        QRegularExpression(
+            QStringLiteral("Released \\d+ of \\d+ records in (\\d+) regions \\(k = 2\\); (\\d+) of "
+                           "the (\\d+) sites asked for were placed; (\\d+) of the (\\d+) sites "
+                           "received no small area\\."))
+            .match(run.log);
+    ASSERT_TRUE(released.hasMatch()) << run.log.toStdString();
+    EXPECT_EQ(released.captured(1).toLongLong(), regions);
+    EXPECT_EQ(released.captured(3), search.captured(1)) << "the sites asked for are those the search found";
+    const qint64 placed = released.captured(2).toLongLong(), empty = released.captured(4).toLongLong();
+    EXPECT_EQ(released.captured(5).toLongLong(), placed);
+    EXPECT_GT(empty, 0) << "the case should have sites without a small area";
+    EXPECT_EQ(empty, number(run, "EMPTY_SITES"));
+    EXPECT_EQ(placed - empty, regions);
+    // No other count of regions in the whole log.
+    QRegularExpressionMatchIterator counts =
+        QRegularExpression(QStringLiteral("(\\d+) regions\\b")).globalMatch(run.log);
+    while (counts.hasNext())
+        EXPECT_EQ(counts.next().captured(1).toLongLong(), regions) << run.log.toStdString();
+}

@@ -155,15 +155,20 @@ TEST(CheckAnonymity, WithoutQuasiIdentifiersGroupsAreRegions)
 
 TEST(CheckAnonymity, WithoutQuasiIdentifiersAPassIsNoPlainPassAndSaysWhatWasChecked)
 {
-    // Every region holds 3 records, but (A, F) are 2 and (A, M) is alone: k-anonymous by region size only.
-    const auto table = makeTable({QStringLiteral("region:string"), QStringLiteral("sex:string")},
-                                 {{"A", "F"}, {"A", "F"}, {"A", "M"}, {"B", "F"}, {"B", "F"}, {"B", "F"}});
-    const AlgorithmRun run = runAlgorithm(kAlgorithm, checkParameters(table.get(), {}, 3));
+    // Every region holds 3 records and the table has no other column: k-anonymous by region size only.
+    const auto regions =
+        makeTable({QStringLiteral("region:string")}, {{"A"}, {"A"}, {"A"}, {"B"}, {"B"}, {"B"}});
+    const AlgorithmRun run = runAlgorithm(kAlgorithm, checkParameters(regions.get(), {}, 3));
     expectSummary(run, 2, 6, 0, 0, 3, QStringLiteral("REGION_SIZES_PASS"));
     EXPECT_FALSE(run.log.contains(QStringLiteral("VERDICT PASS"))) << run.log.toStdString();
     EXPECT_TRUE(run.log.contains(QStringLiteral("only the size of each region was checked")))
         << run.log.toStdString();
-    // With the quasi-identifier the same table fails.
+    // (A, F) are 2 and (A, M) is alone: the column sex, judged with the region, fails the table without
+    // quasi-identifiers, and as a quasi-identifier its groups fail it.
+    const auto table = makeTable({QStringLiteral("region:string"), QStringLiteral("sex:string")},
+                                 {{"A", "F"}, {"A", "F"}, {"A", "M"}, {"B", "F"}, {"B", "F"}, {"B", "F"}});
+    expectSummary(runAlgorithm(kAlgorithm, checkParameters(table.get(), {}, 3)), 2, 6, 0, 0, 3,
+                  QStringLiteral("FAIL"));
     expectSummary(runAlgorithm(kAlgorithm, checkParameters(table.get(), {QStringLiteral("sex")}, 3)), 3, 6, 2,
                   3, 1, QStringLiteral("FAIL"));
 }
@@ -284,3 +289,41 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCount{"Null", "double", VbasCompat::nullOf(VbasCompat::FieldTypeDouble), "NULL"},
                       BadCount{"Text", "string", "three", "three"}),
     badCountName);
+
+// Issue 40: t-closeness in the checker, worked by hand. Three groups of 5 (k = 5) whose scores are all 1, all
+// 2 and all 3; the table's distribution is (1/3, 1/3, 1/3). As numbers (ordered distance, m = 3 values 1/2
+// apart), the cumulated differences are 2/3, 1/3 for the 1s (EMD (2/3 + 1/3) / 2 = 1/2), -1/3, 1/3 for the 2s
+// (1/3) and -2/3, -1/3 for the 3s (1/2): at t = 0.4 the 1s and 3s fail, the 2s pass. As categories every two
+// values are equally far: half the L1 distance, (2/3 + 1/3 + 1/3) / 2 = 2/3 for each group: all fail at 0.4,
+// none at 0.7.
+TEST(CheckAnonymity, TClosenessIsOrderedForNumbersAndEqualForCategories)
+{
+    const auto rows = [](const char* one, const char* two, const char* three)
+    {
+        return repeated({"R1", "a", one}, 5) + repeated({"R2", "a", two}, 5) +
+               repeated({"R3", "a", three}, 5);
+    };
+    const auto check = [](QgsVectorLayer* layer, double t)
+    {
+        QVariantMap parameters = checkParameters(layer, {QStringLiteral("qi")}, 5);
+        parameters.insert(QStringLiteral("SENSITIVE_FIELDS"), QStringList{QStringLiteral("score")});
+        parameters.insert(QStringLiteral("T"), t);
+        return runAlgorithm(kAlgorithm, parameters);
+    };
+    const auto numbers = makeTable(
+        {QStringLiteral("region:string"), QStringLiteral("qi:string"), QStringLiteral("score:integer")},
+        rows("1", "2", "3"));
+    const AlgorithmRun ordered = check(numbers.get(), 0.4);
+    expectSummary(ordered, 3, 15, 2, 10, 5, QStringLiteral("FAIL"));
+    std::vector<std::string> failing;
+    for (const QgsAttributes& row : ordered.outputRows)
+        failing.push_back(
+            QStringLiteral("%1|%2").arg(row.at(0).toString(), row.at(2).toString()).toStdString());
+    EXPECT_EQ(failing, (std::vector<std::string>{"R1|5", "R3|5"}));
+
+    const auto categories = makeTable(
+        {QStringLiteral("region:string"), QStringLiteral("qi:string"), QStringLiteral("score:string")},
+        rows("low", "mid", "high"));
+    expectSummary(check(categories.get(), 0.4), 3, 15, 3, 15, 5, QStringLiteral("FAIL"));
+    expectSummary(check(categories.get(), 0.7), 3, 15, 0, 0, 5, QStringLiteral("PASS"));
+}

@@ -529,9 +529,13 @@ TEST(CaseList, TheNextQuarterIsReleasedInTheSameAutomaticBands)
     const auto cases = openData(kCaseList);
     QTemporaryDir dir;
     const QString ledger = dir.filePath("ledger.sqlite");
-    QVariantMap parameters = caseListParameters(counties.get(), asParameter(cases.get()), 5);
+    // Written to files: a release, recorded (temporary layers would be a trial).
+    const OutputFolder firstFolder, secondFolder;
+    QVariantMap parameters =
+        firstFolder.release(caseListParameters(counties.get(), asParameter(cases.get()), 5));
     parameters.insert("RECORD_ID_FIELD", "case_id");
     parameters.insert("RELEASE_LEDGER", ledger);
+    parameters.insert("NEW_LEDGER", true);
     const AlgorithmRun first = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(first.ok) << first.errors.toStdString();
     const QStringList released = countByValue(*outputLayer(first, "OUTPUT_RECORDS"), "age").keys();
@@ -542,8 +546,10 @@ TEST(CaseList, TheNextQuarterIsReleasedInTheSameAutomaticBands)
     for (int i = 0; i < 150; ++i)
         rows << QVariantList{100000 + i, counted.at(i % 3), 40 + i % 25, i % 2 == 0 ? "female" : "male"};
     const auto next = makeTable({"case_id:integer", "county:string", "age:integer", "sex:string"}, rows);
-    QVariantMap onFirst = caseListParameters(counties.get(), asParameter(next.get()), 5);
+    QVariantMap onFirst =
+        secondFolder.release(caseListParameters(counties.get(), asParameter(next.get()), 5));
     onFirst.remove("OUTPUT_MAPPING");
+    onFirst.remove("OUTPUT_SITES");
     onFirst.insert("RECORD_ID_FIELD", "case_id");
     onFirst.insert("RELEASE_LEDGER", ledger);
     onFirst.insert("LEDGER_ENTRY", 1);

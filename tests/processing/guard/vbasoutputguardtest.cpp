@@ -476,6 +476,7 @@ TEST(StagedOutputs, LayersToLoadAndTheirStylesNameTheFinalFiles)
                                                       QgsProject::instance());
         parameters.insert(output, QVariant::fromValue(definition));
     }
+    parameters.insert("NO_LEDGER", true); // a script keeps no ledger only when it says so
     const std::unique_ptr<QgsProcessingAlgorithm> algorithm(
         QgsApplication::processingRegistry()->createAlgorithmById(kAggregate));
     QgsProcessingContext context;

@@ -1,7 +1,10 @@
 // A release on disk is whole or nothing, seen from outside as a user starts it: vbas_process under a file
-// size limit (a full disk), two runs at once into the same files, and runs killed at any moment. Each
-// release is the aggregates (a GeoPackage layer), the records (CSV) and the report (HTML), checked against
-// each other: the records the aggregates say they release, the rows of the CSV and the report's figure.
+// size limit (a full disk), two runs at once into the same files, runs killed at any moment, and runs asked
+// to stop (SIGTERM, SIGINT, SIGHUP) through vbas_process and stock qgis_process with the plugin. Each release
+// is the aggregates (a GeoPackage layer), the records (CSV) and the report (HTML), checked against each
+// other: the records the aggregates say they release, the rows of the CSV and the report's figure.
+
+#include "processingtestutils.h"
 
 #include <gdal.h>
 #include <ogr_api.h>
@@ -17,6 +20,9 @@
 #include <QThread>
 
 #include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/types.h>
 
 #include <numeric>
 #include <ostream>
@@ -145,45 +151,123 @@ protected:
                 "OUTPUT_HTML_FILE=" + folder.filePath("report.html")};
     }
 
-    /**
-     * Starts vbas:aggregateregions on the German districts and their 636 cases with `k` and `outputs`,
-     * through `prefix` (a command that runs the rest of its arguments) when given.
-     */
-    std::unique_ptr<QProcess> start(int k, const QStringList& outputs, QStringList prefix = {}) const
+    /** The command line a release runs through. */
+    enum class Tool
     {
-        const QString data = QStringLiteral(VBAS_SOURCE_DIR "/data/tests/");
-        auto process = std::make_unique<QProcess>();
+        VbasProcess,
+        /** Stock qgis_process with the plugin (enablePlugin() first). */
+        QgisProcess,
+    };
+
+    QProcessEnvironment environment() const
+    {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert("QT_QPA_PLATFORM", "offscreen");
         environment.insert("QGIS_CUSTOM_CONFIG_PATH", mProfile.filePath("profile"));
         environment.insert("XDG_RUNTIME_DIR", mProfile.filePath("runtime"));
-        process->setProcessEnvironment(environment);
-        prefix << QStringLiteral(VBAS_PROCESS);
+#ifdef VBAS_QGIS_PROCESS
+        environment.insert("QGIS_PLUGINPATH", VBAS_PLUGINS_DIR);
+#endif
+        return environment;
+    }
+
+    /**
+     * Starts vbas:aggregateregions on the German districts and their 636 cases with `k` and `outputs`,
+     * through `prefix` (a command that runs the rest of its arguments) when given, by `tool`.
+     */
+    std::unique_ptr<QProcess> start(int k, const QStringList& outputs, QStringList prefix = {},
+                                    Tool tool = Tool::VbasProcess) const
+    {
+        const QString data = QStringLiteral(VBAS_SOURCE_DIR "/data/tests/");
+        auto process = std::make_unique<QProcess>();
+        process->setProcessEnvironment(environment());
+        QStringList parameters{"REGIONS=" + data + "de_districts.gpkg|layername=districts",
+                               "REGION_ID_FIELD=KEY",
+                               "RECORDS=" + data + "de_imd_cases.csv",
+                               "RECORD_REGION_FIELD=tile",
+                               "QUASI_IDENTIFIERS=sex",
+                               "QUASI_IDENTIFIERS=agegrp",
+                               QStringLiteral("K=%1").arg(k),
+                               "SITE_COUNT_METHOD=sitecount.naive_anonymity",
+                               "NO_LEDGER=true"};
+        parameters << outputs;
+        if (tool == Tool::VbasProcess)
+            prefix << QStringLiteral(VBAS_PROCESS) << "run"
+                   << "vbas:aggregateregions"
+                   << "--" << parameters;
+        else
+        {
+#ifdef VBAS_QGIS_PROCESS
+            prefix << QStringLiteral(VBAS_QGIS_PROCESS) << "run"
+                   << "vbas:aggregateregions";
+#endif
+            for (const QString& parameter : parameters) // qgis_process 3.22 takes --NAME=VALUE only
+                prefix << "--" + parameter;
+        }
         process->setProgram(prefix.takeFirst());
-        process->setArguments(prefix << "run"
-                                     << "vbas:aggregateregions"
-                                     << "--"
-                                     << "REGIONS=" + data + "de_districts.gpkg|layername=districts"
-                                     << "REGION_ID_FIELD=KEY"
-                                     << "RECORDS=" + data + "de_imd_cases.csv"
-                                     << "RECORD_REGION_FIELD=tile"
-                                     << "QUASI_IDENTIFIERS=sex"
-                                     << "QUASI_IDENTIFIERS=agegrp" << QStringLiteral("K=%1").arg(k)
-                                     << "SITE_COUNT_METHOD=sitecount.naive_anonymity" << outputs);
+        process->setArguments(prefix);
         process->start();
         EXPECT_TRUE(process->waitForStarted()) << process->errorString().toStdString();
         return process;
     }
 
     /** Runs to the end and returns the exit code; stderr in `errors`. */
-    int run(int k, const QStringList& outputs, QString* errors = nullptr,
-            const QStringList& prefix = {}) const
+    int run(int k, const QStringList& outputs, QString* errors = nullptr, const QStringList& prefix = {},
+            Tool tool = Tool::VbasProcess) const
     {
-        const auto process = start(k, outputs, prefix);
+        const auto process = start(k, outputs, prefix, tool);
         EXPECT_TRUE(process->waitForFinished(120000));
         if (errors)
             *errors = QString::fromLocal8Bit(process->readAllStandardError());
         return process->exitStatus() == QProcess::NormalExit ? process->exitCode() : -1;
+    }
+
+    /** Enables the plugin in the test's profile; false when there is no qgis_process. */
+    bool enablePlugin() const
+    {
+#ifdef VBAS_QGIS_PROCESS
+        QProcess enable;
+        enable.setProcessEnvironment(environment());
+        enable.start(QStringLiteral(VBAS_QGIS_PROCESS), {"plugins", "enable", VBAS_PLUGIN_NAME});
+        return enable.waitForFinished(120000) && enable.exitCode() == 0;
+#else
+        return false;
+#endif
+    }
+
+    /**
+     * Asks runs into a folder holding a release to stop with SIGTERM, SIGINT and SIGHUP, each as soon as it
+     * has staged (its staging folder holds a release in the making), and expects each to end without success,
+     * leaving the previous release byte for byte and nothing of its own.
+     */
+    void expectStopSignalsLeaveThePreviousRelease(Tool tool) const
+    {
+        const QDir folder(mFolder.path());
+        QString errors;
+        ASSERT_EQ(run(2, releaseOutputs(folder), &errors, {}, tool), 0) << errors.toStdString();
+        QMap<QString, QByteArray> previous;
+        for (const QString& name : folder.entryList(QDir::Files | QDir::Hidden))
+            previous.insert(name, contents(folder.filePath(name)));
+        ASSERT_FALSE(previous.isEmpty());
+        for (const auto& [stop, name] :
+             {std::pair(SIGTERM, "SIGTERM"), std::pair(SIGINT, "SIGINT"), std::pair(SIGHUP, "SIGHUP")})
+        {
+            const QStringList before = leftovers(folder);
+            const auto process = start(4, releaseOutputs(folder), {}, tool);
+            bool staged = false;
+            while (!staged && !process->waitForFinished(5))
+                for (const QString& entry : leftovers(folder))
+                    staged |= entry.startsWith(".vbas-staging-") && !before.contains(entry);
+            ASSERT_TRUE(staged) << name << ": the run ended before it staged anything";
+            ::kill(pid_t(process->processId()), stop);
+            ASSERT_TRUE(process->waitForFinished(120000)) << name;
+            EXPECT_FALSE(process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0)
+                << name << ": the run went on to publish";
+            EXPECT_EQ(leftovers(folder), QStringList()) << name << ": what the stopped run staged stays";
+            for (auto file = previous.constBegin(); file != previous.constEnd(); ++file)
+                EXPECT_EQ(contents(folder.filePath(file.key())), file.value())
+                    << name << ": " << file.key().toStdString();
+        }
     }
 
     void SetUp() override
@@ -239,6 +323,11 @@ TEST_P(FullDisk, FailsTheRunNamingTheOutputAndLeavesTheOldFile)
     EXPECT_NE(status, 0) << errors.toStdString();
     EXPECT_TRUE(errors.contains(QRegularExpression("OUTPUT_RECORDS: .*(disk full|could not write)")))
         << errors.toStdString();
+    // What failed: the output, the user's file (not its staged copy) and the system's reason, never "()".
+    EXPECT_TRUE(errors.contains(records)) << errors.toStdString();
+    EXPECT_TRUE(errors.contains("File too large")) << errors.toStdString();
+    EXPECT_FALSE(errors.contains("()")) << errors.toStdString();
+    EXPECT_FALSE(errors.contains(".vbas-staging-")) << errors.toStdString();
     EXPECT_EQ(contents(records), old);
     EXPECT_EQ(leftovers(folder), QStringList());
 }
@@ -269,14 +358,14 @@ TEST_F(ReleaseOnDisk, AFullFileSystemFailsTheRunAndLeavesTheOldRelease)
     ASSERT_EQ(run(2, releaseOutputs(folder)), 0);
     const Release old = readRelease(folder);
     ASSERT_TRUE(old.consistent()) << old.describe();
-    QMap<QString, QByteArray> files;
-    for (const QString& name : folder.entryList(QDir::Files))
-        files.insert(name, contents(folder.filePath(name)));
+    const QMap<QString, QByteArray> files = filesIn(folder.path());
 
     QString errors;
     EXPECT_NE(run(4, releaseOutputs(folder), &errors), 0) << errors.toStdString();
     EXPECT_TRUE(errors.contains(QRegularExpression("OUTPUT[A-Z_]*: "))) << errors.toStdString();
     EXPECT_FALSE(errors.contains(".vbas-staging-")) << "the message names the user's files";
+    EXPECT_TRUE(errors.contains("No space left on device")) << errors.toStdString();
+    EXPECT_FALSE(errors.contains("()")) << errors.toStdString();
     for (auto file = files.constBegin(); file != files.constEnd(); ++file)
         EXPECT_EQ(contents(folder.filePath(file.key())), file.value()) << file.key().toStdString();
     EXPECT_EQ(folder.entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), files.keys());
@@ -342,4 +431,34 @@ TEST_F(ReleaseOnDisk, AKilledRunLeavesTheOldOrTheNewReleaseAndTheNextRunCleansUp
     EXPECT_TRUE(last.consistent()) << last.describe();
     EXPECT_EQ(last.aggregates, (k == 2 ? two : four).aggregates);
     EXPECT_EQ(leftovers(folder), QStringList()) << "the killed runs' staging folders are gone";
+}
+
+TEST_F(ReleaseOnDisk, StopSignalsRemoveTheStagedReleaseInVbasProcess)
+{
+    expectStopSignalsLeaveThePreviousRelease(Tool::VbasProcess);
+}
+
+TEST_F(ReleaseOnDisk, StopSignalsRemoveTheStagedReleaseInQgisProcess)
+{
+    if (!enablePlugin())
+        GTEST_SKIP() << "no qgis_process with the plugin here";
+    expectStopSignalsLeaveThePreviousRelease(Tool::QgisProcess);
+}
+
+TEST_F(ReleaseOnDisk, AReleaseThatWouldPublishNothingFailsAndKeepsThePreviousRelease)
+{
+    // k = 636, every case: no group of the German cases holds them all.
+    const QDir folder(mFolder.path());
+    ASSERT_EQ(run(2, releaseOutputs(folder)), 0);
+    const Release previous = readRelease(folder);
+    ASSERT_TRUE(previous.consistent()) << previous.describe();
+    const QMap<QString, QByteArray> files = filesIn(folder.path());
+    QString errors;
+    EXPECT_EQ(run(636, releaseOutputs(folder), &errors), 1);
+    EXPECT_TRUE(
+        errors.contains("K: with k = 636 no record can be released: all 636 records would be withheld"))
+        << errors.toStdString();
+    for (auto file = files.constBegin(); file != files.constEnd(); ++file)
+        EXPECT_EQ(contents(folder.filePath(file.key())), file.value()) << file.key().toStdString();
+    EXPECT_EQ(leftovers(folder), QStringList());
 }

@@ -7,7 +7,7 @@
 #include "vbasogrtable.h"
 #include "vbasqgiscompat.h"
 
-#include "Feedback.h"
+#include "base/Feedback.h"
 
 #include <qgsfeaturesink.h>
 #include <qgsprocessingcontext.h>

@@ -220,7 +220,7 @@ TEST(ReleaseReport, ChartsEveryPerRegionDistributionWithTheCountsOfTheAggregates
         }
         }
     }
-    EXPECT_TRUE(html.contains("<h2 id=\"ledger\">Release ledger</h2>"));
+    EXPECT_TRUE(html.contains("<h2 id=\"ledger\">Release ledger, people and published columns</h2>"));
 
     const QRegularExpressionMatch map =
         QRegularExpression(QStringLiteral("<img class=\"map\"[^>]*src=\"data:image/png;base64,([^\"]+)\""))

@@ -51,6 +51,7 @@ LoadedRelease runAndLoad(QVariantMap parameters, const QStringList& loadOrder)
     for (const QString& output : kLoaded)
         parameters.insert(output, QVariant::fromValue(QgsProcessingOutputLayerDefinition(
                                       QgsProcessing::TEMPORARY_OUTPUT, release.project.get())));
+    parameters.insert("NO_LEDGER", true); // a script keeps no ledger only when it says so
     QgsProcessingContext context;
     context.setProject(release.project.get());
     QgsProcessingFeedback feedback;
