@@ -194,7 +194,7 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
     // The layer tree's legend says what it shows: the shaded field in every class, the hatch in the name of
     // the layer that has it (hot spots: twice the share withheld overall).
     for (const QgsRendererRange& range : graduated->ranges())
-        EXPECT_TRUE(range.label().startsWith("released ")) << range.label().toStdString();
+        EXPECT_TRUE(range.label().startsWith("records released: ")) << range.label().toStdString();
     double withheld = 0, total = 0;
     for (QgsFeatureIterator all = review->getFeatures(); all.nextFeature(feature);)
     {
