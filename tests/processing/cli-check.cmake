@@ -84,8 +84,12 @@ endif()
 run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${INPUT}" REGION_FIELD=region COUNT_FIELD=n K=5)
 expect_results(3 28 1 3 3 FAIL)
 # Regions alone at k = 3 pass, but the verdict says only their sizes were checked.
-run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${INPUT}" REGION_FIELD=region COUNT_FIELD=n K=3)
+file(WRITE "${WORK}/regions.csv" "region,n\nA,13\nB,12\nC,3\n")
+run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${WORK}/regions.csv" REGION_FIELD=region COUNT_FIELD=n K=3)
 expect_results(3 28 0 0 3 REGION_SIZES_PASS)
+# The same regions with the table's other columns: sex, judged with the region, fails it.
+run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${INPUT}" REGION_FIELD=region COUNT_FIELD=n K=3)
+expect_results(3 28 0 0 3 FAIL)
 
 # The same table through QGIS's delimited-text provider, a plugin QGIS loads only from its installed
 # prefix: the runner must find it with no QGIS_PREFIX_PATH (as it must find PostgreSQL's).
