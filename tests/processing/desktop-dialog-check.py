@@ -59,8 +59,8 @@ def finish():
         try:
             processing.run("vbas:checkanonymity", {"INPUT": state["patients"].id(), "REGION_FIELD": "regoin",
                                                    "K": 5}, feedback=errors)
-        except Exception:
-            pass
+        except Exception as error:  # processing.run raises what the dialog reports
+            errors.lines.append(str(error))
         result["error"] = "\n".join(errors.lines)
         json.dump(result, open(os.path.join(OUT, "dialog.json"), "w"), indent=1)
     except Exception:
