@@ -462,26 +462,40 @@ PipelineResult Pipeline::run(const Job& job, Feedback& feedback,
     return result;
 }
 
-ReleaseResult Pipeline::complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
-                                 Feedback& feedback) const
+ReleaseResult Pipeline::complete(const Job& job, const Job& released, PipelineResult result,
+                                 std::optional<GeneralizationReport> generalization,
+                                 const ReleaseRequest& request, Feedback& feedback) const
 {
     ReleaseResult whole;
     whole.result = std::move(result);
-    whole.fates = recordFates(*job.dataset, whole.result);
-    if (job.geometries == nullptr)
+    whole.generalization = std::move(generalization);
+    whole.fates = recordFates(*released.dataset, whole.result);
+    const double checked = request.published != nullptr ? 0.2 : 0.0;
+    if (request.published != nullptr)
+    {
+        Feedback::Stage stage(feedback, 0.0, checked);
+        std::vector<bool> releasedRows(whole.fates.size());
+        for (std::size_t row = 0; row < releasedRows.size(); ++row)
+            releasedRows[row] = whole.fates[row] == RecordFate::Released;
+        whole.fieldChecks =
+            checkPublishedFields(*job.dataset, *request.published, whole.hierarchies(), whole.levels(),
+                                 whole.result.aggregation, releasedRows, whole.result.k, feedback);
+    }
+    if (released.geometries == nullptr)
     {
         if (request.cells)
             throw Error(Subject::Partition, "the cells of the sites need the region polygons");
         return whole;
     }
+    const double dissolved = request.cells ? checked + (1.0 - checked) / 2.0 : 1.0;
     {
-        Feedback::Stage stage(feedback, 0.0, request.cells ? 0.5 : 1.0);
-        whole.polygons = dissolve(*job.geometries, whole.result.aggregation, feedback);
+        Feedback::Stage stage(feedback, checked, dissolved);
+        whole.polygons = dissolve(*released.geometries, whole.result.aggregation, feedback);
     }
     if (request.cells)
     {
-        Feedback::Stage stage(feedback, 0.5, 1.0);
-        whole.cells = clippedVoronoiCells(*job.geometries, whole.result.partition.sites,
+        Feedback::Stage stage(feedback, dissolved, 1.0);
+        whole.cells = clippedVoronoiCells(*released.geometries, whole.result.partition.sites,
                                           whole.result.partition.weights, feedback);
     }
     return whole;
@@ -499,7 +513,7 @@ ReleaseResult Pipeline::releaseAroundSites(const Job& job, Sites sites, const Re
         result = finish(data, std::move(sites), feedback);
     }
     Feedback::Stage stage(feedback, 0.7, 1.0);
-    return complete(job, std::move(result), request, feedback);
+    return complete(job, job, std::move(result), std::nullopt, request, feedback);
 }
 
 ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uint32_t>& regionGroup,
@@ -579,17 +593,17 @@ ReleaseResult Pipeline::releaseGroups(const Job& job, const std::vector<std::uin
         }
         result = rateGroups(data, regionGroup, groups, feedback);
     }
-    Feedback::Stage stage(feedback, 0.5, 1.0);
-    ReleaseResult whole = complete(atLevels, std::move(result), request, feedback);
+    std::optional<GeneralizationReport> generalization;
     if (!levels.empty())
     {
-        whole.generalization.emplace();
-        whole.generalization->releasedLoss =
-            releasedLoss(whole.result, classLoss(*atLevels.dataset, hierarchies, levels));
-        whole.generalization->levels = std::move(levels);
-        recordHierarchies(*whole.generalization, built);
+        generalization.emplace();
+        generalization->releasedLoss =
+            releasedLoss(result, classLoss(*atLevels.dataset, hierarchies, levels));
+        generalization->levels = std::move(levels);
+        recordHierarchies(*generalization, built);
     }
-    return whole;
+    Feedback::Stage stage(feedback, 0.5, 1.0);
+    return complete(job, atLevels, std::move(result), std::move(generalization), request, feedback);
 }
 
 SiteCountEstimate Pipeline::estimateSites(const Job& job, Feedback& feedback) const

@@ -13,6 +13,7 @@
 #include "partition/ContiguityRepair.h"
 #include "partition/SpatialContext.h"
 #include "privacy/Criteria.h"
+#include "privacy/PublishedColumns.h"
 #include "quality/AggregateFigures.h"
 #include "sitelocation/SiteRefiner.h"
 #include "suppression/SuppressionOutcome.h"
@@ -198,6 +199,11 @@ struct ReleaseRequest
      * used.
      */
     const Hierarchies* hierarchies = nullptr;
+    /**
+     * The fields published besides the region and the quasi-identifiers: the release checks them
+     * (ReleaseResult::fieldChecks). Null: none.
+     */
+    const PublishedFields* published = nullptr;
 };
 
 /** A whole release: what its outputs publish and what its review shows, in the job's planar frame. */
@@ -213,6 +219,8 @@ struct ReleaseResult
     std::vector<RecordFate> fates;
     /** The levels the hierarchies were released at and how they were chosen (only with hierarchies). */
     std::optional<GeneralizationReport> generalization;
+    /** What the checks of the request's published fields found; a refused field must not be published. */
+    FieldChecks fieldChecks;
 
     /** The hierarchies the release is labelled with; null: its values are as they are. */
     const Hierarchies* hierarchies() const
@@ -337,8 +345,13 @@ public:
     /** Gives `report` the hierarchies a release used and what they were built as (the ledger's record). */
     void recordHierarchies(GeneralizationReport& report,
                            std::shared_ptr<const Hierarchies> hierarchies) const;
-    /** The release of a result of `job`: with the polygons, the cells when asked for and the fates. */
-    ReleaseResult complete(const Job& job, PipelineResult result, const ReleaseRequest& request,
+    /**
+     * The release of a result of `released` (`job` at the levels of `generalization`, or `job` itself): with
+     * the polygons, the cells when asked for, the fates and the checks of the published fields on `job`'s
+     * rows.
+     */
+    ReleaseResult complete(const Job& job, const Job& released, PipelineResult result,
+                           std::optional<GeneralizationReport> generalization, const ReleaseRequest& request,
                            Feedback& feedback) const;
 
 private:

@@ -21,7 +21,7 @@ ReleaseResult release(const Pipeline& pipeline, const Job& job, const ReleaseReq
             result = pipeline.run(job, feedback);
         }
         Feedback::Stage stage(feedback, 0.7, 1.0);
-        return pipeline.complete(job, std::move(result), request, feedback);
+        return pipeline.complete(job, job, std::move(result), std::nullopt, request, feedback);
     }
     std::optional<GeneralizationChoice> choice;
     {
@@ -38,9 +38,7 @@ ReleaseResult release(const Pipeline& pipeline, const Job& job, const ReleaseReq
         releasedLoss(result, classLoss(choice->dataset, *hierarchies, choice->report.levels));
     pipeline.recordHierarchies(choice->report, hierarchies);
     Feedback::Stage stage(feedback, 0.8, 1.0);
-    ReleaseResult whole = pipeline.complete(chosen, std::move(result), request, feedback);
-    whole.generalization = std::move(choice->report);
-    return whole;
+    return pipeline.complete(job, chosen, std::move(result), std::move(choice->report), request, feedback);
 }
 
 } // namespace vbas

@@ -288,4 +288,32 @@ std::string refusalText(const ColumnFigures& figures, const std::vector<Publishe
            "or leave it out";
 }
 
+const ColumnFigures* FieldChecks::refused() const
+{
+    for (const ColumnFigures& figures : columns)
+        if (figures.refused())
+            return &figures;
+    return nullptr;
+}
+
+FieldChecks checkPublishedFields(const Dataset& dataset, const PublishedFields& published,
+                                 const Hierarchies* hierarchies, const std::vector<std::size_t>& levels,
+                                 const Aggregation& aggregation, const std::vector<bool>& released, Count k,
+                                 Feedback& feedback)
+{
+    FieldChecks checks;
+    if (published.fields.empty())
+        return checks;
+    if (published.codes == nullptr)
+        throw Error(Subject::Records, "the published fields come without their values");
+    const std::size_t fieldCount = published.fields.size();
+    if (!dataset.countsPeople())
+        checks.repeated = repeatedRows(dataset, *published.codes, fieldCount, feedback);
+    if (published.rowsPublished)
+        checks.columns = judgePublishedColumns(
+            publishedRows(dataset, hierarchies, levels, aggregation, released, *published.codes, fieldCount),
+            published.fields, k, feedback);
+    return checks;
+}
+
 } // namespace vbas

@@ -5,7 +5,9 @@
 #include "data/Dataset.h"
 #include "generalization/Hierarchy.h"
 #include "model/Aggregation.h"
+#include "privacy/RepeatedPersons.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,5 +95,40 @@ std::vector<ColumnFigures> judgePublishedColumns(const PublishedRows& rows,
 
 /** "'dob' puts 95.2 % of the published rows in groups of fewer than 5 ...": why `figures` is refused. */
 std::string refusalText(const ColumnFigures& figures, const std::vector<PublishedField>& fields, Count k);
+
+/**
+ * The fields a release publishes besides the region and the quasi-identifiers (ReleaseRequest::published),
+ * which the release checks before anything is written (SPEC section 14).
+ */
+struct PublishedFields
+{
+    std::vector<PublishedField> fields;
+    /** `fields.size()` codes per input row of the job's dataset. */
+    const std::vector<std::uint32_t>* codes = nullptr;
+    /** Whether the released rows themselves are published; without them no field is judged. */
+    bool rowsPublished = false;
+};
+
+/** What the checks of the published fields found (ReleaseResult::fieldChecks). */
+struct FieldChecks
+{
+    /** Without person ids: how often rows repeat one another, as repeated persons would. */
+    std::optional<RepeatedRows> repeated;
+    /** Each published field and pair, judged with the region and the class (when the rows are published). */
+    std::vector<ColumnFigures> columns;
+
+    /** The first refused field or pair; null when none is. */
+    const ColumnFigures* refused() const;
+};
+
+/**
+ * The checks of `published` on a release of `dataset` (level 0): repeated rows when the dataset does not
+ * count people, and when the rows are published, every field and pair judged on the rows `released` marks, in
+ * their region of `aggregation` and their class at `levels` of `hierarchies`.
+ */
+FieldChecks checkPublishedFields(const Dataset& dataset, const PublishedFields& published,
+                                 const Hierarchies* hierarchies, const std::vector<std::size_t>& levels,
+                                 const Aggregation& aggregation, const std::vector<bool>& released, Count k,
+                                 Feedback& feedback);
 
 } // namespace vbas

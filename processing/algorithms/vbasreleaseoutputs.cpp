@@ -416,17 +416,18 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
                            .arg(release.result.aggregation.size())
                            .arg(release.result.k)
                            .arg(sites.join(QString())));
-    feedback->pushInfo(QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
-                                   "their region, %4%5 for the sensitive values (l-diversity, t-closeness) "
-                                   "and %6 against earlier releases.")
-                           .arg(counts.suppressed())
-                           .arg(counts.globallySuppressed)
-                           .arg(counts.locallySuppressed)
-                           .arg(dataset.publishesCountRows()
-                                    ? QObject::tr("%1 in count rows below k, ").arg(counts.smallRowSuppressed)
-                                    : QString())
-                           .arg(counts.diversitySuppressed)
-                           .arg(counts.differenceSuppressed));
+    feedback->pushInfo(
+        QObject::tr("Withheld %1 records: %2 as rare in the whole data set, %3 as too few in "
+                    "their region, %4%5 for the sensitive values%6 and %7 against earlier releases.")
+            .arg(counts.suppressed())
+            .arg(counts.globallySuppressed)
+            .arg(counts.locallySuppressed)
+            .arg(dataset.publishesCountRows()
+                     ? QObject::tr("%1 in count rows below k, ").arg(counts.smallRowSuppressed)
+                     : QString())
+            .arg(counts.diversitySuppressed)
+            .arg(release.criteriaNote())
+            .arg(counts.differenceSuppressed));
     for (const QString& line : withheld.costLines())
         feedback->pushInfo(line);
     feedback->pushInfo(

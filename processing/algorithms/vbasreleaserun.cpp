@@ -9,7 +9,6 @@
 
 #include "Release.h"
 #include "privacy/PublishedColumns.h"
-#include "privacy/RepeatedPersons.h"
 
 #include <qgsapplication.h>
 #include <qgscoordinatetransform.h>
@@ -232,84 +231,53 @@ void VbasReleaseRun::checkLedger(const std::optional<vbas::AreaRegions>& given)
 
 void VbasReleaseRun::compute(const Compute& engineCall)
 {
+    const VbasJob& job = *mJob;
     vbas::ReleaseRequest request;
     request.cells = mRead.has(kOutputCells) && VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputCells);
+    vbas::PublishedFields published;
+    const QList<int> publishedFields = job.recordFields.publishedValues();
+    for (int j = 0; j < publishedFields.size(); ++j)
+        published.fields.push_back({job.records->fields().at(publishedFields.at(j)).name().toStdString(),
+                                    j < job.recordFields.sensitive.size()});
+    published.codes = &job.data.recordValues.publishedCodes;
+    published.rowsPublished = mRead.has(kOutputRecords) &&
+                              VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputRecords) &&
+                              !mRead.asBoolean(kKeepSuppressed);
+    request.published = &published;
     mSteps->next();
     QElapsedTimer engine;
     engine.start();
-    mRelease.emplace(engineCall(*mPipeline, *mJob, request, mSteps.get()));
+    mRelease.emplace(engineCall(*mPipeline, job, request, mSteps.get()));
     mFeedback->pushInfo(
         QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
     refuseEmptyRelease();
-    judgePublishedColumns();
+    reportFieldChecks(published.fields);
     if (mLedger)
         mEntry = ledgerEntry();
 }
 
-void VbasReleaseRun::judgePublishedColumns()
+void VbasReleaseRun::reportFieldChecks(const std::vector<vbas::PublishedField>& fields)
 {
-    const VbasJob& job = *mJob;
-    const QList<int> published = job.recordFields.publishedValues();
-    const bool recordsPublished = mRead.has(kOutputRecords) &&
-                                  VbasReleaseOutputs::isWanted(mRead.parameters(), kOutputRecords) &&
-                                  !mRead.asBoolean(kKeepSuppressed);
-    const vbas::Dataset& dataset = *job.data.dataset;
-    const QgsFields& fields = job.records->fields();
-    std::vector<vbas::PublishedField> judged;
-    for (int j = 0; j < published.size(); ++j)
-        judged.push_back(
-            {fields.at(published.at(j)).name().toStdString(), j < job.recordFields.sensitive.size()});
-    if (job.data.recordIds.empty() && !published.isEmpty())
+    const vbas::FieldChecks& checks = mRelease->fieldChecks;
+    if (checks.repeated && checks.repeated->likelyRepeatedPersons())
     {
-        const vbas::RepeatedRows repeated =
-            mRead.runEngine(mFeedback,
-                            [&](vbas::Feedback& engineFeedback) {
-                                return vbas::repeatedRows(dataset, job.data.recordValues.publishedCodes,
-                                                          judged.size(), engineFeedback);
-                            });
-        if (repeated.likelyRepeatedPersons())
-        {
-            mLedgerLines
-                << QObject::tr(
-                       "%1 of %2 rows repeat another row's small area, quasi-identifiers and published "
-                       "values "
-                       "(about %3 by chance): the rows look like repeated persons (visits, admissions). k "
-                       "counts "
-                       "rows here; give the field that identifies the person as RECORD_ID_FIELD so that it "
-                       "counts people")
-                       .arg(repeated.repeats)
-                       .arg(repeated.rows)
-                       .arg(qRound64(repeated.expected));
-            mFeedback->pushWarning(mLedgerLines.back());
-        }
+        mLedgerLines << QObject::tr("%1 of %2 rows repeat another row's small area, quasi-identifiers and "
+                                    "published values (about %3 by chance): the rows look like repeated "
+                                    "persons (visits, admissions). k counts rows here; give the field that "
+                                    "identifies the person as RECORD_ID_FIELD so that it counts people")
+                            .arg(checks.repeated->repeats)
+                            .arg(checks.repeated->rows)
+                            .arg(qRound64(checks.repeated->expected));
+        mFeedback->pushWarning(mLedgerLines.back());
     }
-    if (!recordsPublished || judged.empty())
-        return;
-    const VbasRelease& release = *mRelease;
-    std::vector<bool> released(release.fates.size());
-    for (std::size_t row = 0; row < released.size(); ++row)
-        released[row] = release.fates[row] == vbas::RecordFate::Released;
-    const std::vector<std::size_t> levels = release.levels();
-    QElapsedTimer judging;
-    judging.start();
-    const std::vector<vbas::ColumnFigures> figures = mRead.runEngine(
-        mFeedback,
-        [&](vbas::Feedback& engineFeedback)
-        {
-            return vbas::judgePublishedColumns(
-                vbas::publishedRows(dataset, release.hierarchies(), levels, release.result.aggregation,
-                                    released, job.data.recordValues.publishedCodes, judged.size()),
-                judged, release.result.k, engineFeedback);
-        });
-    for (const vbas::ColumnFigures& figure : figures)
+    for (const vbas::ColumnFigures& figure : checks.columns)
     {
-        QString names = QString::fromStdString(judged[figure.fields[0]].name);
+        QString names = QString::fromStdString(fields[figure.fields[0]].name);
         if (figure.fields.size() == 2)
-            names += QStringLiteral(" + ") + QString::fromStdString(judged[figure.fields[1]].name);
+            names += QStringLiteral(" + ") + QString::fromStdString(fields[figure.fields[1]].name);
         mLedgerLines << (figure.judgedOnGroups
                              ? QObject::tr("Published column %1: placement in the small area %2 %, rows in "
-                                           "groups below k %3 %, "
-                                           "unique %4 %")
+                                           "groups below k %3 %, unique %4 %")
                                    .arg(names)
                                    .arg(100.0 * figure.placement, 0, 'f', 1)
                                    .arg(100.0 * figure.shareBelowK, 0, 'f', 1)
@@ -320,12 +288,9 @@ void VbasReleaseRun::judgePublishedColumns()
                                    .arg(100.0 * figure.placement, 0, 'f', 1));
         mFeedback->pushInfo(mLedgerLines.back());
     }
-    mFeedback->pushInfo(
-        QObject::tr("published columns judged in %1 s").arg(double(judging.elapsed()) / 1000.0, 0, 'f', 2));
-    for (const vbas::ColumnFigures& figure : figures)
-        if (figure.refused())
-            throw parameterError(judged[figure.fields[0]].sensitive ? kSensitiveFields : kReleaseFields,
-                                 QString::fromStdString(vbas::refusalText(figure, judged, release.result.k)));
+    if (const vbas::ColumnFigures* refused = checks.refused())
+        throw parameterError(fields[refused->fields[0]].sensitive ? kSensitiveFields : kReleaseFields,
+                             QString::fromStdString(vbas::refusalText(*refused, fields, mRelease->result.k)));
 }
 
 bool VbasReleaseRun::isTrial() const

@@ -87,8 +87,11 @@ private:
     void refuseEmptyRelease() const;
     /** The release as its ledger keeps it. */
     vbas::LedgerEntry ledgerEntry() const;
-    /** Refuses a published field, or pair, that singles rows out or places them in their small area. */
-    void judgePublishedColumns();
+    /**
+     * Logs what the release's checks of the published `fields` found, and refuses a field, or pair, that
+     * singles rows out or places them in their small area.
+     */
+    void reportFieldChecks(const std::vector<vbas::PublishedField>& fields);
     /** Whether every publishable output is a temporary layer: a trial, not a release. */
     bool isTrial() const;
 

@@ -76,6 +76,12 @@ VbasRelease::VbasRelease(vbas::ReleaseResult whole)
         aggregateIds.append(int(a + 1));
 }
 
+QString VbasRelease::criteriaNote() const
+{
+    return result.criteria.empty() ? QString()
+                                   : QStringLiteral(" (%1)").arg(QString::fromStdString(result.criteria));
+}
+
 int VbasRelease::siteAggregate(std::size_t site) const
 {
     const std::vector<vbas::SiteIndex>& aggregateSite = result.aggregation.aggregateSite;

@@ -31,6 +31,8 @@ struct VbasRelease : vbas::ReleaseResult
     int siteAggregate(std::size_t site) const;
     /** Returns the id of the aggregate of `site`, NULL when the site received no region. */
     QVariant siteAggregateId(std::size_t site) const;
+    /** " (distinct 2-diversity)": the criteria besides k the release was held to, empty when none was. */
+    QString criteriaNote() const;
 };
 
 /**

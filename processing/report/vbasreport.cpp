@@ -158,8 +158,8 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
           std::pair(counts.smallRowSuppressed,
                     QObject::tr("as the count row they would be published in holds fewer than k records")),
           std::pair(counts.diversitySuppressed,
-                    QObject::tr("as their group's sensitive values vary too little or stray too far "
-                                "(l-diversity, t-closeness)")),
+                    QObject::tr("as their group's sensitive values vary too little or stray too far%1")
+                        .arg(release.criteriaNote())),
           std::pair(counts.differenceSuppressed,
                     QObject::tr("as their group's count differs from an earlier release's by 1 to k - 1"))})
         if (records > 0)
@@ -344,7 +344,7 @@ QString counts(const VbasRelease& release, const vbas::Dataset& dataset)
         html += row({QObject::tr("withheld in count rows below k (their group holds k, but the row of their "
                                  "published values fewer)"),
                      qlonglong(counts.smallRowSuppressed)});
-    html += row({QObject::tr("withheld for the sensitive values (l-diversity, t-closeness)"),
+    html += row({QObject::tr("withheld for the sensitive values%1").arg(release.criteriaNote()),
                  qlonglong(counts.diversitySuppressed)});
     html +=
         row({QObject::tr("withheld against earlier releases (their group's count 1 to k - 1 away from one "

@@ -2,6 +2,9 @@
 // on cases worked by hand and on fields that copy or scramble the small area.
 #include "privacy/PublishedColumns.h"
 
+#include "Pipeline.h"
+#include "TestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -131,4 +134,53 @@ TEST(PublishedColumns, APairIsJudgedTogether)
     EXPECT_FALSE(figures[1].refused());
     EXPECT_TRUE(figures[2].refused());
     EXPECT_DOUBLE_EQ(figures[2].shareUnique, 1.0);
+}
+
+// The release checks the fields it publishes (ReleaseRequest::published), whichever way it is made. Four
+// small areas of 6 like records each, in two regions of two areas (k = 5: every group released). A copy of
+// the small area places every row: each (region, value) group lies in one area, left-one-out it still names
+// it; the region's largest areas (6 rows, tied) place 12 of 24: (24 - 12) / (24 - 12) = 1, refused. A
+// constant field names no area (the two areas tie in every group): (0 - 12) / 12 = -1. Without person ids the
+// rows are also counted for repeats: each area's 6 rows repeat the first, 4 x 5 = 20.
+TEST(PublishedColumns, TheReleaseChecksTheFieldsItPublishes)
+{
+    test::DatasetBuilder builder({test::qi("q")});
+    std::vector<std::uint32_t> codes;
+    for (std::uint32_t area = 0; area < 4; ++area)
+    {
+        const std::string id = "a" + std::to_string(area);
+        builder.region(id, double(area), 0.0).records(id, {0}, 6);
+        for (int r = 0; r < 6; ++r)
+            codes.insert(codes.end(), {area * 7919 + 1, 0});
+    }
+    const Dataset dataset = builder.build();
+    const Pipeline pipeline{PipelineConfig{}};
+    PublishedFields published;
+    published.fields = {{"area_copy", false}, {"constant", false}};
+    published.codes = &codes;
+    published.rowsPublished = true;
+    ReleaseRequest request;
+    request.published = &published;
+    Feedback feedback;
+    const ReleaseResult release = pipeline.releaseGroups(Job(dataset), {0, 0, 1, 1}, 2, request, feedback);
+    ASSERT_EQ(release.result.suppression.released, 24u);
+    const FieldChecks& checks = release.fieldChecks;
+    ASSERT_EQ(checks.columns.size(), 3u);
+    EXPECT_DOUBLE_EQ(checks.columns[0].placement, 1.0);
+    EXPECT_DOUBLE_EQ(checks.columns[1].placement, -1.0);
+    EXPECT_DOUBLE_EQ(checks.columns[0].shareBelowK, 0.0);
+    EXPECT_EQ(checks.refused(), &checks.columns[0]);
+    ASSERT_TRUE(checks.repeated.has_value());
+    EXPECT_EQ(checks.repeated->rows, 24u);
+    EXPECT_EQ(checks.repeated->repeats, 20u);
+
+    // Rows not published: nothing to judge but the repeats; no fields asked: no checks.
+    published.rowsPublished = false;
+    const ReleaseResult unpublished =
+        pipeline.releaseGroups(Job(dataset), {0, 0, 1, 1}, 2, request, feedback);
+    EXPECT_TRUE(unpublished.fieldChecks.columns.empty());
+    EXPECT_TRUE(unpublished.fieldChecks.repeated.has_value());
+    request.published = nullptr;
+    const ReleaseResult unasked = pipeline.releaseGroups(Job(dataset), {0, 0, 1, 1}, 2, request, feedback);
+    EXPECT_FALSE(unasked.fieldChecks.repeated.has_value());
 }
