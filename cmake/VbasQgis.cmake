@@ -31,16 +31,21 @@ if(QGIS_FOUND AND QGIS_CORE_LIBRARY AND QGIS_ANALYSIS_LIBRARY)
         set(VBAS_HAVE_QGIS ON)
         string(REGEX MATCH "^[0-9]+\\.[0-9]+" VBAS_QGIS_MAJOR_MINOR "${QGIS_VERSION}")
         message(STATUS "VBAS: QGIS ${QGIS_VERSION} with Qt${QT_VERSION_MAJOR}; building the QGIS provider")
-        set(VBAS_QGIS_PLUGIN_DIR "lib/qgis/plugins" CACHE STRING
-            "Where the C++ plugin is installed, relative to CMAKE_INSTALL_PREFIX")
-        # QGIS's own folder of Python plugins (relative to its prefix): with the prefix /usr (the .deb),
-        # stock qgis_process finds the shim with no QGIS_PLUGINPATH.
-        set(VBAS_SHIM_INSTALL_DIR "share/qgis/python/plugins" CACHE STRING
-            "Where the Python plugin folder for qgis_process is installed, relative to CMAKE_INSTALL_PREFIX")
-        # The Python plugin (the "shim") that lets stock qgis_process load our provider: its name and
-        # the folder holding it in the build tree (point QGIS_PLUGINPATH there).
-        set(VBAS_SHIM_NAME vbas_processing)
-        set(VBAS_SHIM_PLUGINS_DIR ${PROJECT_BINARY_DIR}/python/plugins)
+        # The plugin (one folder, a Python plugin that loads the provider library) goes into QGIS's own
+        # folder of Python plugins, relative to its prefix: with the prefix /usr (the .deb), desktop QGIS and
+        # stock qgis_process both find it with no QGIS_PLUGINPATH.
+        set(VBAS_PLUGIN_INSTALL_DIR "share/qgis/python/plugins" CACHE STRING
+            "Where the QGIS plugin folder is installed, relative to CMAKE_INSTALL_PREFIX")
+        # The engine's one shared library, private to VBAS (the plugin and vbas_process find it there).
+        set(VBAS_PRIVATE_LIBRARY_DIR "lib/vbas" CACHE STRING
+            "Where libvbasprovider.so is installed, relative to CMAKE_INSTALL_PREFIX")
+        # The plugin's name (its folder, which `qgis_process plugins enable` takes) and the folder holding it
+        # in the build tree (point QGIS_PLUGINPATH there).
+        set(VBAS_PLUGIN_NAME vbas_processing)
+        set(VBAS_PLUGINS_BUILD_DIR ${PROJECT_BINARY_DIR}/plugin/plugins)
+        set(VBAS_PLUGIN_BUILD_DIR ${VBAS_PLUGINS_BUILD_DIR}/${VBAS_PLUGIN_NAME})
+        # The data folder holding the build tree's QGIS start-up hook (QGIS/QGIS3/startup.py): XDG_DATA_DIRS.
+        set(VBAS_STARTUP_BUILD_DIR ${PROJECT_BINARY_DIR}/plugin/share)
     endif()
 endif()
 
@@ -74,9 +79,9 @@ function(vbas_metadata_value key out_var)
     set(${out_var} "${CMAKE_MATCH_2}" PARENT_SCOPE)
 endfunction()
 
-# Makes a shared module that QGIS loads (the desktop plugin, the qgis_process shim library)
-# self-contained: everything it links statically stays private to it, so that two of our modules in
-# one QGIS process never bind to each other's copy, and a missing symbol fails the link, not QGIS.
+# Makes a shared library that QGIS loads (libvbasprovider.so) self-contained: everything it links statically
+# stays private to it, so that it exports its entry points alone and never binds to another copy of our
+# code, and a missing symbol fails the link, not QGIS.
 function(vbas_qgis_module target)
     set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
                                                PREFIX "lib")

@@ -7,9 +7,9 @@ class QgsProcessingProvider;
 /**
  * Puts the VBAS provider into the application's Processing registry and takes it out again.
  *
- * Both the desktop plugin and the qgis_process shim can be loaded into one QGIS; whichever comes
- * first registers the provider, the other finds it there and does nothing, and each removes only the
- * provider it added itself. Registering twice is harmless.
+ * Behind the entry points of libvbasprovider.so (vbasproviderlibrary.h). Registering twice is harmless: a
+ * provider with the id already there is left alone, and only the registration that added the provider
+ * removes it (a plugin reloaded, or the provider registered by something else first).
  */
 class VbasProviderRegistration
 {

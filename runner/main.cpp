@@ -3,6 +3,7 @@
 #include "vbascommandline.h"
 #include "vbasheadlesssession.h"
 #include "vbasprocesscommands.h"
+#include "vbasproviderlibrary.h"
 
 #include <clocale>
 #include <iostream>
@@ -28,7 +29,7 @@ int main(int argc, char* argv[])
         return 0;
     }
 
-    const VbasHeadlessSession session(argc, argv);
+    const VbasHeadlessSession session(argc, argv, vbas_register_provider);
     if (commandLine.command == QLatin1String("list"))
         return vbasListAlgorithms(commandLine);
     if (commandLine.command == QLatin1String("help"))

@@ -42,7 +42,7 @@ QString installedQgisPrefix()
 }
 } // namespace
 
-VbasHeadlessSession::VbasHeadlessSession(int& argc, char** argv)
+VbasHeadlessSession::VbasHeadlessSession(int& argc, char** argv, int (*registerVbas)())
 {
     // QgsApplication is a QApplication even without a GUI, so it needs a Qt platform: offscreen never
     // needs a display.
@@ -71,7 +71,7 @@ VbasHeadlessSession::VbasHeadlessSession(int& argc, char** argv)
     QgsApplication::initQgis();
     QgsApplication::processingRegistry()->addProvider(
         new QgsNativeAlgorithms(QgsApplication::processingRegistry()));
-    mRegistration.registerProvider();
+    registerVbas();
 }
 
 VbasHeadlessSession::~VbasHeadlessSession()

@@ -1,16 +1,32 @@
 #!/usr/bin/env bash
-# Installs a VBAS .deb the way a user does, into a clean root of its Debian (a throw-away copy of
+# Installs the VBAS packages the way a user does, into a clean root of their Debian (a throw-away copy of
 # scripts/debian-root.sh's pristine root: nothing of the build, nothing installed by hand), with
-# `apt-get install ./vbas-qgis_...deb`, which fetches its Depends from Debian; then runs stock
-# qgis_process there: the vbas algorithms are listed, and scripts/demo.sh runs through it (the demo
-# release, then the next quarter on its regions), vbas:checkanonymity passing each released table.
+# `apt-get install ./...deb`, which fetches their Depends from Debian:
+#   1. vbas-qgis-cli alone, the engine and vbas_process: no QGIS desktop may come with it, and
+#      scripts/demo.sh runs through vbas_process (the demo release, then the next quarter on its regions),
+#      vbas:checkanonymity passing each released table;
+#   2. then vbas-qgis, the QGIS plugin: stock qgis_process lists no vbas algorithm and says how to enable it,
+#      then, enabled, lists them, and scripts/demo.sh runs through it the same way.
 # Run as root, on the host.
 #
-#   scripts/package-check.sh SUITE DEB     # SUITE: bookworm (Debian 12) or trixie (Debian 13)
+#   scripts/package-check.sh SUITE DEB     # SUITE: bookworm (Debian 12) or trixie (Debian 13); DEB: the
+#                                          # vbas-qgis package, with vbas-qgis-cli of its version beside it
 #
-# Only the .deb, data/demo and scripts/demo.sh (with this script) are copied into the root.
+# Only the .debs, data/demo and scripts/demo.sh (with this script) are copied into the root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Runs scripts/demo.sh with RUNNER, a command of qgis_process syntax, and checks that every release passes.
+check_demo() {
+    local runner=$1 log=$2
+    VBAS_DEMO_RUNNER=$runner scripts/demo.sh > "$log" 2>&1 || { cat "$log"; exit 1; }
+    grep -v '^[0-9.]*$' "$log" | sed 's/^[0-9.]*VERDICT/VERDICT/'
+    passes=$(grep -c 'VERDICT PASS' "$log" || true)
+    if [ "$passes" = 0 ] || grep -q 'VERDICT FAIL' "$log"; then
+        echo "a demo release fails the check"
+        exit 1
+    fi
+}
 
 if [ "${1:-}" = --inside ]; then
     # --- inside the clean root, from /vbas-check --------------------------------------------------
@@ -18,18 +34,35 @@ if [ "${1:-}" = --inside ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q > apt-update.log 2>&1 || { cat apt-update.log; exit 1; }
     # Without Recommends: the Depends alone must make it work.
-    apt-get install -y -q --no-install-recommends ./vbas-qgis_*.deb > apt-install.log 2>&1 ||
-        { cat apt-install.log; exit 1; }
-    echo "installed: $(dpkg-query -W -f='${Package} ${Version}' vbas-qgis), with $(grep -o '[0-9]* newly installed' apt-install.log) packages"
-    echo "QGIS: $(dpkg-query -W -f='${Version}' qgis)"
-    dpkg-query -W -f='${Depends}\n' vbas-qgis | sed 's/^/Depends: /'
+    apt-get install -y -q --no-install-recommends ./vbas-qgis-cli_*.deb > apt-install-cli.log 2>&1 ||
+        { cat apt-install-cli.log; exit 1; }
+    echo "installed: $(dpkg-query -W -f='${Package} ${Version}' vbas-qgis-cli), with $(grep -o '[0-9]* newly installed' apt-install-cli.log) packages, $(grep -o 'After this operation, .* of additional disk space' apt-install-cli.log | sed 's/After this operation, //; s/ of additional disk space//')"
+    dpkg-query -W -f='${Depends}\n' vbas-qgis-cli | sed 's/^/Depends: /'
+    if dpkg-query -W -f='${Status}' qgis 2> /dev/null | grep -q 'ok installed'; then
+        echo "vbas-qgis-cli brought QGIS desktop (the package qgis) with it"
+        exit 1
+    fi
     # Every library the binaries need comes with the package's Depends.
-    for binary in /usr/bin/vbas_process $(dpkg -L vbas-qgis | grep '\.so$'); do
+    for binary in /usr/bin/vbas_process $(dpkg -L vbas-qgis-cli | grep '\.so$'); do
         if ldd "$binary" | grep 'not found'; then
             echo "$binary: a library is missing (the Depends are incomplete)"
             exit 1
         fi
     done
+    echo "running /usr/bin/vbas_process, without QGIS desktop"
+    check_demo /usr/bin/vbas_process demo-cli.log
+    echo "package check: scripts/demo.sh through vbas_process of vbas-qgis-cli alone: $passes releases, each VERDICT PASS"
+
+    apt-get install -y -q --no-install-recommends ./vbas-qgis_*.deb > apt-install.log 2>&1 ||
+        { cat apt-install.log; exit 1; }
+    echo "installed: $(dpkg-query -W -f='${Package} ${Version}' vbas-qgis), with $(grep -o '[0-9]* newly installed' apt-install.log) more packages"
+    echo "QGIS: $(dpkg-query -W -f='${Version}' qgis)"
+    dpkg-query -W -f='${Depends}\n' vbas-qgis | sed 's/^/Depends: /'
+    # One entry in the Plugin Manager: the Python plugin alone, no C++ plugin beside it.
+    if dpkg -L vbas-qgis vbas-qgis-cli | grep -q '^/usr/lib/qgis/plugins/'; then
+        echo "a C++ plugin would be a second entry in the Plugin Manager"
+        exit 1
+    fi
 
     # Stock qgis_process. Debian 12's /usr/bin/qgis_process
     # wrapper passes an option QGIS 3.22 rejects, so there the binary itself is called; Debian 13's
@@ -44,6 +77,13 @@ if [ "${1:-}" = --inside ]; then
     chmod 755 qgis-process-headless
     mkdir -p profile runtime && chmod 700 runtime
     echo "running $(command -v $qgis_process)"
+    ./qgis-process-headless list > list.log 2> list.err || { cat list.log list.err; exit 1; }
+    if grep -q 'vbas:' list.log || ! grep -q "plugins enable vbas_processing" list.err; then
+        echo "before the plugin is enabled, qgis_process list must list no vbas algorithm and say how to enable it:"
+        cat list.log list.err
+        exit 1
+    fi
+    echo "not enabled yet, qgis_process list says: $(grep 'plugins enable' list.err)"
     ./qgis-process-headless plugins enable vbas_processing > enable.log 2>&1 || { cat enable.log; exit 1; }
     ./qgis-process-headless list > list.log 2>&1 || { cat list.log; exit 1; }
     grep 'vbas:' list.log || { echo "qgis_process list shows no vbas algorithm:"; cat list.log; exit 1; }
@@ -51,13 +91,7 @@ if [ "${1:-}" = --inside ]; then
 
     # scripts/demo.sh itself, with stock qgis_process as its runner: the demo release (with its ledger),
     # the next quarter on its regions, each released table checked by vbas:checkanonymity.
-    VBAS_DEMO_RUNNER=/vbas-check/qgis-process-headless scripts/demo.sh > demo.log 2>&1 || { cat demo.log; exit 1; }
-    grep -v '^[0-9.]*$' demo.log | sed 's/^[0-9.]*VERDICT/VERDICT/'
-    passes=$(grep -c 'VERDICT PASS' demo.log || true)
-    if [ "$passes" = 0 ] || grep -q 'VERDICT FAIL' demo.log; then
-        echo "a demo release fails the check"
-        exit 1
-    fi
+    check_demo /vbas-check/qgis-process-headless demo.log
     echo "package check: $algorithms vbas algorithms listed by stock $qgis_process; scripts/demo.sh through it: $passes releases, each VERDICT PASS"
     exit 0
 fi
@@ -66,10 +100,12 @@ fi
 [ $# = 2 ] || { echo "usage: $0 bookworm|trixie DEB" >&2; exit 2; }
 suite=$1
 deb=$(realpath "$2")
+cli=$(dirname "$deb")/$(basename "$deb" | sed 's/^vbas-qgis_/vbas-qgis-cli_/')
+[ -f "$cli" ] || { echo "$cli is missing: the plugin's package needs it" >&2; exit 2; }
 root=$(scripts/debian-root.sh clean "$suite")
 trap 'scripts/debian-root.sh remove "$root"' EXIT
 mkdir "$root/vbas-check"
-cp "$deb" "$root/vbas-check/"
+cp "$deb" "$cli" "$root/vbas-check/"
 mkdir -p "$root/vbas-check/data" "$root/vbas-check/scripts"
 cp -r data/demo "$root/vbas-check/data/demo"
 cp scripts/demo.sh scripts/package-check.sh "$root/vbas-check/scripts/"

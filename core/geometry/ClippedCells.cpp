@@ -87,7 +87,7 @@ ClippedCells clippedVoronoiCells(const RegionGeometries& regions, const std::vec
                             "the cell of site " + std::to_string(s + 1) +
                                 " cannot be clipped to the study area: " + context.lastError());
             // Where the cell only touches the area, the intersection is a line or a point: no area.
-            clipped = geos::polygonalPart(context, std::move(clipped));
+            clipped = geos::normalized(context, geos::polygonalPart(context, std::move(clipped)));
             if (clipped && GEOSisEmpty_r(h, clipped.get()) == 0)
                 cells.wkb[s] = geos::toWkb(context, clipped.get());
         }

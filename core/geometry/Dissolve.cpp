@@ -1,6 +1,7 @@
 #include "Dissolve.h"
 
 #include <cmath>
+#include <utility>
 
 namespace vbas
 {
@@ -63,13 +64,13 @@ geos::GeometryPtr unionOfMembers(geos::Context& context, const RegionGeometries&
                                                        unsigned(members.size())));
     geos::GeometryPtr merged = geos::own(context, GEOSCoverageUnion_r(h, collection.get()));
     if (merged && GEOSisValid_r(h, merged.get()) == 1)
-        return merged;
+        return geos::normalized(context, std::move(merged));
     context.clearError();
     merged = geos::own(context, GEOSUnaryUnion_r(h, collection.get()));
     if (!merged)
         throw Error(Subject::Regions, "the polygons of aggregate " + std::to_string(a) +
                                           " cannot be merged: " + context.lastError());
-    return merged;
+    return geos::normalized(context, std::move(merged));
 }
 } // namespace
 

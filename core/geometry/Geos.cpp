@@ -19,6 +19,13 @@ void Context::onError(const char* message, void* userData)
     static_cast<Context*>(userData)->mLastError = message != nullptr ? message : "unknown GEOS error";
 }
 
+GeometryPtr normalized(Context& context, GeometryPtr geometry)
+{
+    if (geometry && GEOSNormalize_r(context.handle(), geometry.get()) != 0)
+        throw Error(Subject::Regions, "a geometry cannot be normalized: " + context.lastError());
+    return geometry;
+}
+
 std::vector<unsigned char> toWkb(const Context& context, const GEOSGeometry* geometry)
 {
     GEOSWKBWriter* writer = GEOSWKBWriter_create_r(context.handle());

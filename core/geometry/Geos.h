@@ -51,6 +51,14 @@ inline GeometryPtr own(const Context& context, GEOSGeometry* geometry)
     return GeometryPtr(geometry, GeometryDeleter{context.handle()});
 }
 
+/**
+ * Returns `geometry` in GEOS's normal form (GEOSNormalize: rings start at their least point, shells and holes
+ * turn one way, parts in order). GEOS versions make the same polygon with its rings starting elsewhere or
+ * turning the other way (3.11 and 3.13 unioning the same small areas); normalized it has one form, so that
+ * the figures summed along its rings and the geometry published are the same bits whichever GEOS made it.
+ */
+GeometryPtr normalized(Context& context, GeometryPtr geometry);
+
 /** Well-known binary of a geometry (2D). */
 std::vector<unsigned char> toWkb(const Context& context, const GEOSGeometry* geometry);
 /** Geometry from well-known binary; throws Error(Regions) with GEOS's reason when unreadable. */

@@ -74,7 +74,8 @@ struct LedgerEntry
     /** When and why the custodian withdrew it (never published): it binds nothing; empty: in force. */
     std::string withdrawnAt;
     std::string withdrawnReason;
-    /** What else reproduces it: versions, parameters, seeds, as "name=value" lines. */
+    /** What it needs to be made again (the versions, the algorithm and its parameters), as the front end
+     * wrote it (JSON in QGIS); empty for entries recorded before it was kept. */
     std::string provenance;
 
     bool withdrawn() const { return !withdrawnAt.empty(); }

@@ -87,7 +87,8 @@ QVariantMap VbasAlgorithmAggregate::processAlgorithm(const QVariantMap& paramete
                                                      QgsProcessingContext& context,
                                                      QgsProcessingFeedback* feedback)
 {
-    VbasOutputGuard guard(*this, parameters, context, feedback);
+    VbasOutputGuard guard(*this, VbasReleaseOutputs::withReportKept(*this, parameters, context), context,
+                          feedback);
     const VbasParameterReader read(*this, guard.parameters(), context);
     VbasReleaseRun run(read, feedback);
     return guard.runAndCommit(

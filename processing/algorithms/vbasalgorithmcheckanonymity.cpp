@@ -44,7 +44,9 @@ void VbasAlgorithmCheckAnonymity::initAlgorithm(const QVariantMap&)
     addOutput(new QgsProcessingOutputNumber(kViolatingRecords,
                                             QObject::tr("Records in groups below k or not l-diverse")));
     addOutput(new QgsProcessingOutputNumber(kMinGroupSize, QObject::tr("Smallest group size")));
-    addOutput(new QgsProcessingOutputString(kVerdict, QObject::tr("Verdict (PASS or FAIL)")));
+    addOutput(new QgsProcessingOutputString(
+        kVerdict,
+        QObject::tr("Verdict (PASS, FAIL, or REGION_SIZES_PASS when no quasi-identifier was checked)")));
 }
 
 QString VbasAlgorithmCheckAnonymity::name() const
@@ -82,7 +84,9 @@ QString VbasAlgorithmCheckAnonymity::shortHelpString() const
            "identical records.\n"
            "Released region field (REGION_FIELD): the released region (aggregate) of each row.\n"
            "Quasi-identifier fields (QUASI_IDENTIFIERS): the fields an attacker may know, such as age group "
-           "and sex. Leave empty to check the size of each region alone.\n"
+           "and sex. Left empty, only the size of each region is checked (a population floor), and a table "
+           "that passes gets REGION_SIZES_PASS, never PASS: it says nothing of the groups of look-alike "
+           "records.\n"
            "Record count field (COUNT_FIELD): how many records each row stands for, as in a pre-aggregated "
            "table; whole numbers of 0 or more (0: the row holds no records). Empty: each row is one record.\n"
            "Required anonymity k (K): the smallest allowed group size.\n"
@@ -113,7 +117,8 @@ QString VbasAlgorithmCheckAnonymity::shortHelpString() const
            "the "
            "lowest over the fields), sorted by region and then by values. The outputs GROUPS, RECORDS, "
            "VIOLATING_GROUPS, VIOLATING_RECORDS and MIN_GROUP_SIZE (empty for an empty table) sum up the "
-           "check; VERDICT is PASS when no group fails, else FAIL.\n\n"
+           "check; VERDICT is PASS when no group fails, else FAIL (REGION_SIZES_PASS instead of PASS without "
+           "quasi-identifiers).\n\n"
            "A FAIL means the table must not be released as it is: merge the listed regions further, "
            "generalize the quasi-identifiers or suppress the listed records, then check again. The check "
            "uses none of the VBAS engine, so it verifies any release, made by VBAS or not.")
@@ -265,10 +270,26 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
                         .arg(100.0 * vbas::kMaxShareBelowK)
                         .arg(vbas::kMaxPlacement));
             const bool passes = violating.empty() && failingColumns.isEmpty();
+            // Without quasi-identifiers only the regions' sizes were counted: a pass says nothing of
+            // k-anonymity.
+            const bool sizesOnly = keyFields.size() == 1;
+            const QString passed = sizesOnly ? QStringLiteral("REGION_SIZES_PASS") : QStringLiteral("PASS");
             if (counts.groupCount() == 0)
                 feedback->pushWarning(QObject::tr("INPUT has no records, so no group can be below k"));
-            if (passes)
-                feedback->pushInfo(QObject::tr("VERDICT PASS: all %1 groups (%2 records) hold %3")
+            if (passes && sizesOnly)
+                feedback->pushWarning(
+                    QObject::tr(
+                        "VERDICT %1: all %2 regions (%3 records) hold %4, but no quasi-identifier was "
+                        "given (%5), so only the size of each region was checked, not the groups of "
+                        "look-alike records within them: give the fields someone may know about a "
+                        "person (age, sex...) to check k-anonymity")
+                        .arg(passed)
+                        .arg(counts.groupCount())
+                        .arg(counts.records())
+                        .arg(requirement, kParameterQuasiIdentifiers));
+            else if (passes)
+                feedback->pushInfo(QObject::tr("VERDICT %1: all %2 groups (%3 records) hold %4")
+                                       .arg(passed)
                                        .arg(counts.groupCount())
                                        .arg(counts.records())
                                        .arg(requirement));
@@ -288,7 +309,7 @@ QVariantMap VbasAlgorithmCheckAnonymity::processAlgorithm(const QVariantMap& par
             outputs.insert(kViolatingGroups, static_cast<qlonglong>(violating.size()));
             outputs.insert(kViolatingRecords, violatingRecords);
             outputs.insert(kMinGroupSize, counts.minGroupSize());
-            outputs.insert(kVerdict, passes ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
+            outputs.insert(kVerdict, passes ? passed : QStringLiteral("FAIL"));
             return outputs;
         });
 }

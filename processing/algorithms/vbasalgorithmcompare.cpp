@@ -9,6 +9,7 @@
 #include "vbasoutputs.h"
 #include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
+#include "vbasreleaseoutputs.h"
 #include "vbassteps.h"
 #include "vbasstrategyparameters.h"
 
@@ -118,7 +119,8 @@ QVariantMap VbasAlgorithmCompare::processAlgorithm(const QVariantMap& parameters
                                                    QgsProcessingContext& context,
                                                    QgsProcessingFeedback* feedback)
 {
-    VbasOutputGuard guard(*this, parameters, context, feedback);
+    VbasOutputGuard guard(*this, VbasReleaseOutputs::withReportKept(*this, parameters, context), context,
+                          feedback);
     const VbasParameterReader read(*this, guard.parameters(), context);
     return guard.runAndCommit(
         feedback,

@@ -85,7 +85,8 @@ QVariantMap VbasAlgorithmPartition::processAlgorithm(const QVariantMap& paramete
                                                      QgsProcessingContext& context,
                                                      QgsProcessingFeedback* feedback)
 {
-    VbasOutputGuard guard(*this, parameters, context, feedback);
+    VbasOutputGuard guard(*this, VbasReleaseOutputs::withReportKept(*this, parameters, context), context,
+                          feedback);
     // The sites are where this release's regions come from: errors about site locations point at them.
     const VbasParameterReader read(*this, guard.parameters(), context,
                                    VbasSubjectParameters().renamed(vbas::Subject::SiteLocation, kSites));

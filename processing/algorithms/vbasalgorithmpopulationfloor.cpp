@@ -73,7 +73,8 @@ QVariantMap VbasAlgorithmPopulationFloor::processAlgorithm(const QVariantMap& pa
                                                            QgsProcessingContext& context,
                                                            QgsProcessingFeedback* feedback)
 {
-    VbasOutputGuard guard(*this, parameters, context, feedback);
+    VbasOutputGuard guard(*this, VbasReleaseOutputs::withReportKept(*this, parameters, context), context,
+                          feedback);
     const VbasParameterReader read(*this, guard.parameters(), context);
     VbasReleaseRun run(read, feedback);
     return guard.runAndCommit(

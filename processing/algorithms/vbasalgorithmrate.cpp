@@ -77,7 +77,8 @@ VbasAlgorithmRate* VbasAlgorithmRate::createInstance() const
 QVariantMap VbasAlgorithmRate::processAlgorithm(const QVariantMap& parameters, QgsProcessingContext& context,
                                                 QgsProcessingFeedback* feedback)
 {
-    VbasOutputGuard guard(*this, parameters, context, feedback);
+    VbasOutputGuard guard(*this, VbasReleaseOutputs::withReportKept(*this, parameters, context), context,
+                          feedback);
     const VbasParameterReader read(*this, guard.parameters(), context);
     VbasReleaseRun run(read, feedback);
     return guard.runAndCommit(

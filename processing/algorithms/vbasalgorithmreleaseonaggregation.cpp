@@ -155,7 +155,8 @@ QVariantMap VbasAlgorithmReleaseOnAggregation::processAlgorithm(const QVariantMa
                                                                 QgsProcessingContext& context,
                                                                 QgsProcessingFeedback* feedback)
 {
-    VbasOutputGuard guard(*this, parameters, context, feedback);
+    VbasOutputGuard guard(*this, VbasReleaseOutputs::withReportKept(*this, parameters, context), context,
+                          feedback);
     const VbasParameterReader read(*this, guard.parameters(), context);
     VbasReleaseRun run(read, feedback);
     return guard.runAndCommit(

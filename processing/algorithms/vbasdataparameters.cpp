@@ -167,9 +167,17 @@ void VbasDataParameters::addTo(VbasAlgorithm& algorithm, QuasiIdentifiers quasiI
                                                      QStringLiteral(""), kRegions),
                      QObject::tr("The field of the small areas that holds their id, e.g. a tract code "
                                  "such as 260960005000213; the records name their small area by it.")));
+    auto* records = new QgsProcessingParameterFeatureSource(kRecords, QObject::tr("Records"),
+                                                            {static_cast<int>(VbasCompat::SourceTypeVector)});
+    // Records of people are a table or points, but a table is no geometry type: in the dialog, the QGIS
+    // plugin's wrapper keeps the input off the small areas (polygons), where QGIS would start it when they
+    // are the active layer. A population floor's records are the small areas themselves.
+    if (quasiIdentifiers != QuasiIdentifiers::None)
+        records->setMetadata({{QStringLiteral("widget_wrapper"),
+                               QVariantMap{{QStringLiteral("class"),
+                                            QStringLiteral("vbas_processing.records_input.RecordsInput")}}}});
     algorithm.addParameter(vbasWithHelp(
-        new QgsProcessingParameterFeatureSource(kRecords, QObject::tr("Records"),
-                                                {static_cast<int>(VbasCompat::SourceTypeVector)}),
+        records,
         QObject::tr("The records to release, one row each (a case list, a patient table): any table QGIS "
                     "reads, a CSV, a GeoPackage, a PostgreSQL table. Their geometries are never used.")));
     algorithm.addParameter(vbasWithHelp(

@@ -14,6 +14,7 @@ VbasParameterReader::VbasParameterReader(const QgsProcessingAlgorithm& algorithm
                                          const QVariantMap& parameters, QgsProcessingContext& context,
                                          VbasSubjectParameters subjects)
     : mAlgorithm(algorithm)
+    , mLabels(algorithm)
     , mParameters(parameters)
     , mContext(context)
     , mSubjects(std::move(subjects))
@@ -201,10 +202,10 @@ QString vbasEmptyFieldMessage(const QgsProcessingAlgorithm& algorithm,
                    "the release protects no one who can be recognised by them. A release that only "
                    "guarantees every region holds k records is 'Aggregate to a population floor' "
                    "(vbas:populationfloor)")
-            .arg(field.name());
+            .arg(parameterTitle(field.name()));
     const QgsProcessingParameterDefinition* parent =
         algorithm.parameterDefinition(field.parentLayerParameterName());
     return QObject::tr("%1: choose the %2 (a field of %3)")
-        .arg(field.name(), field.description().toLower(),
+        .arg(parameterTitle(field.name()), field.description().toLower(),
              parent ? parent->description() : field.parentLayerParameterName());
 }

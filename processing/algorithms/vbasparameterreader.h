@@ -2,6 +2,7 @@
 
 #include "base/Types.h"
 #include "vbasenginecall.h"
+#include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
 #include <qgscoordinatereferencesystem.h>
@@ -104,6 +105,8 @@ private:
     }
 
     const QgsProcessingAlgorithm& mAlgorithm;
+    /** Errors of this run name parameters with the algorithm's labels. */
+    const VbasParameters::LabelScope mLabels;
     const QVariantMap mParameters;
     QgsProcessingContext& mContext;
     VbasSubjectParameters mSubjects;

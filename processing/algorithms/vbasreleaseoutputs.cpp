@@ -11,13 +11,21 @@
 #include "vbasrecordstreams.h"
 #include "vbasreport.h"
 #include "vbasstyling.h"
+#include "vbaswithheld.h"
 
+#include <qgsapplication.h>
 #include <qgsfeaturesink.h>
 #include <qgsprocessingfeedback.h>
 #include <qgsprocessingoutputs.h>
 #include <qgsprocessingparameters.h>
+#include <qgsprocessingutils.h>
+#include <qgsproject.h>
 
+#include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <functional>
@@ -39,6 +47,36 @@ const CountOutput kCountOutputs[] = {{kInputRecords, QT_TR_NOOP("Records in the 
                                      {kRecordsDropped, QT_TR_NOOP("Records dropped (unknown small area)")},
                                      {kAggregates, QT_TR_NOOP("Aggregated regions")},
                                      {kEmptySites, QT_TR_NOOP("Sites that received no small area")}};
+
+/** The text of a destination parameter's value: a path, an OGR destination, TEMPORARY_OUTPUT... */
+QString destinationText(QVariant value)
+{
+    if (value.userType() == qMetaTypeId<QgsProcessingOutputLayerDefinition>())
+        value = value.value<QgsProcessingOutputLayerDefinition>().sink.staticValue();
+    return value.toString();
+}
+
+bool isTemporary(const QString& destination)
+{
+    return destination == QgsProcessing::TEMPORARY_OUTPUT ||
+           (!destination.isEmpty() &&
+            QFileInfo(destination)
+                .absoluteFilePath()
+                .startsWith(QDir(QgsProcessingUtils::tempFolder()).absolutePath() + '/'));
+}
+
+/** The file a destination writes: the path, or the GeoPackage of "ogr:dbname='f.gpkg' table=..."; empty for
+ * none (a temporary or memory layer, a database). */
+QString destinationFile(const QString& destination)
+{
+    static const QRegularExpression ogr(QStringLiteral("^ogr:dbname='([^']+)'"));
+    if (const QRegularExpressionMatch match = ogr.match(destination); match.hasMatch())
+        return match.captured(1);
+    const QFileInfo file(destination);
+    if (isTemporary(destination) || !file.isAbsolute() || file.suffix().isEmpty() || !file.dir().exists())
+        return QString();
+    return file.filePath();
+}
 
 /** Returns `lines` escaped for HTML. */
 QStringList escapedLines(const QStringList& lines)
@@ -195,6 +233,36 @@ bool VbasReleaseOutputs::isWanted(const QVariantMap& parameters, const QString& 
     return value.isValid() && !value.toString().isEmpty();
 }
 
+QVariantMap VbasReleaseOutputs::withReportKept(const QgsProcessingAlgorithm& algorithm,
+                                               QVariantMap parameters, const QgsProcessingContext& context)
+{
+    if (!algorithm.parameterDefinition(kOutputHtml) ||
+        !isTemporary(destinationText(parameters.value(kOutputHtml))))
+        return parameters;
+    for (const QgsProcessingParameterDefinition* destination : algorithm.destinationParameterDefinitions())
+    {
+        const QFileInfo file(destinationFile(destinationText(parameters.value(destination->name()))));
+        if (destination->name() != kOutputHtml && !file.filePath().isEmpty())
+        {
+            parameters.insert(
+                kOutputHtml,
+                file.dir().filePath(QStringLiteral("%1-report.html").arg(file.completeBaseName())));
+            return parameters;
+        }
+    }
+    QString folder = context.project() ? context.project()->homePath() : QString();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir())
+    {
+        folder = QDir(QgsApplication::qgisSettingsDirPath()).filePath(QStringLiteral("vbas/reports"));
+        QDir().mkpath(folder);
+    }
+    parameters.insert(kOutputHtml, QDir(folder).filePath(
+                                       QStringLiteral("%1-report-%2.html")
+                                           .arg(algorithm.name(), QDateTime::currentDateTimeUtc().toString(
+                                                                      QStringLiteral("yyyyMMdd-HHmmss")))));
+    return parameters;
+}
+
 QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProcessingFeedback* feedback,
                                       VbasOutputGuard& guard, const VbasJob& job, const VbasRelease& release,
                                       const QStringList& ledgerLines)
@@ -307,13 +375,16 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
         written << kOutputMapImage;
         outputs.insert(kOutputMapImage, mapImage);
     }
+    // Who was withheld, counted once from every record's fate: the report shows it all, the log the most.
+    const VbasWithheld withheld = VbasWithheld::count(job, release, layout);
     if (!report.isEmpty())
     {
         advance();
         const VbasMapImage map(job, release, withSites, shadeBy, Audience::Review, *feedback);
         vbasWriteReleaseReport(report, kOutputHtml, read.algorithm().displayName(),
                                VbasHtml::parameters(read.algorithm(), read.parameters(), read.context()), job,
-                               release, layout, {map.png(mapSize), map.caption()}, escapedLines(ledgerLines));
+                               release, layout, withheld, {map.png(mapSize), map.caption()},
+                               escapedLines(ledgerLines));
         written << kOutputHtml;
         outputs.insert(kOutputHtml, report);
     }
@@ -362,5 +433,12 @@ QVariantMap VbasReleaseOutputs::write(const VbasParameterReader& read, QgsProces
             .arg(counts.diversitySuppressed)
             .arg(release.criteriaNote())
             .arg(counts.differenceSuppressed));
+    for (const QString& line : withheld.costLines())
+        feedback->pushInfo(line);
+    feedback->pushInfo(
+        report.isEmpty()
+            ? QObject::tr("No report was asked for (%1): it would show every value and region withheld from.")
+                  .arg(kOutputHtml)
+            : QObject::tr("The report (review only: never publish): %1").arg(guard.finalDestination(report)));
     return outputs;
 }

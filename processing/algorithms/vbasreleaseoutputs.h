@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QVariantMap>
 
+class QgsProcessingAlgorithm;
+class QgsProcessingContext;
 class QgsProcessingFeedback;
 class VbasAlgorithm;
 class VbasOutputGuard;
@@ -28,6 +30,15 @@ void addTo(VbasAlgorithm& algorithm, bool withSites);
 void addLedgerTo(VbasAlgorithm& algorithm);
 /** Returns true when the optional output `name` has a destination (the user did not skip it). */
 bool isWanted(const QVariantMap& parameters, const QString& name);
+/**
+ * Returns `parameters` with a report (OUTPUT_HTML_FILE) asked for as a temporary file, the dialog's default,
+ * kept instead: beside the first output that is a file (regions.gpkg gives regions-report.html), else in the
+ * folder of the project, else in the QGIS profile (vbas/reports/), named for when it was made. A temporary
+ * file would vanish when QGIS exits, and with it what the release withheld from whom. Given before the output
+ * guard, which then writes and commits the report like any output.
+ */
+QVariantMap withReportKept(const QgsProcessingAlgorithm& algorithm, QVariantMap parameters,
+                           const QgsProcessingContext& context);
 /**
  * Creates the sinks asked for, writes them (counted for `guard`), the map image and the report (with
  * `ledgerLines`, what the release ledger said), has the layers QGIS loads styled for review, logs what was

@@ -2,6 +2,7 @@
 
 #include "vbasdataparameters.h"
 #include "vbasparameterreader.h"
+#include "vbasprovenance.h"
 #include "vbasreleaseoutputs.h"
 #include "vbassteps.h"
 #include "vbasstrategyparameters.h"
@@ -9,13 +10,12 @@
 #include "Release.h"
 #include "privacy/PublishedColumns.h"
 
-#include <qgis.h>
 #include <qgsapplication.h>
 #include <qgscoordinatetransform.h>
 #include <qgsfields.h>
-#include <qgsprocessingparameters.h>
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -419,6 +419,10 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     const QgsFields& fields = job.records->fields();
     vbas::LedgerEntry entry;
     entry.algorithm = QStringLiteral("vbas:%1").arg(mRead.algorithm().name()).toStdString();
+    entry.provenance =
+        QJsonDocument(VbasProvenance::json(mRead.algorithm(), mRead.parameters(), mRead.context()))
+            .toJson(QJsonDocument::Compact)
+            .toStdString();
     entry.k = release.result.k;
     entry.criteria = mPipeline->criteria().describe();
     std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
@@ -448,12 +452,6 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     entry.labelValues = vbas::releasedLabelValues(entry.quasiIdentifiers, dataset.quasiIdentifierValues(),
                                                   release.hierarchies(), levels);
     entry.otherPeople = mOtherPeople;
-    QStringList provenance{QStringLiteral("qgis=%1").arg(Qgis::version())};
-    for (auto parameter = mRead.parameters().constBegin(); parameter != mRead.parameters().constEnd();
-         ++parameter)
-        provenance << QStringLiteral("%1=%2").arg(
-            parameter.key(), QgsProcessingUtils::variantToPythonLiteral(parameter.value()));
-    entry.provenance = provenance.join(QLatin1Char('\n')).toStdString();
     entry.records = *mRecords;
     std::vector<bool> released(release.fates.size());
     for (std::size_t row = 0; row < released.size(); ++row)

@@ -463,6 +463,7 @@ struct VbasOutputGuard::Staging
 VbasOutputGuard::VbasOutputGuard(const QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,
                                  QgsProcessingContext& context, QgsProcessingFeedback* feedback)
     : mWatch(std::make_unique<VbasStopSignals::Watch>(feedback))
+    , mLabels(algorithm)
     , mContext(context)
     , mFeedback(feedback)
     , mParameters(parameters)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "vbasparameters.h"
 #include "vbaswrittencounts.h"
 
 #include <QHash>
@@ -124,6 +125,8 @@ private:
 
     /** First, so that it is last to go: stop signals remove what the run staged for its whole life. */
     std::unique_ptr<VbasStopSignals::Watch> mWatch;
+    /** Errors of the run, the guard's own first, name parameters with the algorithm's labels. */
+    const VbasParameters::LabelScope mLabels;
     QgsProcessingContext& mContext;
     QgsProcessingFeedback* mFeedback = nullptr;
     QVariantMap mParameters;

@@ -13,6 +13,7 @@
 #include <qgsproviderregistry.h>
 
 #include <QDir>
+#include <QHash>
 
 #include <algorithm>
 #include <optional>
@@ -222,6 +223,28 @@ QgsFields VbasOutputs::aggregateFields(const VbasRelease& release, Audience audi
         for (const char* name : kReviewAggregateFields)
             fields.append(field(name, VbasCompat::FieldTypeLongLong));
     return fields;
+}
+
+QString VbasOutputs::aggregateFieldInWords(const QString& field)
+{
+    static const QHash<QString, const char*> words{
+        {QStringLiteral("site_x"), QT_TR_NOOP("x of the site")},
+        {QStringLiteral("site_y"), QT_TR_NOOP("y of the site")},
+        {QStringLiteral("regions"), QT_TR_NOOP("small areas")},
+        {QStringLiteral("released"), QT_TR_NOOP("records released")},
+        {QStringLiteral("classes"), QT_TR_NOOP("groups of look-alike records released")},
+        {QStringLiteral("anonymity_after"), QT_TR_NOOP("anonymity after suppression (k)")},
+        {QStringLiteral("mean_distance_m"), QT_TR_NOOP("mean distance to the site (m)")},
+        {QStringLiteral("area_m2"), QT_TR_NOOP("area (m²)")},
+        {QStringLiteral("parts"), QT_TR_NOOP("separate parts")},
+        {QStringLiteral("compactness"), QT_TR_NOOP("compactness (Polsby-Popper, 1 for a disc)")},
+        {QStringLiteral("suppressed_local"), QT_TR_NOOP("records withheld as too few in their region")},
+        {QStringLiteral("suppressed_global"), QT_TR_NOOP("records withheld as rare in the whole data set")},
+        {QStringLiteral("suppressed_diversity"), QT_TR_NOOP("records withheld for l-diversity")},
+        {QStringLiteral("anonymity_before"), QT_TR_NOOP("anonymity before suppression")},
+        {QStringLiteral("suppressed_difference"), QT_TR_NOOP("records withheld against earlier releases")}};
+    const auto found = words.constFind(field);
+    return found == words.constEnd() ? field : QObject::tr(found.value());
 }
 
 QStringList VbasOutputs::reviewOnlyFields()

@@ -119,6 +119,11 @@ QString metricOutputName(const std::string& id);
  * the anonymity before suppression.
  */
 QgsFields aggregateFields(const VbasRelease& release, Audience audience);
+/**
+ * Returns what a field of aggregateFields() holds, in words, for map titles and legends ("anonymity after
+ * suppression (k)" for anonymity_after); any other name as it is.
+ */
+QString aggregateFieldInWords(const QString& field);
 /** Returns the attributes of aggregate `a` in the layout of aggregateFields(). */
 QgsAttributes aggregateAttributes(const VbasRelease& release, std::size_t a, const VbasPlanarFrame& frame,
                                   Audience audience);

@@ -9,15 +9,46 @@
 #include <qgsprocessingcontext.h>
 #include <qgsprocessingparameters.h>
 
+#include <atomic>
+
 namespace
 {
+/** Whether errors lead with labels (showLabels()). */
+std::atomic<bool> gLabelsShown{false};
+/** The algorithm whose labels the errors of this thread's run use (LabelScope). */
+thread_local const QgsProcessingAlgorithm* tLabelled = nullptr;
 /** The metadata of an output for review only: true, or the boolean parameter that makes it so. */
 const QString kReviewOnly = QStringLiteral("vbas_review_only");
 } // namespace
 
+void VbasParameters::showLabels(bool shown)
+{
+    gLabelsShown = shown;
+}
+
+VbasParameters::LabelScope::LabelScope(const QgsProcessingAlgorithm& algorithm)
+    : mPrevious(tLabelled)
+{
+    tLabelled = &algorithm;
+}
+
+VbasParameters::LabelScope::~LabelScope()
+{
+    tLabelled = mPrevious;
+}
+
+QString VbasParameters::parameterTitle(const QString& parameterName)
+{
+    const QgsProcessingParameterDefinition* definition =
+        gLabelsShown && tLabelled ? tLabelled->parameterDefinition(parameterName) : nullptr;
+    if (!definition || definition->description().isEmpty() || definition->description() == parameterName)
+        return parameterName;
+    return QStringLiteral("%1 \u2014 %2").arg(definition->description(), parameterName);
+}
+
 QgsProcessingException VbasParameters::parameterError(const QString& parameterName, const QString& message)
 {
-    return QgsProcessingException(QStringLiteral("%1: %2").arg(parameterName, message));
+    return QgsProcessingException(QStringLiteral("%1: %2").arg(parameterTitle(parameterName), message));
 }
 
 QgsProcessingException VbasParameters::canceledError()

@@ -8,6 +8,7 @@
 #include <string>
 
 class QgsFeature;
+class QgsProcessingAlgorithm;
 class QgsProcessingContext;
 class QgsProcessingParameterDefinition;
 
@@ -143,7 +144,37 @@ inline QString optionParameterName(const std::string& key)
 {
     return QString::fromStdString(key).toUpper();
 }
-/** Returns the error every user-fixable problem becomes: "PARAMETER: message". */
+/**
+ * Sets whether errors lead with the parameters' labels: on in QGIS desktop, where the plugin turns it on
+ * (vbas_show_dialog_labels()), since its users know the parameters by the dialog's words; off for the command
+ * lines (qgis_process, vbas_process) and scripts, whose users typed the names.
+ */
+void showLabels(bool shown);
+/**
+ * While one lives, in its thread, the errors naming a parameter of `algorithm` lead with the parameter's
+ * label as the dialog shows it (parameterTitle()), when showLabels() is on. The output guard and the
+ * parameter reader of a run each hold one, so that every error of the run, checks of the dialog included,
+ * reads like the dialog.
+ */
+class LabelScope
+{
+public:
+    explicit LabelScope(const QgsProcessingAlgorithm& algorithm);
+    ~LabelScope();
+    LabelScope(const LabelScope&) = delete;
+    LabelScope& operator=(const LabelScope&) = delete;
+
+private:
+    const QgsProcessingAlgorithm* mPrevious;
+};
+/**
+ * Returns how errors name the parameter `parameterName`: "Small area id field — REGION_ID_FIELD" where
+ * labels are shown, within a LabelScope of an algorithm that has it (the label for the dialog, the name for
+ * scripts), else the name.
+ */
+QString parameterTitle(const QString& parameterName);
+/** Returns the error every user-fixable problem becomes: "PARAMETER: message", the parameter as
+ * parameterTitle() names it. */
 QgsProcessingException parameterError(const QString& parameterName, const QString& message);
 /** Returns the error a canceled run ends with; nothing has been written when it is thrown. */
 QgsProcessingException canceledError();

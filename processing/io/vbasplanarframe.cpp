@@ -1,5 +1,6 @@
 #include "vbasplanarframe.h"
 
+#include "geometry/PortableMath.h"
 #include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 namespace
 {
@@ -117,11 +119,14 @@ constexpr double kEarthRadiusKm = 6371.0088;
 
 using UnitVector = std::array<double, 3>;
 
+// The centre and the reach come from portable arithmetic (vbas::portable), so that every platform chooses the
+// same plane.
 UnitVector unitVector(const QgsPointXY& lonLat)
 {
-    const double lon = lonLat.x() * M_PI / 180.0;
-    const double lat = lonLat.y() * M_PI / 180.0;
-    return {std::cos(lat) * std::cos(lon), std::cos(lat) * std::sin(lon), std::sin(lat)};
+    double sinLon = 0.0, cosLon = 0.0, sinLat = 0.0, cosLat = 0.0;
+    vbas::portable::sinCosDegrees(lonLat.x(), sinLon, cosLon);
+    vbas::portable::sinCosDegrees(lonLat.y(), sinLat, cosLat);
+    return {cosLat * cosLon, cosLat * sinLon, sinLat};
 }
 
 double dot(const UnitVector& a, const UnitVector& b)
@@ -133,7 +138,9 @@ double dot(const UnitVector& a, const UnitVector& b)
  * (radians) from its centre: its largest distortion of distances and areas there. */
 double azimuthalScale(double c)
 {
-    return c < 1e-6 ? 1.0 : c / std::sin(std::min(c, M_PI - 1e-9));
+    double sine = 0.0, cosine = 0.0;
+    vbas::portable::sinCosDegrees(std::min(c, M_PI - 1e-9) * 180.0 / M_PI, sine, cosine);
+    return c < 1e-6 ? 1.0 : c / sine;
 }
 
 /** Returns the largest angle (radians) on the sphere from `centre` to any of `lonLat`. */
@@ -142,7 +149,7 @@ double reachFrom(const QgsPointXY& centre, const std::vector<QgsPointXY>& lonLat
     const UnitVector from = unitVector(centre);
     double reach = 0.0;
     for (const QgsPointXY& point : lonLat)
-        reach = std::max(reach, std::acos(std::clamp(dot(unitVector(point), from), -1.0, 1.0)));
+        reach = std::max(reach, vbas::portable::acos(dot(unitVector(point), from)));
     return reach;
 }
 
@@ -184,8 +191,8 @@ QgsPointXY sphericalCentre(const std::vector<QgsPointXY>& lonLat, double& reach)
     else
         for (double& coordinate : centre)
             coordinate /= norm;
-    const QgsPointXY found(std::atan2(centre[1], centre[0]) * 180.0 / M_PI,
-                           std::asin(std::clamp(centre[2], -1.0, 1.0)) * 180.0 / M_PI);
+    const QgsPointXY found(vbas::portable::atan2(centre[1], centre[0]) * 180.0 / M_PI,
+                           vbas::portable::asin(centre[2]) * 180.0 / M_PI);
     reach = reachFrom(found, lonLat);
     return found;
 }
@@ -209,25 +216,26 @@ struct LocalScale
 };
 
 /**
- * Returns the scale of `toPlane` (from a geographic CRS on the ellipsoid `ellipsoid`) at `lonLat`, by
+ * Returns the scale of `toPlane` (from longitude and latitude on the ellipsoid `ellipsoid`) at `lonLat`, by
  * finite differences of about ten metres along the meridian and the parallel, compared with their lengths
  * on the ellipsoid. Throws QgsCsException where the point cannot be projected.
  */
-LocalScale localScale(const QgsCoordinateTransform& toPlane,
+LocalScale localScale(const std::function<QgsPointXY(const QgsPointXY&)>& toPlane,
                       const QgsEllipsoidUtils::EllipsoidParameters& ellipsoid, const QgsPointXY& lonLat)
 {
     constexpr double kStep = 1e-4; // degrees
     const double lat = std::clamp(lonLat.y(), -89.9, 89.9);
     const double north = lat + kStep > 89.95 ? -kStep : kStep;
-    const QgsPointXY origin = toPlane.transform(QgsPointXY(lonLat.x(), lat));
-    const QgsPointXY alongMeridian = toPlane.transform(QgsPointXY(lonLat.x(), lat + north));
-    const QgsPointXY alongParallel = toPlane.transform(QgsPointXY(lonLat.x() + kStep, lat));
+    const QgsPointXY origin = toPlane(QgsPointXY(lonLat.x(), lat));
+    const QgsPointXY alongMeridian = toPlane(QgsPointXY(lonLat.x(), lat + north));
+    const QgsPointXY alongParallel = toPlane(QgsPointXY(lonLat.x() + kStep, lat));
     const double a = ellipsoid.semiMajor;
     const double e2 = 1.0 - (ellipsoid.semiMinor * ellipsoid.semiMinor) / (a * a);
-    const double phi = lat * M_PI / 180.0;
-    const double w = std::sqrt(1.0 - e2 * std::sin(phi) * std::sin(phi));
+    double sinPhi = 0.0, cosPhi = 0.0;
+    vbas::portable::sinCosDegrees(lat, sinPhi, cosPhi);
+    const double w = std::sqrt(1.0 - e2 * sinPhi * sinPhi);
     const double meridian = a * (1.0 - e2) / (w * w * w) * std::abs(north) * M_PI / 180.0; // M dphi
-    const double parallel = a / w * std::cos(phi) * kStep * M_PI / 180.0; // N cos(phi) dlambda
+    const double parallel = a / w * cosPhi * kStep * M_PI / 180.0; // N cos(phi) dlambda
     const double ux = (alongMeridian.x() - origin.x()) / meridian;
     const double uy = (alongMeridian.y() - origin.y()) / meridian;
     const double vx = (alongParallel.x() - origin.x()) / parallel;
@@ -337,7 +345,13 @@ void VbasPlanarFrame::setUp(const QgsRectangle& sourceExtent, const std::vector<
         }
         mCentre = centre;
         mReachKm = reach * kEarthRadiusKm;
-        mPlanarCrs = azimuthalCrsFor(sourceCrs, centre);
+        // To a millionth of a degree (10 cm), as the plane has been centred since it was PROJ's.
+        const QgsPointXY rounded(std::round(centre.x() * 1e6) / 1e6, std::round(centre.y() * 1e6) / 1e6);
+        const QgsEllipsoidUtils::EllipsoidParameters ellipsoid = ellipsoidOf(sourceCrs);
+        mProjection.emplace(rounded.x(), rounded.y(), ellipsoid.semiMajor,
+                            1.0 - (ellipsoid.semiMinor * ellipsoid.semiMinor) /
+                                      (ellipsoid.semiMajor * ellipsoid.semiMajor));
+        mPlanarCrs = azimuthalCrsFor(sourceCrs, rounded);
     }
     else
         mPlanarCrs = metricCrsFor(sourceCrs);
@@ -347,8 +361,11 @@ void VbasPlanarFrame::setUp(const QgsRectangle& sourceExtent, const std::vector<
             QObject::tr("no planar projection in metres could be made for the CRS of REGIONS (%1); "
                         "reproject REGIONS to a projected CRS in metres first")
                 .arg(sourceCrs.userFriendlyIdentifier()));
-    if (mPlanarCrs != mSourceCrs)
+    if (mPlanarCrs != mSourceCrs && !mProjection)
+    {
+        mToPlane.emplace(mSourceCrs, mPlanarCrs, mTransformContext);
         mToSource.emplace(mPlanarCrs, mSourceCrs, mTransformContext);
+    }
     measureDistortion(samples);
 }
 
@@ -362,7 +379,14 @@ void VbasPlanarFrame::measureDistortion(const std::vector<QgsPointXY>& samples)
     std::optional<QgsCoordinateTransform> toGeographic;
     if (!mSourceCrs.isGeographic())
         toGeographic.emplace(mSourceCrs, geographic, mTransformContext);
-    const QgsCoordinateTransform toPlane(geographic, mPlanarCrs, mTransformContext);
+    const QgsCoordinateTransform toPlanarCrs(geographic, mPlanarCrs, mTransformContext);
+    const std::function<QgsPointXY(const QgsPointXY&)> toPlane = [&](const QgsPointXY& lonLat)
+    {
+        if (!mProjection)
+            return toPlanarCrs.transform(lonLat);
+        const vbas::Point planar = mProjection->forward({lonLat.x(), lonLat.y()});
+        return QgsPointXY(planar.x, planar.y);
+    };
     for (const QgsPointXY& sample : samples)
     {
         try
@@ -382,8 +406,9 @@ void VbasPlanarFrame::measureDistortion(const std::vector<QgsPointXY>& samples)
     }
     if (mAreaDistortion > kDistortionLimit)
     {
+        // Measured in the regions' CRS, after toSource(): the plane of VBAS's own projection is no PROJ CRS.
         mEllipsoidal.emplace();
-        mEllipsoidal->setSourceCrs(mPlanarCrs, mTransformContext);
+        mEllipsoidal->setSourceCrs(mProjection ? mSourceCrs : mPlanarCrs, mTransformContext);
         // By name: QGIS 3.22 makes no CRS for an ellipsoid given by its axes, and then measures NaN.
         if (!mEllipsoidal->setEllipsoid(mSourceCrs.ellipsoidAcronym()) ||
             !mEllipsoidal->ellipsoidCrs().isValid())
@@ -395,7 +420,7 @@ QString VbasPlanarFrame::description() const
 {
     if (!mSourceCrs.isValid())
         return QObject::tr("REGIONS have no CRS: distances and areas are in their own coordinate units");
-    if (!mToSource)
+    if (!mToSource && !mProjection)
         return QObject::tr(
                    "computing in the CRS of REGIONS (%1): distances in metres, areas in square metres")
             .arg(mSourceCrs.userFriendlyIdentifier());
@@ -447,7 +472,7 @@ double VbasPlanarFrame::area(const std::vector<unsigned char>& planarWkb, double
     geometry.fromWkb(QByteArray(reinterpret_cast<const char*>(planarWkb.data()), int(planarWkb.size())));
     try
     {
-        const double ellipsoidal = mEllipsoidal->measureArea(geometry);
+        const double ellipsoidal = mEllipsoidal->measureArea(mProjection ? toSource(geometry) : geometry);
         if (std::isfinite(ellipsoidal) && ellipsoidal > 0.0)
             return ellipsoidal;
     }
@@ -460,6 +485,16 @@ double VbasPlanarFrame::area(const std::vector<unsigned char>& planarWkb, double
 
 QgsGeometry VbasPlanarFrame::toSource(QgsGeometry planar) const
 {
+    if (mProjection)
+    {
+        planar.transformVertices(
+            [this](const QgsPoint& point)
+            {
+                const vbas::Point lonLat = mProjection->inverse({point.x(), point.y()});
+                return QgsPoint(lonLat.x, lonLat.y);
+            });
+        return planar;
+    }
     if (!mToSource)
         return planar;
     try
@@ -479,9 +514,27 @@ QgsPointXY VbasPlanarFrame::toSource(const vbas::Point& planar) const
     return toSource(QgsGeometry::fromPointXY(QgsPointXY(planar.x, planar.y))).asPoint();
 }
 
+QgsGeometry VbasPlanarFrame::toPlane(QgsGeometry source) const
+{
+    if (mProjection)
+    {
+        source.transformVertices(
+            [this](const QgsPoint& point)
+            {
+                const vbas::Point planar = mProjection->forward({point.x(), point.y()});
+                return QgsPoint(planar.x, planar.y);
+            });
+        return source;
+    }
+    if (mToPlane)
+        source.transform(*mToPlane);
+    return source;
+}
+
 VbasPlanarReader::VbasPlanarReader(const VbasPlanarFrame& frame, const QgsFeatureSource& source,
                                    const QString& parameter)
-    : mTransform(source.sourceCrs(), frame.planarCrs(), frame.transformContext())
+    : mFrame(frame)
+    , mTransform(source.sourceCrs(), frame.sourceCrs(), frame.transformContext())
     , mSourceName(source.sourceName())
     , mParameter(parameter)
 {
@@ -501,13 +554,18 @@ VbasPlanarReader::VbasPlanarReader(const VbasPlanarFrame& frame, const QgsFeatur
 QgsGeometry VbasPlanarReader::planarGeometry(const QgsFeature& feature) const
 {
     QgsGeometry geometry = feature.geometry();
-    if (geometry.isEmpty() || mTransform.isShortCircuited())
+    if (geometry.isEmpty())
         return geometry;
     try
     {
-        if (geometry.transform(mTransform) == Qgis::GeometryOperationResult::Success &&
+        if ((mTransform.isShortCircuited() ||
+             geometry.transform(mTransform) == Qgis::GeometryOperationResult::Success) &&
             geometry.boundingBox().isFinite())
-            return geometry;
+        {
+            geometry = mFrame.toPlane(geometry);
+            if (geometry.boundingBox().isFinite())
+                return geometry;
+        }
     }
     catch (const QgsCsException&)
     {

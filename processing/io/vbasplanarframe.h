@@ -1,5 +1,6 @@
 #pragma once
 
+#include "geometry/AzimuthalEquidistant.h"
 #include "geometry/RegionGeometries.h"
 
 #include <qgscoordinatereferencesystem.h>
@@ -20,6 +21,12 @@ class QgsRectangle;
  * centred on them, on their own datum so that no datum shift is involved; distances and areas are
  * then metres and square metres. A computation CRS given by the user (COMPUTATION_CRS, projected in
  * metres) replaces that choice. Results go back to the regions' CRS.
+ *
+ * The projection of geographic regions is VBAS's own (vbas::AzimuthalEquidistant), not PROJ's: it gives the
+ * same plane to the last bit on every platform and with every version of PROJ, and so the same release
+ * (PROJ's own moved points by up to 3 nm between PROJ 9.1 and 9.6, which changed the demo's regions).
+ * Layers in another CRS are brought into the regions' CRS by QGIS first. planarCrs() is then PROJ's
+ * nearest equivalent, for drawing the plane (the map image), never for computing in it.
  *
  * The centre is found on the sphere, from a sample of the regions' vertices (the centre of the
  * smallest spherical cap holding them), so that data across the antimeridian (Alaska and the
@@ -87,6 +94,11 @@ public:
     /** Returns a planar geometry (engine output) in the source CRS; throws QgsProcessingException. */
     QgsGeometry toSource(QgsGeometry planar) const;
     QgsPointXY toSource(const vbas::Point& planar) const;
+    /**
+     * Returns a geometry in the source CRS in the plane (the frame's own projection, or QGIS's transform to
+     * the planar CRS); throws QgsCsException where it cannot be projected.
+     */
+    QgsGeometry toPlane(QgsGeometry source) const;
 
 private:
     /** Chooses the plane, checks it and measures its distortion at `samples` (points in the source CRS). */
@@ -97,9 +109,14 @@ private:
 
     QgsCoordinateReferenceSystem mSourceCrs;
     QgsCoordinateReferenceSystem mPlanarCrs;
+    /** The projection of geographic regions into the plane, when VBAS made the plane for them. */
+    std::optional<vbas::AzimuthalEquidistant> mProjection;
     QgsCoordinateTransformContext mTransformContext;
-    std::optional<QgsCoordinateTransform> mToSource; //!< none when the source CRS is the planar one
-    bool mGivenCrs = false;                          //!< the plane is COMPUTATION_CRS
+    /** QGIS's transforms between the regions' CRS and a planar CRS they are not in (not VBAS's projection).
+     */
+    std::optional<QgsCoordinateTransform> mToPlane;
+    std::optional<QgsCoordinateTransform> mToSource;
+    bool mGivenCrs = false; //!< the plane is COMPUTATION_CRS
     std::optional<QgsPointXY> mCentre;
     double mAreaDistortion = 0.0;
     double mDistanceDistortion = 0.0;
@@ -125,6 +142,8 @@ public:
     QgsGeometry planarGeometry(const QgsFeature& feature) const;
 
 private:
+    const VbasPlanarFrame& mFrame;
+    /** From the layer's CRS to the regions' CRS (short-circuited for the regions themselves). */
     QgsCoordinateTransform mTransform;
     QString mSourceName;
     QString mParameter;

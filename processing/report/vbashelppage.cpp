@@ -6,6 +6,7 @@
 #include <qgsprocessingcontext.h>
 #include <qgsprocessingoutputs.h>
 #include <qgsprocessingparameters.h>
+#include <qgsprocessingprovider.h>
 
 #include <QDir>
 #include <QFile>
@@ -67,7 +68,18 @@ QString vbasHelpPage(const QgsProcessingAlgorithm& algorithm, const QString& ver
         if (!algorithm.parameterDefinition(output->name()))
             html += QStringLiteral("<tr><td><code>%1</code></td><td>%2</td></tr>\n")
                         .arg(output->name().toHtmlEscaped(), output->description().toHtmlEscaped());
-    return html + QStringLiteral("</table>\n</body></html>\n");
+    // Where the algorithm comes from, for whoever reads the page away from the Toolbox.
+    html += QStringLiteral("</table>\n<h2>%1</h2>\n<p>%2</p>\n")
+                .arg(QObject::tr("Where to find it"),
+                     QObject::tr(
+                         "In QGIS desktop, tick <i>%1</i> in <i>Plugins &gt; Manage and Install Plugins</i> "
+                         "(one entry); the algorithms are then in the Processing Toolbox and the Model "
+                         "Builder. For stock qgis_process, enable the same plugin once per QGIS profile: "
+                         "<code>qgis_process plugins enable vbas_processing</code>. vbas_process needs "
+                         "nothing enabled.")
+                         .arg((algorithm.provider() ? algorithm.provider()->name() : QStringLiteral("VBAS"))
+                                  .toHtmlEscaped()));
+    return html + QStringLiteral("</body></html>\n");
 }
 
 QString vbasHelpUrl(const QgsProcessingAlgorithm& algorithm, const QString& version)

@@ -57,7 +57,7 @@ VbasHtml::Parameters VbasHtml::parameters(const QgsProcessingAlgorithm& algorith
             value.clear();
         else if (value.size() >= 2 && value.startsWith('\'') && value.endsWith('\'') && !value.contains(','))
             value = value.mid(1, value.size() - 2);
-        listed.append({definition->description(), value});
+        listed.append({definition->description(), definition->name(), value});
     }
     return listed;
 }
@@ -156,9 +156,9 @@ QString VbasHtml::header(const QStringList& names)
 QString VbasHtml::parameterTable(const Parameters& parameters)
 {
     QString html = QStringLiteral("<table class=\"parameters\">\n") +
-                   header({QObject::tr("parameter"), QObject::tr("value")});
-    for (const auto& parameter : parameters)
-        html += row({parameter.first, parameter.second});
+                   header({QObject::tr("parameter"), QObject::tr("name"), QObject::tr("value")});
+    for (const Parameter& parameter : parameters)
+        html += row({parameter.label, parameter.name, parameter.value});
     return html + QStringLiteral("</table>\n");
 }
 

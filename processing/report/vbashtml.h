@@ -18,8 +18,15 @@ class QgsProcessingContext;
  */
 namespace VbasHtml
 {
-/** The parameters as a report lists them: label and value, in the algorithm's order. */
-using Parameters = QList<QPair<QString, QString>>;
+/** A parameter as a report lists it: the dialog's label, the name scripts use, the value. */
+struct Parameter
+{
+    QString label;
+    QString name;
+    QString value;
+};
+/** The parameters as a report lists them, in the algorithm's order. */
+using Parameters = QList<Parameter>;
 
 /** Returns every input parameter of `algorithm` with its value in `parameters` (or its default). */
 Parameters parameters(const QgsProcessingAlgorithm& algorithm, const QVariantMap& parameters,

@@ -137,7 +137,8 @@ QImage VbasMapImage::render(const QSize& size) const
     painter.setFont(font);
     painter.setPen(QColor("#222222"));
     const int top = margin + heading;
-    const QString titles[] = {QObject::tr("Released regions shaded by %1, labelled with k").arg(mShadeBy),
+    const QString titles[] = {QObject::tr("Released regions shaded by %1, labelled with k")
+                                  .arg(VbasOutputs::aggregateFieldInWords(mShadeBy)),
                               mSites ? QObject::tr("Small areas coloured by their region; sites")
                                      : QObject::tr("Small areas coloured by their region")};
     for (int i = 0; i < 2; ++i)
@@ -163,7 +164,8 @@ void VbasMapImage::drawLegend(QPainter& painter, const QRect& area, double scale
     const QSize swatch(int(26 * scale), int(18 * scale));
     const int gap = int(10 * scale), row = area.height() / 2;
     int x = area.left(), middle = area.top() + row / 2;
-    x = drawText(painter, x, middle, mShadeBy + QStringLiteral(":")) + gap;
+    x = drawText(painter, x, middle, VbasOutputs::aggregateFieldInWords(mShadeBy) + QStringLiteral(":")) +
+        gap;
     const auto* graduated = dynamic_cast<const QgsGraduatedSymbolRenderer*>(mAggregates->renderer());
     for (const QgsRendererRange& range : graduated->ranges())
     {
@@ -226,7 +228,7 @@ QString VbasMapImage::caption() const
                "touch never share a colour)%5.")
         .arg(mAggregates->featureCount())
         .arg(
-            mShadeBy,
+            VbasOutputs::aggregateFieldInWords(mShadeBy),
             hotSpot > 0
                 ? QObject::tr("; hatched: hot spots, where at least %1% of a region's records were withheld, "
                               "twice the share withheld overall")

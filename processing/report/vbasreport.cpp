@@ -3,6 +3,7 @@
 #include "Registry.h"
 #include "base/NumberText.h"
 #include "vbascharts.h"
+#include "vbasprovenance.h"
 #include "vbaswithheld.h"
 
 #include <algorithm>
@@ -81,11 +82,6 @@ QString bar(double share, double largest)
         .arg(QString::number(width, 'f', 1));
 }
 
-double shareOf(const VbasWithheld::Share& share)
-{
-    return share.records > 0 ? double(share.withheld) / double(share.records) : 0.0;
-}
-
 /** A row of a withheld table: its figures as data-* attributes for tests and readers. */
 QString shareRow(const VbasWithheld::Share& share, double largest)
 {
@@ -97,7 +93,7 @@ QString shareRow(const VbasWithheld::Share& share, double largest)
                           "<td>%5</td></tr>\n")
                .arg(escaped(share.label), count(share.records), count(share.withheld),
                     escaped(percent(double(share.withheld), double(share.records))),
-                    bar(shareOf(share), largest));
+                    bar(VbasWithheld::shareOf(share), largest));
 }
 
 /** A table of withheld shares with `caption`; `field` names it for tests (data-field). */
@@ -106,7 +102,7 @@ QString shareTable(const QString& field, const QString& caption, const QString& 
 {
     double largest = 0.0;
     for (const VbasWithheld::Share& share : shares)
-        largest = std::max(largest, shareOf(share));
+        largest = std::max(largest, VbasWithheld::shareOf(share));
     QString html =
         QStringLiteral("<table class=\"withheld\" data-field=\"%1\"><caption>%2</caption>\n")
             .arg(escaped(field), escaped(caption)) +
@@ -127,7 +123,7 @@ QString valueTable(const VbasWithheld::QuasiIdentifier& quasiIdentifier, const Q
     {
         std::stable_sort(shown.begin(), shown.end(),
                          [](const VbasWithheld::Share& a, const VbasWithheld::Share& b)
-                         { return shareOf(a) > shareOf(b); });
+                         { return VbasWithheld::shareOf(a) > VbasWithheld::shareOf(b); });
         VbasWithheld::Share rest;
         for (auto share = shown.begin() + kMostValues; share != shown.end(); ++share)
         {
@@ -182,15 +178,11 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
     for (int j = 0; j < withheld.quasiIdentifiers.size(); ++j)
         html += valueTable(withheld.quasiIdentifiers[j], releasedAs(release, layout, std::size_t(j)));
 
-    QVector<VbasWithheld::Share> regions;
-    std::copy_if(withheld.regions.begin(), withheld.regions.end(), std::back_inserter(regions),
-                 [](const VbasWithheld::Share& share) { return share.withheld > 0; });
-    const int withSome = int(regions.size());
-    std::stable_sort(regions.begin(), regions.end(),
-                     [](const VbasWithheld::Share& a, const VbasWithheld::Share& b)
-                     { return shareOf(a) > shareOf(b); });
-    if (regions.size() > kRegionsListed)
-        regions.resize(kRegionsListed);
+    const int withSome =
+        int(std::count_if(withheld.regions.begin(), withheld.regions.end(),
+                          [](const VbasWithheld::Share& share) { return share.withheld > 0; }));
+    const QVector<VbasWithheld::Share> regions =
+        VbasWithheld::highestShares(withheld.regions, kRegionsListed);
     html += shareTable(QStringLiteral("region"),
                        QObject::tr("regions: records withheld in %1 of %2; the highest shares")
                            .arg(withSome)
@@ -198,6 +190,27 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
                        QObject::tr("region"), regions,
                        QObject::tr("Every region: the last table of this report."));
     return html + QStringLiteral("</div>\n");
+}
+
+/** What the release needs to be made again: the versions it was made with, beside the parameters above. */
+QString reproduction()
+{
+    QString html =
+        QStringLiteral("<h2 id=\"reproduce\">%1</h2>\n<p>%2</p>\n<table class=\"versions\">\n")
+            .arg(
+                escaped(QObject::tr("To make this release again")),
+                escaped(QObject::tr(
+                    "The same inputs and the parameters above (SEED included) give the same regions, "
+                    "withheld "
+                    "records and published files with these versions; the published records come in a new "
+                    "random order every time, on purpose. Regions in longitude and latitude are projected by "
+                    "VBAS itself, so other versions of PROJ give the same plane. The release ledger keeps "
+                    "the "
+                    "same."))) +
+        header({QObject::tr("software"), QObject::tr("version")});
+    for (const auto& [library, version] : VbasProvenance::versions())
+        html += row({library, version});
+    return html + QStringLiteral("</table>\n");
 }
 
 /** The plain summary: the records, the geography, how each field was released, and who was withheld. */
@@ -785,7 +798,7 @@ QString regionTable(const QgsFields& fields, const QList<QgsAttributes>& aggrega
 void vbasWriteReleaseReport(const QString& path, const QString& outputName, const QString& title,
                             const VbasHtml::Parameters& parameters, const VbasJob& job,
                             const VbasRelease& release, const VbasOutputs::RecordLayout& layout,
-                            const VbasReportMap& map, const QStringList& ledger)
+                            const VbasWithheld& withheld, const VbasReportMap& map, const QStringList& ledger)
 {
     using VbasOutputs::Audience;
     const VbasPlanarFrame& frame = *job.frame;
@@ -793,14 +806,13 @@ void vbasWriteReleaseReport(const QString& path, const QString& outputName, cons
     QList<QgsAttributes> aggregates;
     for (std::size_t a = 0; a < release.result.aggregation.size(); ++a)
         aggregates << VbasOutputs::aggregateAttributes(release, a, frame, Audience::Review);
-    const VbasWithheld withheld = VbasWithheld::count(job, release, layout);
 
     const QString html =
         VbasHtml::begin(title, summary(job, release, layout, withheld) + ledgerSection(ledger)) + ::map(map) +
         counts(release, *job.data.dataset) + metrics(release) + siteCountSearch(release) +
         refinements(release) + generalization(release, layout) + distributions(fields, aggregates) +
         QStringLiteral("<h2 id=\"parameters\">%1</h2>\n").arg(QObject::tr("Parameters")) +
-        VbasHtml::parameterTable(parameters) +
+        VbasHtml::parameterTable(parameters) + reproduction() +
         QStringLiteral("<p>%1</p>\n").arg(escaped(frame.description())) +
         regionTable(fields, aggregates, withheld);
     VbasHtml::write(path, outputName, html + VbasHtml::end());

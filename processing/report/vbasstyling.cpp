@@ -331,9 +331,9 @@ void VbasStyling::explainLegend(QgsVectorLayer& aggregates)
         return;
     // A new renderer, not labels changed in place: setting it tells the layer tree to redraw the legend.
     auto* labelled = graduated->clone();
+    const QString shown = VbasOutputs::aggregateFieldInWords(labelled->classAttribute());
     for (int i = 0; i < labelled->ranges().size(); ++i)
-        labelled->updateRangeLabel(
-            i, QStringLiteral("%1 %2").arg(labelled->classAttribute(), labelled->ranges().at(i).label()));
+        labelled->updateRangeLabel(i, QStringLiteral("%1: %2").arg(shown, labelled->ranges().at(i).label()));
     aggregates.setRenderer(labelled);
     const double hotSpot = hotSpotShare(aggregates);
     if (hotSpot > 0)

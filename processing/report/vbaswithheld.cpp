@@ -1,5 +1,7 @@
 #include "vbaswithheld.h"
 
+#include "vbashtml.h"
+
 #include <algorithm>
 #include <numeric>
 #include <tuple>
@@ -101,4 +103,55 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
         withheld.regions << byRegion[a];
     }
     return withheld;
+}
+
+double VbasWithheld::shareOf(const Share& share)
+{
+    return share.records > 0 ? double(share.withheld) / double(share.records) : 0.0;
+}
+
+QVector<VbasWithheld::Share> VbasWithheld::highestShares(QVector<Share> shares, int count)
+{
+    shares.erase(
+        std::remove_if(shares.begin(), shares.end(), [](const Share& share) { return share.withheld == 0; }),
+        shares.end());
+    std::stable_sort(shares.begin(), shares.end(),
+                     [](const Share& a, const Share& b) { return shareOf(a) > shareOf(b); });
+    if (shares.size() > count)
+        shares.resize(count);
+    return shares;
+}
+
+QStringList VbasWithheld::costLines(int shown) const
+{
+    using VbasHtml::count;
+    using VbasHtml::percent;
+    QStringList lines{QObject::tr("What the release cost: %1 of %2 records withheld (%3).")
+                          .arg(count(withheld), count(records), percent(double(withheld), double(records)))};
+    if (withheld == 0)
+        return lines;
+    const auto listed = [](const QVector<Share>& shares)
+    {
+        QStringList items;
+        for (const Share& share : shares)
+            items << QObject::tr("%1: %2 (%3 of %4)")
+                         .arg(share.label, percent(double(share.withheld), double(share.records)),
+                              count(share.withheld), count(share.records));
+        return items.join(QStringLiteral(", "));
+    };
+    QVector<Share> values;
+    for (const QuasiIdentifier& quasiIdentifier : quasiIdentifiers)
+        for (Share share : quasiIdentifier.values)
+        {
+            share.label = QStringLiteral("%1 = %2").arg(quasiIdentifier.name, share.label);
+            values << share;
+        }
+    if (const QVector<Share> most = highestShares(values, shown); !most.isEmpty())
+        lines << QObject::tr("Values withheld most: %1.").arg(listed(most));
+    QVector<Share> mostRegions = highestShares(regions, shown);
+    for (Share& region : mostRegions)
+        region.label = QObject::tr("region %1").arg(region.label);
+    if (!mostRegions.isEmpty())
+        lines << QObject::tr("Regions withheld most: %1.").arg(listed(mostRegions));
+    return lines;
 }

@@ -32,6 +32,20 @@ struct VbasWithheld
     qint64 records = 0;                        //!< records with a known small area (dropped ones aside)
     qint64 withheld = 0;
 
+    /** Returns the part of `share`'s records withheld, 0 to 1 (0 for none). */
+    static double shareOf(const Share& share);
+    /**
+     * Returns the shares of `shares` that withheld records, the highest shares first (ties in their order),
+     * at most `count` of them: what the report lists first and the log names.
+     */
+    static QVector<Share> highestShares(QVector<Share> shares, int count);
+    /**
+     * Returns what the release cost, in a few lines for the log: the records withheld overall, then the
+     * released values (of every quasi-identifier) and the regions that lost the highest shares, at most
+     * `shown` of each, as the report's "Who was withheld" lists them.
+     */
+    QStringList costLines(int shown = 3) const;
+
     /**
      * Counts the records of `job` by the value each quasi-identifier is published as (the label of its group
      * at the release's level, as `layout` writes it; NULL as "(empty)") and by region. Values come in their

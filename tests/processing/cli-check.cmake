@@ -1,12 +1,13 @@
 # Runs vbas:checkanonymity from a command line on data/released.csv and checks results counted by
-# hand, then vbas:aggregateregions on a small real input and verifies its release. TOOL is vbas_process, or stock qgis_process with SHIM_PLUGINS (the build tree's Python plugin
-# folder) and SHIM_NAME (the plugin to enable). WORK is a scratch folder; it also holds the isolated
-# QGIS profile, so no run touches the user's.
+# hand, then vbas:aggregateregions on a small real input and verifies its release. TOOL is vbas_process, or
+# stock qgis_process with PLUGINS (a folder of QGIS plugins holding ours), PLUGIN_NAME (the plugin to enable)
+# and STARTUP_DATA (the data folder holding our QGIS/QGIS3/startup.py, the hint of a plugin not enabled).
+# WORK is a scratch folder; it also holds the isolated QGIS profile, so no run touches the user's.
 #
 # released.csv, groups (region, age_group, sex) weighted by n, k = 5:
 #   A/30-39/F 5, A/30-39/M 2, A/40-49/F 6, B/30-39/F 1 + 4 = 5, B/40-49/M 7, C/40-49/F 3
 #   -> 6 groups, 28 records; below 5: A/30-39/M (2) and C/40-49/F (3), 5 records; smallest 2.
-# Regions alone: A 13, B 12, C 3 -> 3 groups; below 5: C, 3 records.
+# Regions alone: A 13, B 12, C 3 -> 3 groups; below 5: C, 3 records; none below 3.
 
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/profile" "${WORK}/runtime")
@@ -46,9 +47,21 @@ function(expect_results groups records violating_groups violating_records min_gr
     endforeach()
 endfunction()
 
-if(SHIM_PLUGINS)
-    set(ENV{QGIS_PLUGINPATH} "${SHIM_PLUGINS}")
-    run_tool(TRUE plugins enable ${SHIM_NAME})
+if(PLUGINS)
+    set(ENV{QGIS_PLUGINPATH} "${PLUGINS}")
+    # Not yet enabled in the profile: qgis_process lists no vbas algorithm, and says how to enable it.
+    set(ENV{XDG_DATA_DIRS} "${STARTUP_DATA}:/usr/local/share:/usr/share")
+    set(enable_hint "qgis_process(\\.bin)? plugins enable ${PLUGIN_NAME}")
+    run_tool(TRUE list)
+    if(OUT MATCHES "vbas:" OR NOT ERR MATCHES "${enable_hint}")
+        message(FATAL_ERROR "before the plugin is enabled, list must show no vbas algorithm and say "
+                            "'${enable_hint}':\n${OUT}\n${ERR}")
+    endif()
+    run_tool(TRUE plugins enable ${PLUGIN_NAME})
+    run_tool(TRUE list)
+    if(ERR MATCHES "${enable_hint}")
+        message(FATAL_ERROR "the plugin is enabled, but list still says how to enable it:\n${ERR}")
+    endif()
 endif()
 
 run_tool(TRUE list)
@@ -70,6 +83,13 @@ endif()
 
 run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${INPUT}" REGION_FIELD=region COUNT_FIELD=n K=5)
 expect_results(3 28 1 3 3 FAIL)
+# Regions alone at k = 3 pass, but the verdict says only their sizes were checked.
+file(WRITE "${WORK}/regions.csv" "region,n\nA,13\nB,12\nC,3\n")
+run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${WORK}/regions.csv" REGION_FIELD=region COUNT_FIELD=n K=3)
+expect_results(3 28 0 0 3 REGION_SIZES_PASS)
+# The same regions with the table's other columns: sex, judged with the region, fails it.
+run_tool(TRUE --json run vbas:checkanonymity -- "INPUT=${INPUT}" REGION_FIELD=region COUNT_FIELD=n K=3)
+expect_results(3 28 0 0 3 FAIL)
 
 # The same table through QGIS's delimited-text provider, a plugin QGIS loads only from its installed
 # prefix: the runner must find it with no QGIS_PREFIX_PATH (as it must find PostgreSQL's).

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""The main job's dialog as a user first sees it, in real QGIS desktop under Xvfb (issue 31): with the demo's
-layers loaded and chosen, the field parameters start empty (QGIS would offer each layer's first field, fid and
-patient_id, which are wrong), and at most about a dozen parameters show before the advanced ones.
+"""The main job's dialog as a user first sees it, in real QGIS desktop under Xvfb with the VBAS plugin: with the
+demo's layers loaded and the small areas the active layer, the small areas start on them and the records on the
+patients, not on the small areas too, and errors lead with the dialog's labels (issue 42); once chosen, the field parameters start empty (QGIS would
+offer each layer's first field, fid and patient_id, which are wrong; issue 31); at most about a dozen
+parameters show before the advanced ones.
 
-usage: desktop-dialog-check.py --plugin PLUGIN_SO --data DATA_DEMO_DIR --work DIR [--screenshot PNG]
+usage: desktop-dialog-check.py --plugins PLUGINS_DIR --plugin-name NAME --data DATA_DEMO_DIR --work DIR
+       [--screenshot PNG]
 """
 import argparse
 import json
@@ -16,7 +19,8 @@ DESKTOP_CODE = r"""
 import json, os, traceback
 from qgis.PyQt.QtCore import QTimer
 from qgis.PyQt.QtWidgets import QGroupBox, QWidget
-from qgis.core import QgsProject, QgsProcessingContext, QgsVectorLayer
+from qgis.core import QgsProject, QgsProcessingContext, QgsProcessingFeedback, QgsVectorLayer
+from qgis.utils import iface
 import processing
 OUT = os.environ["RUN_OUT"]
 DATA = os.environ["RUN_DATA"]
@@ -38,6 +42,10 @@ def shown_before_advanced(dialog, panel):
                     and not in_advanced(wrapper.wrappedWidget()))
     made = sorted(p.name() for p in dialog.algorithm().destinationParameterDefinitions() if p.createByDefault())
     return inputs, made
+class Errors(QgsProcessingFeedback):
+    def __init__(self):
+        super().__init__(); self.lines = []
+    def reportError(self, text, fatal=False): self.lines.append(text)
 def finish():
     try:
         dialog = state["dialog"]
@@ -46,6 +54,14 @@ def finish():
         result["chosen"] = {k: str(v) for k, v in values(panel).items()}
         result["before_advanced"], result["outputs_made"] = shown_before_advanced(dialog, panel)
         dialog.grab().save(os.path.join(OUT, "dialog.png"))
+        # An error as the desktop shows it: the dialog's label first, the name for scripts.
+        errors = Errors()
+        try:
+            processing.run("vbas:checkanonymity", {"INPUT": state["patients"].id(), "REGION_FIELD": "regoin",
+                                                   "K": 5}, feedback=errors)
+        except Exception as error:  # processing.run raises what the dialog reports
+            errors.lines.append(str(error))
+        result["error"] = "\n".join(errors.lines)
         json.dump(result, open(os.path.join(OUT, "dialog.json"), "w"), indent=1)
     except Exception:
         open(os.path.join(OUT, "error.txt"), "w").write(traceback.format_exc())
@@ -55,7 +71,7 @@ def choose():
     try:
         dialog = state["dialog"]
         panel = dialog.mainWidget()
-        state["result"] = {"opened": {k: str(v) for k, v in values(panel).items()}}
+        state["result"]["opened"] = {k: str(v) for k, v in values(panel).items()}
         context = QgsProcessingContext()
         context.setProject(QgsProject.instance())
         panel.wrappers["REGIONS"].setParameterValue(state["tracts"].id(), context)
@@ -69,6 +85,8 @@ def start():
         state["tracts"] = QgsVectorLayer(os.path.join(DATA, "olinda.gpkg") + "|layername=tracts", "tracts", "ogr")
         state["patients"] = QgsVectorLayer(os.path.join(DATA, "olinda_patients.csv"), "patients", "ogr")
         QgsProject.instance().addMapLayers([state["tracts"], state["patients"]])
+        iface.setActiveLayer(state["tracts"])  # the small areas active, as after loading or styling them
+        state["result"] = {"layers": {"tracts": state["tracts"].id(), "patients": state["patients"].id()}}
         dialog = processing.createAlgorithmDialog("vbas:aggregateregions")
         dialog.resize(1000, 980)
         dialog.show()
@@ -92,7 +110,8 @@ def clean_environment(**more):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--plugin", required=True)
+    parser.add_argument("--plugins", required=True)
+    parser.add_argument("--plugin-name", required=True)
     parser.add_argument("--data", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--screenshot")
@@ -100,17 +119,14 @@ def main():
     work = os.path.abspath(options.work)
     shutil.rmtree(work, ignore_errors=True)
     out = os.path.join(work, "out")
-    plugin_dir = os.path.join(work, "plugin")
     os.makedirs(out)
-    os.makedirs(plugin_dir)
-    shutil.copy(options.plugin, plugin_dir)  # its folder must hold no other plugin
-    name = os.path.splitext(os.path.basename(options.plugin))[0]
     with open(os.path.join(work, "global.ini"), "w") as ini:
-        ini.write("[plugins]\nsearchPathsForPlugins=%s\n\n[Plugins]\n%s=true\n" % (plugin_dir, name))
+        ini.write("[PythonPlugins]\n%s=true\n" % options.plugin_name)  # as if ticked in the Plugin Manager
     with open(os.path.join(work, "startup.py"), "w") as code:
         code.write(DESKTOP_CODE)
     # Desktop QGIS draws on Xvfb: whatever QT_QPA_PLATFORM the caller has, it needs xcb.
     env = clean_environment(RUN_OUT=out, RUN_DATA=os.path.abspath(options.data), QT_QPA_PLATFORM="xcb",
+                            QGIS_PLUGINPATH=os.path.abspath(options.plugins),
                             QGIS_CUSTOM_CONFIG_PATH=os.path.join(work, "profile"),
                             XDG_RUNTIME_DIR=os.path.join(work, "xdg"))
     done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", "qgis.bin", "--noversioncheck",
@@ -123,6 +139,14 @@ def main():
             done.returncode, done.stdout[-2000:], done.stderr[-2000:]))
     result = json.load(open(os.path.join(out, "dialog.json")))
     problems = []
+    layers = result["layers"]
+    if result["opened"]["REGIONS"] != layers["tracts"] or result["opened"]["RECORDS"] != layers["patients"]:
+        problems.append("with the small areas active, the dialog opens on REGIONS %r and RECORDS %r; expected the "
+                        "small areas (%s) and the patients (%s)" % (result["opened"]["REGIONS"],
+                                                                   result["opened"]["RECORDS"], layers["tracts"],
+                                                                   layers["patients"]))
+    if "Released region field \u2014 REGION_FIELD: INPUT has no field 'regoin'" not in result["error"]:
+        problems.append("an error in QGIS desktop does not lead with the dialog's label: %r" % result["error"])
     for moment in ("opened", "chosen"):
         for field in ("REGION_ID_FIELD", "RECORD_REGION_FIELD", "QUASI_IDENTIFIERS"):
             if result[moment][field] not in ("", "NULL", "None", "[]"):

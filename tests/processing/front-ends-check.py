@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""One release through the three front ends a user has: QGIS desktop (the C++ plugin, under Xvfb),
-stock qgis_process with the Python shim, and vbas_process. Their logs must say the same things, their
-numeric results must be equal and their published files must hold the same rows: a front end that read
-ids or values differently would release different data.
+"""One release through the three front ends a user has: QGIS desktop (under Xvfb) and stock qgis_process,
+both with the VBAS plugin, and vbas_process. Their logs must say the same things, their numeric results
+must be equal and their published files must hold the same rows: a front end that read ids or values
+differently would release different data.
 
-usage: front-ends-check.py --runner VBAS_PROCESS --qgis-process QGIS_PROCESS_BIN --shim-plugins DIR
-       --shim-name NAME --plugin PLUGIN_SO --data DATA_DEMO_DIR --work DIR
+usage: front-ends-check.py --runner VBAS_PROCESS --qgis-process QGIS_PROCESS_BIN --plugins DIR
+       --plugin-name NAME --data DATA_DEMO_DIR --work DIR
 """
 import argparse
 import json
@@ -20,7 +20,8 @@ import tempfile
 # The log lines every front end must show alike: the engine's and the io layer's own messages (those with
 # times aside).
 MESSAGES = re.compile(r"^(Not published|REGIONS are in|\d+ of \d+ small areas hold|Released \d+ of|Withheld \d+ "
-                      r"records|Checked the (\d+ )?written file)")
+                      r"records|What the release cost|Values withheld most|Regions withheld most|"
+                      r"Checked the (\d+ )?written file)")
 
 PROGRESS = re.compile(r"^\.*(?:\d+\.+)*")
 
@@ -110,14 +111,10 @@ def run(command, env=None):
     return done.stdout
 
 
-def desktop(plugin, params, out, work):
+def desktop(plugins, plugin_name, params, out, work):
     profile = os.path.join(work, "desktop-profile")
-    plugin_dir = os.path.join(work, "desktop-plugin")
-    os.makedirs(plugin_dir, exist_ok=True)
-    shutil.copy(plugin, plugin_dir)  # its folder must hold no other plugin
-    name = os.path.splitext(os.path.basename(plugin))[0]
     with open(os.path.join(work, "global.ini"), "w") as ini:
-        ini.write("[plugins]\nsearchPathsForPlugins=%s\n\n[Plugins]\n%s=true\n" % (plugin_dir, name))
+        ini.write("[PythonPlugins]\n%s=true\n" % plugin_name)  # as if ticked in the Plugin Manager
     with open(os.path.join(work, "startup.py"), "w") as code:
         code.write(DESKTOP_CODE)
     with open(os.path.join(out, "parameters.json"), "w") as file:
@@ -125,7 +122,7 @@ def desktop(plugin, params, out, work):
     # Desktop QGIS draws on Xvfb's display: a caller's QT_QPA_PLATFORM=offscreen (the headless advice) would
     # make it abort in QgsClipboard.
     env = clean_environment(RUN_OUT=out, QGIS_CUSTOM_CONFIG_PATH=profile, XDG_RUNTIME_DIR=os.path.join(work, "xdg"),
-                            QT_QPA_PLATFORM="xcb")
+                            QT_QPA_PLATFORM="xcb", QGIS_PLUGINPATH=os.path.abspath(plugins))
     done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "qgis.bin", "--noversioncheck",
                            "--nologo", "--globalsettingsfile", os.path.join(work, "global.ini"), "--code",
                            os.path.join(work, "startup.py")], env=env, capture_output=True, text=True, timeout=300)
@@ -147,7 +144,7 @@ def rows(path):
 
 def main():
     parser = argparse.ArgumentParser()
-    for option in ("runner", "qgis-process", "shim-plugins", "shim-name", "plugin", "data", "work"):
+    for option in ("runner", "qgis-process", "plugins", "plugin-name", "data", "work"):
         parser.add_argument("--" + option, required=True)
     options = parser.parse_args()
     shutil.rmtree(options.work, ignore_errors=True)
@@ -158,14 +155,15 @@ def main():
     front_ends["vbas_process"] = parse_text(
         run([options.runner, "run", "vbas:aggregateregions"] + command_line(parameters(options.data, out))))
     out = os.path.join(options.work, "qgis_process")
-    env = clean_environment(QGIS_PLUGINPATH=os.path.abspath(options.shim_plugins), QT_QPA_PLATFORM="offscreen",
-                            QGIS_CUSTOM_CONFIG_PATH=os.path.join(options.work, "shim-profile"))
-    run([options.qgis_process, "plugins", "enable", options.shim_name], env)
+    env = clean_environment(QGIS_PLUGINPATH=os.path.abspath(options.plugins), QT_QPA_PLATFORM="offscreen",
+                            QGIS_CUSTOM_CONFIG_PATH=os.path.join(options.work, "qgis_process-profile"))
+    run([options.qgis_process, "plugins", "enable", options.plugin_name], env)
     front_ends["qgis_process"] = parse_text(
         run([options.qgis_process, "run", "vbas:aggregateregions"] + command_line(parameters(options.data, out)),
             env))
     out = os.path.join(options.work, "desktop")
-    front_ends["desktop"] = desktop(options.plugin, parameters(options.data, out), out, options.work)
+    front_ends["desktop"] = desktop(options.plugins, options.plugin_name, parameters(options.data, out), out,
+                                    options.work)
 
     failures = []
     reference_log, reference_results = front_ends["vbas_process"]

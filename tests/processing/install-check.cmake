@@ -1,7 +1,8 @@
-# Installs the build tree into a scratch prefix, checks the layout QGIS needs (the plugin .so alone
-# and real in its folder; the shim folder complete; the runner in bin), then runs the command-line
-# checks against what was installed.
-# Variables: BUILD, WORK, CLI_CHECK, INPUT, PLUGIN_DIR, SHIM_DIR, SHIM_NAME, QGIS_PROCESS (optional).
+# Installs the build tree into a scratch prefix, checks the layout QGIS needs (one plugin folder for desktop
+# and qgis_process, complete; the engine once, in VBAS's private library folder; the runner in bin; the
+# start-up hint), then runs the command-line checks against what was installed.
+# Variables: BUILD, WORK, CLI_CHECK, INPUT, PLUGIN_DIR, PLUGIN_NAME, LIBRARY_DIR, STARTUP_DIR,
+# QGIS_PROCESS (optional).
 
 file(REMOVE_RECURSE "${WORK}")
 set(prefix "${WORK}/prefix")
@@ -11,20 +12,36 @@ if(NOT status EQUAL 0)
     message(FATAL_ERROR "cmake --install failed:\n${out}\n${err}")
 endif()
 
-set(plugin "${prefix}/${PLUGIN_DIR}/libvbasplugin.so")
-if(NOT EXISTS "${plugin}" OR IS_SYMLINK "${plugin}")
-    message(FATAL_ERROR "the desktop plugin is missing or a symlink (QGIS skips those): ${plugin}")
-endif()
-file(GLOB plugin_folder_libraries "${prefix}/${PLUGIN_DIR}/*.so*")
-if(NOT plugin_folder_libraries STREQUAL plugin)
-    message(FATAL_ERROR "QGIS probes every .so of the plugin folder; it must hold ours alone: ${plugin_folder_libraries}")
-endif()
-set(shim "${prefix}/${SHIM_DIR}/${SHIM_NAME}")
-foreach(file __init__.py metadata.txt icons/vbas.svg libvbasprovider.so)
-    if(NOT EXISTS "${shim}/${file}")
-        message(FATAL_ERROR "the qgis_process shim lacks ${file}: ${shim}")
+set(plugin "${prefix}/${PLUGIN_DIR}/${PLUGIN_NAME}")
+foreach(file __init__.py metadata.txt icons/vbas.svg)
+    if(NOT EXISTS "${plugin}/${file}")
+        message(FATAL_ERROR "the plugin lacks ${file}: ${plugin}")
     endif()
 endforeach()
+file(GLOB plugin_folders LIST_DIRECTORIES true "${prefix}/${PLUGIN_DIR}/*")
+if(NOT plugin_folders STREQUAL plugin)
+    message(FATAL_ERROR "one plugin for the Plugin Manager, not: ${plugin_folders}")
+endif()
+if(EXISTS "${prefix}/lib/qgis/plugins")
+    message(FATAL_ERROR "a C++ plugin would be a second entry in the Plugin Manager: ${prefix}/lib/qgis/plugins")
+endif()
+if(NOT EXISTS "${prefix}/${STARTUP_DIR}/startup.py")
+    message(FATAL_ERROR "the qgis_process hint is missing: ${prefix}/${STARTUP_DIR}/startup.py")
+endif()
+
+# The engine is in one file: the one installed file holding the id of a strategy is the provider library.
+set(library "${prefix}/${LIBRARY_DIR}/libvbasprovider.so")
+file(GLOB_RECURSE installed "${prefix}/*")
+set(engines "")
+foreach(file IN LISTS installed)
+    file(STRINGS "${file}" found LIMIT_COUNT 1 REGEX "sitelocation\\.balanced_density")
+    if(found)
+        list(APPEND engines "${file}")
+    endif()
+endforeach()
+if(NOT engines STREQUAL library OR IS_SYMLINK "${library}")
+    message(FATAL_ERROR "the engine must be installed once, in ${library}, not in: ${engines}")
+endif()
 
 function(run_cli_check name)
     execute_process(COMMAND "${CMAKE_COMMAND}" "-DINPUT=${INPUT}" "-DWORK=${WORK}/${name}" ${ARGN} -P "${CLI_CHECK}"
@@ -35,5 +52,6 @@ function(run_cli_check name)
 endfunction()
 run_cli_check(vbas_process "-DTOOL=${prefix}/bin/vbas_process")
 if(QGIS_PROCESS)
-    run_cli_check(qgis_process "-DTOOL=${QGIS_PROCESS}" "-DSHIM_PLUGINS=${prefix}/${SHIM_DIR}" "-DSHIM_NAME=${SHIM_NAME}")
+    run_cli_check(qgis_process "-DTOOL=${QGIS_PROCESS}" "-DPLUGINS=${prefix}/${PLUGIN_DIR}"
+                  "-DPLUGIN_NAME=${PLUGIN_NAME}" "-DSTARTUP_DATA=${prefix}/share")
 endif()

@@ -3,6 +3,7 @@
 // to a throw-away configuration folder too.
 
 #include "vbasheadlesssession.h"
+#include "vbasproviderlibrary.h"
 
 #include <QTemporaryDir>
 
@@ -13,6 +14,6 @@ int main(int argc, char** argv)
     ::testing::InitGoogleTest(&argc, argv);
     const QTemporaryDir configuration;
     qputenv("XDG_CONFIG_HOME", configuration.path().toUtf8());
-    const VbasHeadlessSession session(argc, argv);
+    const VbasHeadlessSession session(argc, argv, vbas_register_provider);
     return RUN_ALL_TESTS();
 }

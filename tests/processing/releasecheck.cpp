@@ -65,10 +65,11 @@ ReleaseRecount expectSoundRelease(const AlgorithmRun& run, const ReleaseInput& i
     // A record id the released table carries (a hand-made release's) is a person of its own each, no column.
     const QString personField =
         released->fields().lookupField(input.recordIdField) >= 0 ? input.recordIdField : QString();
+    // Without quasi-identifiers the verifier checks the regions' sizes alone, and says so in its verdict.
     EXPECT_EQ(checkAnonymity(released, QStringLiteral("aggregate_id"), input.quasiIdentifiers, input.k,
                              input.countField, personField)
                   .toStdString(),
-              "PASS");
+              input.quasiIdentifiers.isEmpty() ? "REGION_SIZES_PASS" : "PASS");
 
     QSet<QString> regionIds;
     QgsFeature feature;

@@ -1,4 +1,4 @@
-// The provider as QGIS sees it, and its registration as the plugin and the shim perform it.
+// The provider as QGIS sees it, and its registration as the plugin and vbas_process perform it.
 
 #include "vbasprovider.h"
 #include "Pipeline.h"
@@ -427,6 +427,11 @@ TEST(Provider, EveryAlgorithmHasAShortDescriptionAndAHelpPageOfItsParameters)
         for (const QgsProcessingOutputDefinition* output : algorithm->outputDefinitions())
             EXPECT_TRUE(html.contains(QStringLiteral("<code>%1</code>").arg(output->name())))
                 << output->name().toStdString();
+        // What to tick in desktop QGIS and what to enable for qgis_process.
+        EXPECT_TRUE(
+            html.contains(QStringLiteral("tick <i>%1</i> in <i>Plugins &gt; Manage and Install Plugins</i>")
+                              .arg(provider->name().toHtmlEscaped())));
+        EXPECT_TRUE(html.contains("qgis_process plugins enable vbas_processing"));
     }
     // A choice's page names its strategies in a user's words: their names, not their ids.
     QFile aggregate(QUrl(parameter("aggregateregions", "K")->algorithm()->helpUrl()).toLocalFile());

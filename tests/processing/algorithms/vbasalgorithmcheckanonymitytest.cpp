@@ -1,6 +1,7 @@
 // vbas:checkanonymity on small memory tables whose groups were counted by hand.
 
 #include "processingtestutils.h"
+#include "vbasparameters.h"
 #include "vbasqgiscompat.h"
 
 #include <qgsprocessing.h>
@@ -138,7 +139,7 @@ TEST(CheckAnonymity, CountsInTextAreAcceptedWhenTheyHoldWholeNumbers)
         makeTable({QStringLiteral("region:string"), QStringLiteral("n:string")}, {{"A", "2"}, {"A", "3.0"}});
     const AlgorithmRun run =
         runAlgorithm(kAlgorithm, checkParameters(table.get(), {}, 5, QStringLiteral("n")));
-    expectSummary(run, 1, 5, 0, 0, 5, QStringLiteral("PASS"));
+    expectSummary(run, 1, 5, 0, 0, 5, QStringLiteral("REGION_SIZES_PASS"));
 }
 
 TEST(CheckAnonymity, WithoutQuasiIdentifiersGroupsAreRegions)
@@ -150,6 +151,26 @@ TEST(CheckAnonymity, WithoutQuasiIdentifiersGroupsAreRegions)
     expectSummary(run, 2, 4, 1, 1, 1, QStringLiteral("FAIL"));
     EXPECT_EQ(asText(run.outputRows), (std::vector<std::string>{"B|1"}));
     EXPECT_EQ(run.outputFields, (QStringList{"region", "group_size"}));
+}
+
+TEST(CheckAnonymity, WithoutQuasiIdentifiersAPassIsNoPlainPassAndSaysWhatWasChecked)
+{
+    // Every region holds 3 records and the table has no other column: k-anonymous by region size only.
+    const auto regions =
+        makeTable({QStringLiteral("region:string")}, {{"A"}, {"A"}, {"A"}, {"B"}, {"B"}, {"B"}});
+    const AlgorithmRun run = runAlgorithm(kAlgorithm, checkParameters(regions.get(), {}, 3));
+    expectSummary(run, 2, 6, 0, 0, 3, QStringLiteral("REGION_SIZES_PASS"));
+    EXPECT_FALSE(run.log.contains(QStringLiteral("VERDICT PASS"))) << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains(QStringLiteral("only the size of each region was checked")))
+        << run.log.toStdString();
+    // (A, F) are 2 and (A, M) is alone: the column sex, judged with the region, fails the table without
+    // quasi-identifiers, and as a quasi-identifier its groups fail it.
+    const auto table = makeTable({QStringLiteral("region:string"), QStringLiteral("sex:string")},
+                                 {{"A", "F"}, {"A", "F"}, {"A", "M"}, {"B", "F"}, {"B", "F"}, {"B", "F"}});
+    expectSummary(runAlgorithm(kAlgorithm, checkParameters(table.get(), {}, 3)), 2, 6, 0, 0, 3,
+                  QStringLiteral("FAIL"));
+    expectSummary(runAlgorithm(kAlgorithm, checkParameters(table.get(), {QStringLiteral("sex")}, 3)), 3, 6, 2,
+                  3, 1, QStringLiteral("FAIL"));
 }
 
 TEST(CheckAnonymity, EmptyTablePassesWithoutSmallestGroup)
@@ -205,6 +226,27 @@ TEST(CheckAnonymity, ErrorsNameTheParameterToFix)
 
     parameters.insert(QStringLiteral("K"), 1);
     EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters)).rfind("K: k is 1,", 0), 0u);
+}
+
+TEST(CheckAnonymity, InQgisDesktopErrorsLeadWithTheDialogsLabels)
+{
+    // The plugin shows labels in QGIS desktop (vbas_show_dialog_labels()); the name stays, for scripts.
+    struct LabelsShown
+    {
+        LabelsShown() { VbasParameters::showLabels(true); }
+        ~LabelsShown() { VbasParameters::showLabels(false); }
+    } shown;
+    const auto table = makeTable(kRegionAgeSex, repeated({"R1", "young", "F"}, 3));
+    QVariantMap parameters = checkParameters(table.get(), kAgeSex, 2);
+    parameters.insert(QStringLiteral("REGION_FIELD"), QStringLiteral("regoin"));
+    EXPECT_EQ(
+        failure(runAlgorithm(kAlgorithm, parameters)),
+        "Released region field \u2014 REGION_FIELD: INPUT has no field 'regoin'; choose one of its fields "
+        "(region, age, sex)");
+    parameters.insert(QStringLiteral("REGION_FIELD"), QStringLiteral("region"));
+    parameters.insert(QStringLiteral("K"), 1);
+    EXPECT_EQ(failure(runAlgorithm(kAlgorithm, parameters)).rfind("Smallest group k \u2014 K: k is 1,", 0),
+              0u);
 }
 
 /** One bad count value, in a field of the given type. */

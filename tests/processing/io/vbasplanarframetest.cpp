@@ -47,14 +47,12 @@ QgsDistanceArea ellipsoidal(const QgsCoordinateReferenceSystem& crs)
 double largestPlanarAreaError(QgsVectorLayer& layer, const VbasPlanarFrame& frame)
 {
     const QgsDistanceArea measure = ellipsoidal(layer.crs());
-    const QgsCoordinateTransform toPlane(layer.crs(), frame.planarCrs(), transformContext());
     double largest = 0.0;
     QgsFeature feature;
     QgsFeatureIterator features = layer.getFeatures();
     while (features.nextFeature(feature))
     {
-        QgsGeometry planar = feature.geometry();
-        planar.transform(toPlane);
+        const QgsGeometry planar = frame.toPlane(feature.geometry());
         const double expected = measure.measureArea(feature.geometry());
         largest = std::max(largest, std::abs(planar.area() - expected) / expected);
     }

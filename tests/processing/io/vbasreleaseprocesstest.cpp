@@ -1,6 +1,6 @@
 // A release on disk is whole or nothing, seen from outside as a user starts it: vbas_process under a file
 // size limit (a full disk), two runs at once into the same files, runs killed at any moment, and runs asked
-// to stop (SIGTERM, SIGINT, SIGHUP) through vbas_process and stock qgis_process with the shim. Each release
+// to stop (SIGTERM, SIGINT, SIGHUP) through vbas_process and stock qgis_process with the plugin. Each release
 // is the aggregates (a GeoPackage layer), the records (CSV) and the report (HTML), checked against each
 // other: the records the aggregates say they release, the rows of the CSV and the report's figure.
 
@@ -155,7 +155,7 @@ protected:
     enum class Tool
     {
         VbasProcess,
-        /** Stock qgis_process with the Python shim (enableShim() first). */
+        /** Stock qgis_process with the plugin (enablePlugin() first). */
         QgisProcess,
     };
 
@@ -166,7 +166,7 @@ protected:
         environment.insert("QGIS_CUSTOM_CONFIG_PATH", mProfile.filePath("profile"));
         environment.insert("XDG_RUNTIME_DIR", mProfile.filePath("runtime"));
 #ifdef VBAS_QGIS_PROCESS
-        environment.insert("QGIS_PLUGINPATH", VBAS_SHIM_PLUGINS_DIR);
+        environment.insert("QGIS_PLUGINPATH", VBAS_PLUGINS_DIR);
 #endif
         return environment;
     }
@@ -222,13 +222,13 @@ protected:
         return process->exitStatus() == QProcess::NormalExit ? process->exitCode() : -1;
     }
 
-    /** Enables the qgis_process shim in the test's profile; false when there is no qgis_process. */
-    bool enableShim() const
+    /** Enables the plugin in the test's profile; false when there is no qgis_process. */
+    bool enablePlugin() const
     {
 #ifdef VBAS_QGIS_PROCESS
         QProcess enable;
         enable.setProcessEnvironment(environment());
-        enable.start(QStringLiteral(VBAS_QGIS_PROCESS), {"plugins", "enable", VBAS_SHIM_NAME});
+        enable.start(QStringLiteral(VBAS_QGIS_PROCESS), {"plugins", "enable", VBAS_PLUGIN_NAME});
         return enable.waitForFinished(120000) && enable.exitCode() == 0;
 #else
         return false;
@@ -440,8 +440,8 @@ TEST_F(ReleaseOnDisk, StopSignalsRemoveTheStagedReleaseInVbasProcess)
 
 TEST_F(ReleaseOnDisk, StopSignalsRemoveTheStagedReleaseInQgisProcess)
 {
-    if (!enableShim())
-        GTEST_SKIP() << "no qgis_process with the shim here";
+    if (!enablePlugin())
+        GTEST_SKIP() << "no qgis_process with the plugin here";
     expectStopSignalsLeaveThePreviousRelease(Tool::QgisProcess);
 }
 

@@ -194,7 +194,7 @@ TEST_P(StyledOnLoad, AggregatesShadedHatchedAndLabelledAreasColouredByAggregateI
     // The layer tree's legend says what it shows: the shaded field in every class, the hatch in the name of
     // the layer that has it (hot spots: twice the share withheld overall).
     for (const QgsRendererRange& range : graduated->ranges())
-        EXPECT_TRUE(range.label().startsWith("released ")) << range.label().toStdString();
+        EXPECT_TRUE(range.label().startsWith("records released: ")) << range.label().toStdString();
     double withheld = 0, total = 0;
     for (QgsFeatureIterator all = review->getFeatures(); all.nextFeature(feature);)
     {
@@ -277,8 +277,10 @@ TEST(Styling, AggregatesAreShadedByAnonymityAfterSuppressionUnlessToldOtherwise)
     ASSERT_TRUE(graduated);
     EXPECT_EQ(graduated->classAttribute(), "anonymity_after");
     for (const QgsRendererRange& range : graduated->ranges())
-        EXPECT_TRUE(QRegularExpression("^anonymity_after \\d+(–\\d+)?$").match(range.label()).hasMatch())
-            << "whole-number classes: " << range.label().toStdString();
+        EXPECT_TRUE(QRegularExpression("^anonymity after suppression \\(k\\): \\d+(–\\d+)?$")
+                        .match(range.label())
+                        .hasMatch())
+            << "whole-number classes, the field in words: " << range.label().toStdString();
 }
 
 TEST(Styling, AReviewOnlyShadeFieldFallsBackToTheDefaultWhichThePublishedLegendAndTheLogName)
@@ -292,13 +294,16 @@ TEST(Styling, AReviewOnlyShadeFieldFallsBackToTheDefaultWhichThePublishedLegendA
     const auto* review =
         dynamic_cast<const QgsGraduatedSymbolRenderer*>(release.layers.value("OUTPUT_REVIEW")->renderer());
     ASSERT_TRUE(published && review);
-    // The published layer has no withheld counts: shaded, and its legend labelled, by anonymity_after.
+    // The published layer has no withheld counts: shaded, and its legend labelled, by anonymity_after, in
+    // words.
     EXPECT_EQ(published->classAttribute(), "anonymity_after");
     for (const QgsRendererRange& range : published->ranges())
-        EXPECT_TRUE(range.label().startsWith("anonymity_after ")) << range.label().toStdString();
+        EXPECT_TRUE(range.label().startsWith("anonymity after suppression (k): "))
+            << range.label().toStdString();
     EXPECT_EQ(review->classAttribute(), "suppressed_local");
     for (const QgsRendererRange& range : review->ranges())
-        EXPECT_TRUE(range.label().startsWith("suppressed_local ")) << range.label().toStdString();
+        EXPECT_TRUE(range.label().startsWith("records withheld as too few in their region: "))
+            << range.label().toStdString();
     const QString line = "SHADE_BY: 'suppressed_local' is for review only, not in the published aggregated "
                          "regions: OUTPUT and OUTPUT_MAP_IMAGE are shaded by 'anonymity_after' instead, and "
                          "their titles and legends say so; OUTPUT_REVIEW and the report are shaded by "

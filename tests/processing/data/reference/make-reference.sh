@@ -44,7 +44,9 @@ while read -ra words; do
     arguments+=("--OUTPUT=$work/$name-published.csv" "--OUTPUT_REVIEW=$work/$name-review.csv"
                 "--OUTPUT_RECORDS=$work/$name-records.csv")
     mapping=no
-    if "$tool" help "$algorithm" | grep -q '^  OUTPUT_MAPPING:'; then
+    # The help whole first: grep -q leaving the pipe early would fail it under pipefail.
+    help=$("$tool" help "$algorithm")
+    if grep -q '^  OUTPUT_MAPPING:' <<< "$help"; then
         mapping=yes
         arguments+=("--OUTPUT_MAPPING=$work/$name-mapping.csv")
     fi

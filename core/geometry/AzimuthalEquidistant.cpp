@@ -1,0 +1,70 @@
+#include "geometry/AzimuthalEquidistant.h"
+
+#include "geometry/PortableMath.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vbas
+{
+namespace
+{
+constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
+
+/** `degrees` brought into [-180, 180). */
+double wrapped(double degrees)
+{
+    const double turns = std::floor((degrees + 180.0) / 360.0);
+    return degrees - turns * 360.0;
+}
+} // namespace
+
+AzimuthalEquidistant::AzimuthalEquidistant(double centreLongitude, double centreLatitude, double semiMajor,
+                                           double eccentricitySquared)
+    : mCentreLongitude(centreLongitude)
+    , mCentreLatitude(centreLatitude)
+{
+    portable::sinCosDegrees(centreLatitude, mSinCentre, mCosCentre);
+    const double w = std::sqrt(1.0 - eccentricitySquared * mSinCentre * mSinCentre);
+    const double meridian = semiMajor * (1.0 - eccentricitySquared) / (w * w * w); // M0
+    const double primeVertical = semiMajor / w;                                    // N0
+    mRadius = std::sqrt(meridian * primeVertical);
+    mLatitudeScale = meridian / mRadius;
+    mLongitudeScale = primeVertical / mRadius;
+}
+
+Point AzimuthalEquidistant::forward(const Point& lonLat) const
+{
+    // On the fitted sphere: latitude and longitude measured from the centre, scaled.
+    const double latitude =
+        std::clamp(mCentreLatitude + mLatitudeScale * (lonLat.y - mCentreLatitude), -90.0, 90.0);
+    const double longitude = mLongitudeScale * wrapped(lonLat.x - mCentreLongitude);
+    double sinLat = 0.0, cosLat = 0.0, sinLon = 0.0, cosLon = 0.0;
+    portable::sinCosDegrees(latitude, sinLat, cosLat);
+    portable::sinCosDegrees(longitude, sinLon, cosLon);
+    // (u, v) points from the centre towards the point with length sin c, c its angular distance.
+    const double u = cosLat * sinLon;
+    const double v = mCosCentre * sinLat - mSinCentre * cosLat * cosLon;
+    const double cosDistance = mSinCentre * sinLat + mCosCentre * cosLat * cosLon;
+    const double sinDistance = std::sqrt(u * u + v * v);
+    const double scale = sinDistance > 0.0 ? portable::atan2(sinDistance, cosDistance) / sinDistance : 1.0;
+    return {mRadius * scale * u, mRadius * scale * v};
+}
+
+Point AzimuthalEquidistant::inverse(const Point& xy) const
+{
+    const double rho = std::sqrt(xy.x * xy.x + xy.y * xy.y);
+    if (rho == 0.0)
+        return {mCentreLongitude, mCentreLatitude};
+    double sinDistance = 0.0, cosDistance = 0.0;
+    portable::sinCosDegrees(rho / mRadius * kDegreesPerRadian, sinDistance, cosDistance);
+    const double sinLat = cosDistance * mSinCentre + xy.y * sinDistance * mCosCentre / rho;
+    const double latitude = portable::asin(sinLat) * kDegreesPerRadian;
+    const double longitude = portable::atan2(xy.x * sinDistance, rho * mCosCentre * cosDistance -
+                                                                     xy.y * mSinCentre * sinDistance) *
+                             kDegreesPerRadian;
+    return {wrapped(mCentreLongitude + longitude / mLongitudeScale),
+            mCentreLatitude + (latitude - mCentreLatitude) / mLatitudeScale};
+}
+
+} // namespace vbas
