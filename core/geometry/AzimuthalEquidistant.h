@@ -2,6 +2,8 @@
 
 #include "base/Types.h"
 
+#include <vector>
+
 namespace vbas
 {
 
@@ -34,6 +36,14 @@ public:
     Point forward(const Point& lonLat) const;
     /** Returns the longitude and latitude (degrees) of the point `xy` (metres); forward()'s inverse. */
     Point inverse(const Point& xy) const;
+    /**
+     * Returns the area on the ellipsoid (square metres; positive when counter-clockwise) of the ring whose
+     * vertices in the plane are `ring` (the last may repeat the first): the vertices taken back to longitude
+     * and latitude, the edges straight on the ellipsoid's cylindrical equal-area projection, in portable
+     * arithmetic. The plane's own areas err by the fitted sphere's curvature (some 10^-4 per 100 km); these
+     * are the ellipsoid's, and the same on every platform.
+     */
+    double ellipsoidalArea(const std::vector<Point>& ring) const;
 
     double centreLongitude() const { return mCentreLongitude; }
     double centreLatitude() const { return mCentreLatitude; }
@@ -43,6 +53,8 @@ public:
 private:
     double mCentreLongitude;
     double mCentreLatitude;
+    double mSemiMajor;
+    double mEccentricitySquared;
     double mRadius = 0.0;
     double mLatitudeScale = 1.0;  //!< M0 / R
     double mLongitudeScale = 1.0; //!< N0 / R

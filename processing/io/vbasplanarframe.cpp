@@ -404,11 +404,10 @@ void VbasPlanarFrame::measureDistortion(const std::vector<QgsPointXY>& samples)
             // A point the plane cannot hold: the reader says so, naming the feature.
         }
     }
-    if (mAreaDistortion > kDistortionLimit)
+    if (mAreaDistortion > kDistortionLimit && !mProjection)
     {
-        // Measured in the regions' CRS, after toSource(): the plane of VBAS's own projection is no PROJ CRS.
         mEllipsoidal.emplace();
-        mEllipsoidal->setSourceCrs(mProjection ? mSourceCrs : mPlanarCrs, mTransformContext);
+        mEllipsoidal->setSourceCrs(mPlanarCrs, mTransformContext);
         // By name: QGIS 3.22 makes no CRS for an ellipsoid given by its axes, and then measures NaN.
         if (!mEllipsoidal->setEllipsoid(mSourceCrs.ellipsoidAcronym()) ||
             !mEllipsoidal->ellipsoidCrs().isValid())
@@ -466,13 +465,31 @@ QString VbasPlanarFrame::distortionWarning() const
 
 double VbasPlanarFrame::area(const std::vector<unsigned char>& planarWkb, double planarArea) const
 {
-    if (!mEllipsoidal || planarWkb.empty())
+    if ((!mProjection && !mEllipsoidal) || planarWkb.empty())
         return planarArea;
     QgsGeometry geometry;
     geometry.fromWkb(QByteArray(reinterpret_cast<const char*>(planarWkb.data()), int(planarWkb.size())));
+    if (mProjection)
+    {
+        // On the ellipsoid by VBAS's own arithmetic: the fitted sphere's areas err by up to 10^-4 per 100 km,
+        // PROJ's and GeographicLib's differ in the last digits between versions.
+        double area = 0.0;
+        for (const QgsPolygonXY& polygon :
+             geometry.isMultipart() ? geometry.asMultiPolygon() : QgsMultiPolygonXY{geometry.asPolygon()})
+            for (int r = 0; r < polygon.size(); ++r)
+            {
+                std::vector<vbas::Point> ring;
+                ring.reserve(std::size_t(polygon.at(r).size()));
+                for (const QgsPointXY& point : polygon.at(r))
+                    ring.push_back({point.x(), point.y()});
+                const double ringArea = std::abs(mProjection->ellipsoidalArea(ring));
+                area += r == 0 ? ringArea : -ringArea;
+            }
+        return area;
+    }
     try
     {
-        const double ellipsoidal = mEllipsoidal->measureArea(mProjection ? toSource(geometry) : geometry);
+        const double ellipsoidal = mEllipsoidal->measureArea(geometry);
         if (std::isfinite(ellipsoidal) && ellipsoidal > 0.0)
             return ellipsoidal;
     }

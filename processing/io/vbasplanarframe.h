@@ -33,8 +33,9 @@ class QgsRectangle;
  * Aleutians) is centred on itself, not on the other side of the Earth; the extent's centre is kept where
  * it distorts no more than 0.01 % more (results stay as they were where it was right). The scale
  * distortion of the plane is measured at the same vertices (Tissot's indicatrix, by finite differences
- * against the ellipsoid); beyond kDistortionLimit the frame has a warning for the log, and area() measures
- * areas on the ellipsoid instead of on the plane.
+ * against the ellipsoid); beyond kDistortionLimit the frame has a warning for the log. area() measures on
+ * the ellipsoid the regions of VBAS's own projection always (by its own arithmetic, as the plane), and those
+ * of a PROJ plane beyond kDistortionLimit.
  */
 class VbasPlanarFrame
 {
@@ -83,11 +84,12 @@ public:
     /** Returns a warning for the log with the distortion and what to do, or an empty text when both stay
      * within kDistortionLimit. */
     QString distortionWarning() const;
-    /** Whether area() measures on the ellipsoid: the plane's areas are off by more than kDistortionLimit. */
-    bool areasOnEllipsoid() const { return mEllipsoidal.has_value(); }
+    /** Whether area() measures on the ellipsoid: VBAS's own projection, or a plane whose areas are off by
+     * more than kDistortionLimit. */
+    bool areasOnEllipsoid() const { return mProjection || mEllipsoidal; }
     /**
-     * Returns the area to report of a planar polygon (engine WKB) whose planar area is `planarArea`: that
-     * one where the plane keeps areas, else the polygon's area on the ellipsoid of the source CRS.
+     * Returns the area to report of a planar polygon (engine WKB) whose planar area is `planarArea`: its area
+     * on the ellipsoid when areasOnEllipsoid(), else `planarArea`.
      */
     double area(const std::vector<unsigned char>& planarWkb, double planarArea) const;
 

@@ -158,3 +158,50 @@ TEST(AzimuthalEquidistant, InverseGivesBackTheCoordinates)
     }
     EXPECT_EQ(projection.inverse({0.0, 0.0}).x, 179.5);
 }
+
+// The area of a quadrangle between meridians and parallels, its edges densified in longitude and latitude and
+// projected, against the ellipsoid's area element M N cos(latitude) integrated by Simpson's rule with the C
+// library's functions: Boston's latitude and a 1-degree cell, 111 km from the centre; and a cell of Olinda.
+TEST(AzimuthalEquidistant, EllipsoidalAreaIsTheEllipsoidsArea)
+{
+    const auto integrated = [](double west, double south, double east, double north)
+    {
+        const int steps = 2000;
+        const double h = radians(north - south) / steps;
+        double sum = 0.0;
+        for (int i = 0; i <= steps; ++i)
+        {
+            const double latitude = radians(south) + i * h;
+            const double w = 1.0 - kGrs80EccentricitySquared * std::sin(latitude) * std::sin(latitude);
+            const double element = kGrs80SemiMajor * kGrs80SemiMajor * (1.0 - kGrs80EccentricitySquared) *
+                                   std::cos(latitude) / (w * w);
+            sum += element * (i == 0 || i == steps ? 1.0 : i % 2 == 1 ? 4.0 : 2.0);
+        }
+        return sum * h / 3.0 * radians(east - west);
+    };
+    const auto projectedArea =
+        [](const AzimuthalEquidistant& plane, double west, double south, double east, double north)
+    {
+        std::vector<Point> ring;
+        const int perEdge = 200;
+        for (int i = 0; i < perEdge; ++i)
+            ring.push_back(plane.forward({west + (east - west) * i / perEdge, south}));
+        for (int i = 0; i < perEdge; ++i)
+            ring.push_back(plane.forward({east, south + (north - south) * i / perEdge}));
+        for (int i = 0; i < perEdge; ++i)
+            ring.push_back(plane.forward({east - (east - west) * i / perEdge, north}));
+        for (int i = 0; i < perEdge; ++i)
+            ring.push_back(plane.forward({west, north - (north - south) * i / perEdge}));
+        return plane.ellipsoidalArea(ring);
+    };
+    const AzimuthalEquidistant boston(-71.5, 42.0, kGrs80SemiMajor, kGrs80EccentricitySquared);
+    const double cell = integrated(-71.0, 42.0, -70.0, 43.0);
+    EXPECT_NEAR(projectedArea(boston, -71.0, 42.0, -70.0, 43.0), cell, 1e-9 * cell);
+    // Clockwise: the same area, negative.
+    std::vector<Point> square{boston.forward({-71.0, 42.0}), boston.forward({-71.0, 42.01}),
+                              boston.forward({-70.99, 42.01}), boston.forward({-70.99, 42.0})};
+    EXPECT_LT(boston.ellipsoidalArea(square), 0.0);
+    const AzimuthalEquidistant olinda(-34.85, -8.0, kGrs80SemiMajor, kGrs80EccentricitySquared);
+    const double small = integrated(-34.9, -8.02, -34.88, -8.0);
+    EXPECT_NEAR(projectedArea(olinda, -34.9, -8.02, -34.88, -8.0), small, 1e-9 * small);
+}
