@@ -87,17 +87,29 @@ double AzimuthalEquidistant::ellipsoidalArea(const std::vector<Point>& ring) con
         return Point{mSemiMajor * wrapped(lonLat.x - mCentreLongitude) / kDegreesPerRadian,
                      mSemiMajor * halfQ};
     };
+    // The ring's edges are straight in this plane, not on the equal-area one: each is followed in steps of
+    // kEdgeStep, along which the two differ by a few square centimetres (unsplit, an edge of 4 km at 42
+    // degrees of latitude is some 400 m^2 off).
+    constexpr double kEdgeStep = 100.0; // metres
     const std::size_t n = ring.size();
     if (n < 3)
         return 0.0;
-    const Point first = toEqualArea(ring[0]);
-    Point previous = first;
+    Point previous = toEqualArea(ring[0]);
     double twice = 0.0;
-    for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t i = 0; i < n; ++i)
     {
-        const Point current = i < n ? toEqualArea(ring[i]) : first;
-        twice += previous.x * current.y - current.x * previous.y;
-        previous = current;
+        const Point& from = ring[i];
+        const Point& to = ring[(i + 1) % n];
+        const double length = std::hypot(to.x - from.x, to.y - from.y);
+        const std::size_t steps = std::max<std::size_t>(1, std::size_t(std::ceil(length / kEdgeStep)));
+        for (std::size_t step = 1; step <= steps; ++step)
+        {
+            const double t = double(step) / double(steps);
+            const Point current = toEqualArea(
+                step == steps ? to : Point{from.x + t * (to.x - from.x), from.y + t * (to.y - from.y)});
+            twice += previous.x * current.y - current.x * previous.y;
+            previous = current;
+        }
     }
     return twice / 2.0;
 }
