@@ -26,7 +26,8 @@ using namespace VbasParameters;
 
 namespace
 {
-/** Writes `text` to the file output `name`, if asked for. */
+/** Writes `text` to the file output `name` (the guard's staged file, published whole with the rest), if
+ * asked. */
 void writeText(const VbasParameterReader& read, const QString& name, const QString& text,
                QVariantMap& outputs)
 {

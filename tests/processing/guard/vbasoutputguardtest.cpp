@@ -45,6 +45,7 @@ struct Grid
 {
     std::unique_ptr<QgsVectorLayer> regions;
     std::unique_ptr<QgsVectorLayer> records;
+    std::unique_ptr<QgsVectorLayer> population; //!< a wide table of one band, 1,000 people in each square
 
     Grid()
     {
@@ -56,6 +57,10 @@ struct Grid
         for (int i = 0; i < 3000; ++i)
             rows.append({i, ids.at(i * 7 % 144), QStringLiteral("age%1").arg(i % 5), i % 3 ? "F" : "M"});
         records = makeTable({"rid:integer", "area:string", "age:string", "sex:string"}, rows);
+        QList<QVariantList> people;
+        for (const QVariant& id : ids)
+            people.append({id, 1000});
+        population = makeTable({"area:string", "age_0plus:double"}, people);
     }
 
     /** The parameters of `algorithm` with every file output it has going to `folder`. */
@@ -85,6 +90,24 @@ struct Grid
                                   {"QUASI_IDENTIFIERS", QStringList{"age", "sex"}},
                                   {"K", 3}},
                                  "small-groups.csv");
+        if (algorithm == "vbas:maprelease")
+        {
+            // Every file output, the adjacency's too.
+            QVariantMap map = folder.output({{"REGIONS", asParameter(regions.get())},
+                                             {"REGION_ID_FIELD", "id"},
+                                             {"RECORDS", asParameter(records.get())},
+                                             {"RECORD_REGION_FIELD", "area"},
+                                             {"POPULATION_TABLE", asParameter(population.get())},
+                                             {"POPULATION_TABLE_AREA_FIELD", "area"},
+                                             {"POPULATION_TABLE_BAND_FIELDS", QStringList{"age_0plus"}},
+                                             {"POPULATION_FLOOR", 5000},
+                                             {"NO_LEDGER", true}},
+                                            "regions.gpkg");
+            map.insert("OUTPUT_GAL", folder.path("regions.gal"));
+            map.insert("OUTPUT_INLA_GRAPH", folder.path("regions.graph"));
+            map.insert("OUTPUT_HTML_FILE", folder.path("report.html"));
+            return map;
+        }
         if (algorithm == "vbas:partitionregions")
             parameters.insert("SITES", asParameter(sites.get()));
         if (algorithm == "vbas:rateaggregation")
@@ -128,7 +151,8 @@ std::vector<CancelPoint> cancelPoints()
     for (const char* algorithm : {"vbas:aggregateregions", "vbas:partitionregions"})
         for (const double percent : {85.0, 90.0})
             points.push_back({algorithm, percent});
-    for (const char* algorithm : {"vbas:compareapproaches", "vbas:selectsites", "vbas:estimatesitecount"})
+    for (const char* algorithm :
+         {"vbas:compareapproaches", "vbas:selectsites", "vbas:estimatesitecount", "vbas:maprelease"})
         for (const double percent : {0.0, 5.0, 15.0, 30.0, 60.0, 85.0, 95.0})
             points.push_back({algorithm, percent});
     for (const double percent : {0.0, 10.0, 50.0, 90.0})
@@ -159,13 +183,20 @@ TEST(OutputGuard, EveryAlgorithmWritesItsFilesWhenNotCanceled)
 {
     // The counterpart of the cancel tests: the same runs, uncanceled, do write into the folder.
     const Grid grid;
-    for (const char* algorithm : {"vbas:aggregateregions", "vbas:partitionregions", "vbas:rateaggregation",
-                                  "vbas:compareapproaches", "vbas:selectsites", "vbas:checkanonymity"})
+    for (const char* algorithm :
+         {"vbas:aggregateregions", "vbas:partitionregions", "vbas:rateaggregation", "vbas:compareapproaches",
+          "vbas:selectsites", "vbas:checkanonymity", "vbas:maprelease"})
     {
         const OutputFolder folder;
         const AlgorithmRun run = runAlgorithm(algorithm, grid.parameters(algorithm, folder));
         ASSERT_TRUE(run.ok) << algorithm << ": " << run.errors.toStdString();
         EXPECT_FALSE(folder.entries().isEmpty()) << algorithm;
+        if (QString(algorithm) == "vbas:maprelease")
+        {
+            EXPECT_TRUE(folder.entries().contains("regions.gal") &&
+                        folder.entries().contains("regions.graph"))
+                << folder.entries().join(' ').toStdString();
+        }
         EXPECT_EQ(folder.entries().filter(".vbas-").size(), 0) << "no copy or probe is left behind";
     }
 }

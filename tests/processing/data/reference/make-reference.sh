@@ -50,6 +50,10 @@ while read -ra words; do
         mapping=yes
         arguments+=("--OUTPUT_MAPPING=$work/$name-mapping.csv")
     fi
+    # A release from a script needs a ledger or NO_LEDGER (the test keeps none either).
+    if grep -q '^  NO_LEDGER:' <<< "$help"; then
+        arguments+=("--NO_LEDGER=true")
+    fi
     echo "== $name: $algorithm" >&2
     "$tool" run "$algorithm" "${arguments[@]}" >"$work/$name.log"
 
