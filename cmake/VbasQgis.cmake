@@ -64,7 +64,7 @@ if(VBAS_HAVE_QGIS)
                                               Qt${QT_VERSION_MAJOR}::Core Qt${QT_VERSION_MAJOR}::Gui
                                               Qt${QT_VERSION_MAJOR}::Widgets Qt${QT_VERSION_MAJOR}::Xml)
 
-    # Stock qgis_process, to test the shim with. Debian's /usr/bin/qgis_process wrapper passes an
+    # Stock qgis_process, to test the plugin in it. Debian's /usr/bin/qgis_process wrapper passes an
     # option that 3.22 rejects, so the binary itself is the one to call.
     find_program(VBAS_QGIS_PROCESS qgis_process.bin)
 endif()

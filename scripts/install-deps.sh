@@ -26,7 +26,7 @@ packages=(
     postgresql postgresql-postgis # a throw-away PostGIS cluster for the push-down tests
     chromium
     file        # CPack's .deb generator finds the binaries to run dpkg-shlibdeps on with it
-    ccache      # scripts/test-debian13.sh compiles through it: its root keeps the cache between runs
+    ccache      # scripts/test.sh and test-debian13.sh compile through it; the cache is kept between runs
     debootstrap # scripts/test.sh's Debian roots (the Debian 13 suite, the package checks)
 )
 missing=()

@@ -25,8 +25,8 @@ if [ "$step" = build ] || [ "$step" = all ]; then
 fi
 if [ "$step" = ctest ] || [ "$step" = all ]; then
     # No network but its own loopback: its PostgreSQL cluster and X displays never meet the host's. The
-    # random release scenarios test the engine, which the host's suite runs a thousand times per
-    # combination; here a hundred each show that QGIS 3.40 reads and writes them alike.
+    # random release scenarios test the engine, which the host's suite runs 300 times per
+    # combination by default; here a hundred each show that QGIS 3.40 reads and writes them alike.
     in_root --no-network --env VBAS_PROPERTY_SCENARIOS="${VBAS_PROPERTY_SCENARIOS:-100}" -- \
         bash -c 'ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"'
 fi

@@ -10,8 +10,9 @@
 #             lists the algorithms, runs the demo release and checks it (scripts/package-check.sh)
 # VBAS_SUITES chooses the parts (default: host,debian13,qt6,packages; VBAS_SUITES=host for a quick
 # local run). Every part chosen runs even when an earlier one failed (unless it needs what failed);
-# any failure fails the run. The Debian roots are kept in /var/cache/vbas (scripts/debian-root.sh):
-# the first run on a machine makes them.
+# any failure fails the run, and the summary at the end names the tests that failed. The Debian roots are
+# kept in /var/cache/vbas (scripts/debian-root.sh), and so is ccache's cache of the host's builds: the
+# first run on a machine makes them, and takes longer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export VBAS_CACHE=${VBAS_CACHE:-/var/cache/vbas}
@@ -30,14 +31,15 @@ record() { # NAME SECONDS STATUS [NOTE]
     [ "$3" = 0 ] || failed+=("$1")
 }
 
-# Runs a part in the foreground, timing it; a failure is recorded and the run goes on.
+# Runs a part in the foreground, timing it; a failure is recorded and the run goes on. Its output is kept
+# in $logs, so that the summary can name the tests a failed ctest part lists.
 part() {
     local name=$1 start status=0
     shift
     echo
     echo "=== $name"
     start=$(date +%s)
-    "$@" || status=$?
+    "$@" 2>&1 | tee "$logs/$name.log" || status=$?
     record "$name" $(($(date +%s) - start)) $status
     return $status
 }
@@ -76,6 +78,12 @@ summary() {
     printf '%s\n' "${timings[@]}"
     printf '%-40s %5d s\n' "total" $(($(date +%s) - run_start))
     if [ ${#failed[@]} -gt 0 ]; then
+        local name
+        for name in "${failed[@]}"; do
+            # ctest's own list of what failed, if the part was a ctest run.
+            [ ! -f "$logs/$name.log" ] || sed -n '/^The following tests FAILED:/,/^Errors while running CTest/p' \
+                "$logs/$name.log" | sed "s|^|$name: |"
+        done
         echo "FAILED: ${failed[*]}"
         exit 1
     fi
@@ -94,6 +102,10 @@ fi
 
 if wants host; then
     part "host: install-deps" scripts/install-deps.sh || true
+    # The host's builds go through ccache (installed by install-deps.sh), its cache kept with the roots;
+    # paths under the clone are hashed relative to it, so every clone on the machine shares the cache.
+    export CCACHE_DIR=$VBAS_CACHE/ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
+    export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
     if part "host: build" scripts/build.sh; then
         if part "host: package (Debian 12 .deb)" scripts/package.sh "$BUILD_DIR" "$packages" && wants packages; then
             bg_start "package check: Debian 12" scripts/package-check.sh bookworm "$packages"/vbas-qgis_*~deb12_*.deb

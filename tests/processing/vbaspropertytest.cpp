@@ -19,8 +19,11 @@
 
 namespace
 {
-/** Scenarios per combination in the default test run: the whole Processing suite stays near 2 minutes. */
-constexpr int kDefaultScenarios = 1000;
+/**
+ * Scenarios per combination in the default test run (over 10,000 random releases in all); longer runs set
+ * VBAS_PROPERTY_SCENARIOS.
+ */
+constexpr int kDefaultScenarios = 300;
 
 int scenarioCount()
 {

@@ -397,8 +397,9 @@ TEST(Robustness, ThousandsOfCategoriesBeyondTwoToThe64)
     const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
     const double seconds = double(timer.elapsed()) / 1000.0;
     ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    // No bound on the time here (a loaded machine is slow): a count that enumerated the combinations would
+    // not end, and ctest's timeout says so.
     std::cout << "[ figures  ] 20,000 records, 6 quasi-identifiers, MaxCombs > 2^64: " << seconds << " s\n";
-    EXPECT_LT(seconds, 20.0);
     ReleaseInput check{input.regions.get(), "id", input.records.get(), "area", "rid", names, QString(), 5};
     const ReleaseRecount recount = expectSoundRelease(run, check);
     EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), rare);
