@@ -169,6 +169,9 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
                                  .arg(count(withheld.withheld),
                                       percent(double(withheld.withheld), double(withheld.records)),
                                       listed(reasons))));
+    if (const QString over = withheld.overWithheld(); !over.isEmpty())
+        html +=
+            QStringLiteral("<p class=\"warning\" data-field=\"over_withheld\">%1</p>\n").arg(escaped(over));
     html += QStringLiteral("<p>%1</p>\n<div class=\"tables\">\n")
                 .arg(escaped(
                     QObject::tr("The share withheld of every value as it is released, and of every region. "

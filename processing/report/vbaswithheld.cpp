@@ -66,17 +66,19 @@ VbasWithheld VbasWithheld::count(const VbasJob& job, const VbasRelease& release,
             continue;
         const auto records = qint64(dataset.rowWeight(row)); // people, when counted by person
         const qint64 out = isWithheld(fate) ? records : 0;
+        const auto add = [&](Share& share)
+        {
+            share.records += records;
+            share.withheld += out;
+            share.byFate[std::size_t(fate)] += out;
+        };
         withheld.records += records;
         withheld.withheld += out;
-        Share& region = byRegion[aggregation.regionAggregate[dataset.rowRegion(row)]];
-        region.records += records;
-        region.withheld += out;
+        add(byRegion[aggregation.regionAggregate[dataset.rowRegion(row)]]);
         for (std::size_t j = 0; j < q; ++j)
         {
             const std::uint32_t code = read.quasiIdentifierCodes[row * q + j];
-            Share& value = byGroup[j][hierarchy[j] ? hierarchy[j]->group(level[j], code) : code];
-            value.records += records;
-            value.withheld += out;
+            add(byGroup[j][hierarchy[j] ? hierarchy[j]->group(level[j], code) : code]);
         }
     }
 
@@ -148,10 +150,57 @@ QStringList VbasWithheld::costLines(int shown) const
         }
     if (const QVector<Share> most = highestShares(values, shown); !most.isEmpty())
         lines << QObject::tr("Values withheld most: %1.").arg(listed(most));
+    if (const QString over = overWithheld(shown); !over.isEmpty())
+        lines << over;
     QVector<Share> mostRegions = highestShares(regions, shown);
     for (Share& region : mostRegions)
         region.label = QObject::tr("region %1").arg(region.label);
     if (!mostRegions.isEmpty())
         lines << QObject::tr("Regions withheld most: %1.").arg(listed(mostRegions));
     return lines;
+}
+
+QString VbasWithheld::overWithheld(int shown) const
+{
+    using VbasHtml::count;
+    using VbasHtml::percent;
+    if (withheld == 0)
+        return QString();
+    const double overall = double(withheld) / double(records);
+    QVector<Share> over;
+    for (const QuasiIdentifier& quasiIdentifier : quasiIdentifiers)
+        for (Share share : quasiIdentifier.values)
+            if (shareOf(share) > 2.0 * overall)
+            {
+                share.label = QStringLiteral("%1 = %2").arg(quasiIdentifier.name, share.label);
+                over << share;
+            }
+    if (over.isEmpty())
+        return QString();
+    const int more = over.size() - std::min(int(over.size()), shown);
+    using vbas::RecordFate;
+    const std::pair<RecordFate, QString> reasons[] = {
+        {RecordFate::SuppressedLocally, QObject::tr("%1 as too few like them in their region")},
+        {RecordFate::SuppressedGlobally, QObject::tr("%1 as rare in the whole data set")},
+        {RecordFate::SuppressedSmallRow, QObject::tr("%1 in count rows below k")},
+        {RecordFate::SuppressedDiversity, QObject::tr("%1 for the sensitive values")},
+        {RecordFate::SuppressedDifference, QObject::tr("%1 against earlier releases")}};
+    QStringList items;
+    for (const Share& share : highestShares(over, shown))
+    {
+        QStringList why;
+        for (const auto& [fate, text] : reasons)
+            if (const qint64 n = share.byFate[std::size_t(fate)]; n > 0)
+                why << text.arg(count(n));
+        items << QObject::tr("%1 (%2, %3 of %4: %5)")
+                     .arg(share.label, percent(double(share.withheld), double(share.records)),
+                          count(share.withheld), count(share.records), why.join(QStringLiteral(", ")));
+    }
+    if (more > 0)
+        items << QObject::tr("%n more", nullptr, more);
+    return QObject::tr(
+               "Withheld more than twice the %1 overall, so analyses of them are biased: %2. Coarser "
+               "values of these quasi-identifiers (GENERALIZATION) or fewer, larger regions keep more "
+               "of them.")
+        .arg(percent(double(withheld), double(records)), items.join(QStringLiteral("; ")));
 }

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include <array>
+
 /**
  * Who a release withheld, for the report (review only: a withheld count beside the released rows can
  * single people out). Recounted from every record's fate (VbasRelease::fates) and the codes the job read,
@@ -13,12 +15,16 @@
  */
 struct VbasWithheld
 {
+    static constexpr std::size_t kFates = std::size_t(vbas::RecordFate::SuppressedSmallRow) + 1;
+
     /** Records and withheld records of one released value or one region. */
     struct Share
     {
         QString label;
         qint64 records = 0;
         qint64 withheld = 0;
+        /** The withheld records by why (indexed by vbas::RecordFate; Released and Dropped stay 0). */
+        std::array<qint64, kFates> byFate{};
     };
     /** A quasi-identifier: its name and a share per released value, in their order. */
     struct QuasiIdentifier
@@ -45,6 +51,12 @@ struct VbasWithheld
      * `shown` of each, as the report's "Who was withheld" lists them.
      */
     QStringList costLines(int shown = 3) const;
+    /**
+     * Returns, when some released values lost more than twice the share withheld overall, a sentence naming
+     * them (at most `shown`), why their records were withheld and what keeps more of them; else an empty
+     * text. Analyses of such a value are biased: the log and the report both say it.
+     */
+    QString overWithheld(int shown = 3) const;
 
     /**
      * Counts the records of `job` by the value each quasi-identifier is published as (the label of its group

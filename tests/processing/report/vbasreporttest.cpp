@@ -370,6 +370,61 @@ TEST(ReleaseReport, SummaryAndWhoWasWithheldWorkedOutByHand)
     EXPECT_TRUE(sexTable.contains("<td class=\"n\">33.3 %</td>")) << sexTable.toStdString(); // f: 2 of 6
     EXPECT_TRUE(sexTable.contains("<td class=\"n\">40.0 %</td>")) << sexTable.toStdString(); // m: 2 of 5
     EXPECT_TRUE(sexTable.contains("<td class=\"n\">25.0 %</td>")) << sexTable.toStdString(); // NULL: 1 of 4
+
+    // The log's few lines of cost: the highest shares of the values and regions above. No value loses more
+    // than twice the 33.3 % overall, so neither the log nor the report warns of one.
+    EXPECT_TRUE(run.log.contains("What the release cost: 5 of 15 records withheld (33.3 %).\n"))
+        << run.log.toStdString();
+    EXPECT_TRUE(
+        run.log.contains("Values withheld most: band = 30-39: 50.0 % (3 of 6), sex = m: 40.0 % (2 of 5), "
+                         "sex = f: 33.3 % (2 of 6).\n"))
+        << run.log.toStdString();
+    EXPECT_TRUE(
+        run.log.contains("Regions withheld most: region 1: 42.9 % (3 of 7), region 2: 25.0 % (2 of 8).\n"))
+        << run.log.toStdString();
+    EXPECT_FALSE(run.log.contains("more than twice")) << run.log.toStdString();
+    EXPECT_FALSE(html.contains("over_withheld"));
+}
+
+// Two squares, each its own region (k = 3). In the whole table (old, M) has 1 record: withheld as rare.
+// A's (old, F) and B's (old, F) have 2 each: withheld as too few in their region. Withheld 5 of 30
+// (16.7 %); every old record is withheld (100 %, more than twice 16.7 %), every other value loses 16.7 % or
+// nothing (F: 4 of 24, M: 1 of 6, young: 0 of 25).
+TEST(ReleaseReport, AValueLosingMoreThanTwiceTheOverallShareIsNamedWithWhyInTheLogAndTheReport)
+{
+    const auto squares = makeSquares({"A", "B"});
+    QList<QVariantList> rows;
+    rows += repeated({"A", "young", "F"}, 10);
+    rows += repeated({"A", "old", "F"}, 2);
+    rows += repeated({"B", "young", "F"}, 10);
+    rows += repeated({"B", "old", "F"}, 2);
+    rows += repeated({"B", "young", "M"}, 5);
+    rows += repeated({"B", "old", "M"}, 1);
+    const auto records = makeTable({"area:string", "age:string", "sex:string"}, rows);
+    const auto sites = makePoints({{0.5, 0.5}, {1.5, 0.5}});
+    const QTemporaryDir folder;
+    const QVariantMap parameters{{"REGIONS", asParameter(squares.get())},
+                                 {"REGION_ID_FIELD", "id"},
+                                 {"RECORDS", asParameter(records.get())},
+                                 {"RECORD_REGION_FIELD", "area"},
+                                 {"QUASI_IDENTIFIERS", QStringList{"age", "sex"}},
+                                 {"K", 3},
+                                 {"SITES", asParameter(sites.get())},
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_HTML_FILE", folder.filePath("report.html")}};
+    const AlgorithmRun run = runAlgorithm("vbas:partitionregions", parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    const QString expected = "Withheld more than twice the 16.7 % overall, so analyses of them are biased: "
+                             "age = old (100.0 %, 5 of "
+                             "5: 4 as too few like them in their region, 1 as rare in the whole data set). "
+                             "Coarser values of these "
+                             "quasi-identifiers (GENERALIZATION) or fewer, larger regions keep more of them.";
+    EXPECT_TRUE(run.log.contains("What the release cost: 5 of 30 records withheld (16.7 %).\n"))
+        << run.log.toStdString();
+    EXPECT_TRUE(run.log.contains(expected + "\n")) << run.log.toStdString();
+    const QString html = readText(folder.filePath("report.html"));
+    EXPECT_TRUE(html.contains("<p class=\"warning\" data-field=\"over_withheld\">" + expected + "</p>"))
+        << html.section("Who was withheld", 1).left(2000).toStdString();
 }
 
 TEST(ReleaseReport, IsTheSameForTheSameInput)
