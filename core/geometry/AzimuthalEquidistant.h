@@ -38,10 +38,11 @@ public:
     Point inverse(const Point& xy) const;
     /**
      * Returns the area on the ellipsoid (square metres; positive when counter-clockwise) of the ring whose
-     * vertices in the plane are `ring` (the last may repeat the first), its edges straight in the plane: the
-     * edges followed in steps of 100 m, taken back to longitude and latitude and summed on the ellipsoid's
-     * cylindrical equal-area projection, in portable arithmetic. The plane's own areas err by the fitted
-     * sphere's curvature (some 10^-4 per 100 km); these are the ellipsoid's, the same on every platform.
+     * vertices in the plane are `ring` (the last may repeat the first), taken back to longitude and latitude
+     * with its edges geodesics there, as the published ring is read (QGIS measures it so): the edges followed
+     * in steps of about 100 m and summed on the ellipsoid's cylindrical equal-area projection, in portable
+     * arithmetic. The plane's own areas err by the fitted sphere's curvature (some 10^-4 per 100 km) and by
+     * edges that are straight in the plane; these are the ellipsoid's, the same on every platform.
      */
     double ellipsoidalArea(const std::vector<Point>& ring) const;
 

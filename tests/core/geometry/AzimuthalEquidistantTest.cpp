@@ -198,6 +198,21 @@ TEST(AzimuthalEquidistant, EllipsoidalAreaIsTheEllipsoidsArea)
     const AzimuthalEquidistant boston(-71.5, 42.0, kGrs80SemiMajor, kGrs80EccentricitySquared);
     const double cell = integrated(-71.0, 42.0, -70.9, 42.1);
     EXPECT_NEAR(projectedArea(boston, -71.0, 42.0, -70.9, 42.1), cell, 1e-9 * cell);
+    // Edges read as geodesics, as QGIS and GeographicLib read them. The expected areas are GeographicLib's
+    // (pyproj 3.4.1, PROJ 9.1.1: Geod(...).polygon_area_perimeter): a triangle of 2 km edges near Boston on
+    // Clarke 1866 (NAD27's ellipsoid), and 10 degrees across the antimeridian by the Aleutians on GRS80.
+    const double clarkeSemiMajor = 6378206.4, clarkeSemiMinor = 6356583.8;
+    const AzimuthalEquidistant nad27(-71.0, 42.3, clarkeSemiMajor,
+                                     1.0 - clarkeSemiMinor * clarkeSemiMinor /
+                                               (clarkeSemiMajor * clarkeSemiMajor));
+    const std::vector<Point> triangle{nad27.forward({-71.0, 42.3}), nad27.forward({-70.98, 42.3}),
+                                      nad27.forward({-71.0, 42.32})};
+    EXPECT_NEAR(nad27.ellipsoidalArea(triangle), 1831956.9263763428, 1e-6 * 1831956.9263763428);
+    const AzimuthalEquidistant alaska(-160.0, 60.0, kGrs80SemiMajor, kGrs80EccentricitySquared);
+    const std::vector<Point> aleutians{alaska.forward({175.0, 51.0}), alaska.forward({-175.0, 51.0}),
+                                       alaska.forward({-175.0, 53.0}), alaska.forward({175.0, 53.0})};
+    // Edges of 700 km: the great circle of reduced latitude strays from the geodesic by a term of order f.
+    EXPECT_NEAR(alaska.ellipsoidalArea(aleutians), 152489247409.958, 2e-5 * 152489247409.958);
     // Clockwise: the same area, negative.
     std::vector<Point> square{boston.forward({-71.0, 42.0}), boston.forward({-71.0, 42.01}),
                               boston.forward({-70.99, 42.01}), boston.forward({-70.99, 42.0})};
