@@ -58,7 +58,7 @@ std::string sexList(const std::vector<std::string>& sexes)
 }
 
 /**
- * Marks in `covered` the strata whose value of one quasi-identifier the class value `code` covers (all for
+ * Keeps in `covered` only the strata that `value`, a class's value of one quasi-identifier, covers (all for
  * NULL); throws when it covers none, or cuts an age band.
  */
 void markStrata(const PopulationTable& table, const std::string& field, bool age, const CategoryValue& value,
@@ -108,7 +108,7 @@ void markStrata(const PopulationTable& table, const std::string& field, bool age
 ClassPopulation ClassPopulation::build(const PopulationTable& table, const Dataset& dataset)
 {
     const std::size_t strata = table.strata();
-    if (strata == 0 || table.people.size() != table.areaIds.size() * strata ||
+    if (table.people.size() != table.areaIds.size() * strata ||
         (!table.strataAges.empty() && table.strataAges.size() != strata) ||
         (!table.strataSexes.empty() && table.strataSexes.size() != strata))
         throw Error(Subject::Population,

@@ -6,6 +6,7 @@
 #include "model/Aggregation.h"
 #include "rates/AgeBand.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ struct PopulationTable
 {
     /** The small areas, as the dataset's region ids; a region of the dataset left out has no people. */
     std::vector<std::string> areaIds;
-    /** The age band of every stratum; empty when the table has no age split. */
+    /** The age band of every stratum; empty when the table has no age split (nor then may strataSexes). */
     std::vector<AgeBand> strataAges;
     /** The sex of every stratum as text ("" for a table by age alone); empty when the table has no sex split.
      */
@@ -32,7 +33,8 @@ struct PopulationTable
     /** The quasi-identifier whose values are the sexes of strataSexes; "" when none is. */
     std::string sexField;
 
-    std::size_t strata() const { return std::max(strataAges.size(), strataSexes.size()); }
+    /** Strata per small area: 1 (a total) when the table is split neither by age nor by sex. */
+    std::size_t strata() const { return std::max({strataAges.size(), strataSexes.size(), std::size_t(1)}); }
 };
 
 /**

@@ -246,7 +246,12 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
     for (const int field : layout.roles.quasiIdentifiers)
         quasiIdentifiers << fieldName(job, field);
     QString protection =
-        quasiIdentifiers.isEmpty()
+        result.kMap
+            ? QObject::tr("%1 (k-map: the people who share a released record's region and %2 in the "
+                          "population table hide it, however few cases they are).")
+                  .arg(QString::fromStdString(vbas::KMap::describe(result.k, true)),
+                       quasiIdentifiers.isEmpty() ? QObject::tr("small areas") : listed(quasiIdentifiers))
+        : quasiIdentifiers.isEmpty()
             ? QObject::tr("Every released region holds at least %1 records (a population floor). It protects "
                           "counts only: nothing protects a person whose age, sex or other values someone "
                           "knows.")
