@@ -53,7 +53,10 @@ struct SuppressionOutcome
 
     Count inputRecords = 0;
     Count globallySuppressed = 0;
-    /** Records in groups below k in their aggregate (groups of fewer than k people, when counting people). */
+    /**
+     * Records in groups below k in their aggregate (groups of fewer than k people, when counting people;
+     * under k-map, groups whose aggregate holds fewer than k people of their class in the population).
+     */
     Count locallySuppressed = 0;
     /** Records in groups of k or more that fail a criterion on the sensitive values (l-diversity...). */
     Count diversitySuppressed = 0;
