@@ -22,10 +22,16 @@ std::string folded(const std::string& text)
     return out;
 }
 
-/** The ages a value of the age quasi-identifier stands for; none for NULL (every age). */
+/** Whether `value` stands for every value of its field: NULL, or a generalization's "*". */
+bool anyValue(const CategoryValue& value)
+{
+    return value.null || value.text == "*";
+}
+
+/** The ages a value of the age quasi-identifier stands for; none for any age. */
 std::optional<AgeBand> agesOf(const CategoryValue& value, const std::string& field)
 {
-    if (value.null)
+    if (anyValue(value))
         return std::nullopt;
     if (value.number)
     {
@@ -59,7 +65,7 @@ std::string sexList(const std::vector<std::string>& sexes)
 
 /**
  * Keeps in `covered` only the strata that `value`, a class's value of one quasi-identifier, covers (all for
- * NULL); throws when it covers none, or cuts an age band.
+ * NULL and "*"); throws when it covers none, or cuts an age band.
  */
 void markStrata(const PopulationTable& table, const std::string& field, bool age, const CategoryValue& value,
                 std::vector<bool>& covered)
@@ -94,7 +100,7 @@ void markStrata(const PopulationTable& table, const std::string& field, bool age
     bool any = false;
     for (std::size_t s = 0; s < strata; ++s)
     {
-        const bool same = value.null || folded(table.strataSexes[s]) == folded(value.text);
+        const bool same = anyValue(value) || folded(table.strataSexes[s]) == folded(value.text);
         covered[s] = covered[s] && same;
         any = any || same;
     }

@@ -41,10 +41,11 @@ struct PopulationTable
  * k-map, the journalist model (El Emam and Dankar 2008): a case list is a sample of the population, so a
  * released (region, class) identifies no one when at least k people of the population share it, whatever
  * the number of cases. This counts them: the people of every small area in every class of the dataset,
- * summed over the table's strata the class covers (its age band or bands, its sex; a NULL value covers them
- * all, as a withheld value would). Made once per dataset (a generalized dataset has coarser classes, so more
- * people in each); the suppression, the refinements' ledger and the site-count search read it in place of
- * the records when k_counts is "population".
+ * summed over the table's strata the class covers (its age band or bands, its sex; NULL and a
+ * generalization's
+ * "*" cover them all, as a withheld value would). Made once per dataset (a generalized dataset has coarser
+ * classes, so more people in each); the suppression, the refinements' ledger and the site-count search read
+ * it in place of the records when k_counts is "population".
  */
 class ClassPopulation
 {

@@ -148,6 +148,28 @@ TEST(KMap, GlobalSuppressionCountsTheWholePopulation)
     EXPECT_EQ(data.regions.totalRecords(), 9u);
 }
 
+// A generalization writes its bands as "<18" or "18-64" and its top level as "*": "<18" covers the 0-17
+// strata, "*" every sex, so in area A "<18" of any sex has 3 + 2 = 5 people (released at k = 5, not at 6).
+// "18-64" cuts the table's band 18+ (the people over 64 do not share it), and is refused.
+TEST(KMap, ReadsAGeneralizationsLabels)
+{
+    const Scene scene;
+    DatasetBuilder builder({qi("age"), qi("sex")});
+    builder.region("A", 0, 0).region("B", 1, 0).region("C", 0, 1).region("D", 1, 1);
+    builder.records("A", {0, 0}, 2);
+    builder.values({{{false, "<18", {}, {}}}, {{false, "*", {}, {}}}});
+    const Dataset generalized = builder.build();
+    EXPECT_EQ(rate(generalized, &scene.table, 5, {0, 1, 2, 3}, 4).suppression.released, 2u);
+    EXPECT_EQ(rate(generalized, &scene.table, 6, {0, 1, 2, 3}, 4).suppression.released, 0u);
+
+    DatasetBuilder adults({qi("age"), qi("sex")});
+    adults.region("A", 0, 0).region("B", 1, 0).region("C", 0, 1).region("D", 1, 1);
+    adults.records("A", {0, 0}, 2);
+    adults.values({{{false, "18-64", {}, {}}}, {{false, "female", {}, {}}}});
+    EXPECT_NE(errorOf(adults.build(), scene.table).find("'18-64' cuts the population table's band 18+"),
+              std::string::npos);
+}
+
 TEST(KMap, RefusesWhatItCannotCount)
 {
     const Scene scene;
