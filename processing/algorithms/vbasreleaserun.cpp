@@ -427,6 +427,10 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
     entry.algorithm = QStringLiteral("vbas:%1").arg(mRead.algorithm().name()).toStdString();
     entry.k = release.result.k;
     entry.criteria = mPipeline->criteria().describe();
+    // k over the population is no k over records: the ledger says which k the release was held to.
+    if (release.result.kMap)
+        entry.criteria =
+            "k-map (k people of the population)" + (entry.criteria.empty() ? "" : " and " + entry.criteria);
     std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
     if (release.generalization)
     {

@@ -6,6 +6,7 @@
 
 #include "processingtestutils.h"
 #include "realdata.h"
+#include "vbasledgerstore.h"
 
 #include <qgsprocessing.h>
 
@@ -128,6 +129,10 @@ TEST(KMapRelease, CaseListAgainstThePopulationKeepsMoreRegions)
     const AlgorithmRun cases = runAlgorithm(kAggregate, inputs.parameters(5, false));
     QVariantMap parameters = inputs.parameters(5, true);
     parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    parameters.remove("NO_LEDGER");
+    parameters.insert("RELEASE_LEDGER", folder.filePath("ledger.sqlite"));
+    parameters.insert("NEW_LEDGER", true);
+    parameters.insert("OUTPUT_RECORDS", folder.filePath("records.csv")); // a release, not a trial: recorded
     const AlgorithmRun kMap = runAlgorithm(kAggregate, parameters);
     ASSERT_TRUE(cases.ok) << cases.errors.toStdString();
     ASSERT_TRUE(kMap.ok) << kMap.errors.toStdString();
@@ -136,6 +141,12 @@ TEST(KMapRelease, CaseListAgainstThePopulationKeepsMoreRegions)
     EXPECT_TRUE(kMap.log.contains("k-map: every released class has at least 5 people in its region's "
                                   "population"))
         << kMap.log.toStdString();
+    // The ledger keeps which k the release was held to.
+    QStringList notes;
+    const VbasLedgerStore ledger(folder.filePath("ledger.sqlite"), VbasLedgerStore::Opening::Existing, {},
+                                 notes);
+    ASSERT_EQ(ledger.entries().size(), 1u);
+    EXPECT_EQ(ledger.entries().front().criteria, "k-map (k people of the population)");
     QFile report(folder.filePath("report.html"));
     ASSERT_TRUE(report.open(QIODevice::ReadOnly));
     EXPECT_TRUE(QString::fromUtf8(report.readAll())
