@@ -156,8 +156,10 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
     QStringList reasons;
     for (const auto& [records, reason] :
          {std::pair(counts.globallySuppressed,
-                    QObject::tr("as their combination of values is rarer than k in "
-                                "the whole data set")),
+                    release.result.kMap ? QObject::tr("as fewer than k people of the whole population share "
+                                                      "their combination of values")
+                                        : QObject::tr("as their combination of values is rarer than k in "
+                                                      "the whole data set")),
           std::pair(counts.locallySuppressed, QObject::tr("as too few like them live in their region")),
           std::pair(counts.smallRowSuppressed,
                     QObject::tr("as the count row they would be published in holds fewer than k records")),

@@ -184,6 +184,26 @@ TEST(KMapRelease, EveryReleasedClassHasKPeopleOnThePublishedFiles)
     EXPECT_NE(checkKMap(run, 1000000), "");
 }
 
+// k = 2,000,000: Germany's 0-2 year-olds of either sex number about 82.2 million x 3 % x 47 or 53 % = 1.2
+// and 1.3 million, fewer than k, so their 105 + 87 = 192 cases (data/README.md) are withheld everywhere; the
+// 3-18 year-olds (6.8 and 7.5 million) and adults stay.
+TEST(KMapRelease, GlobalSuppressionCountsTheWholePopulation)
+{
+    const Inputs inputs;
+    const QTemporaryDir folder;
+    QVariantMap parameters = inputs.parameters(2000000, true);
+    parameters.insert("OUTPUT_HTML_FILE", folder.filePath("report.html"));
+    const AlgorithmRun run = runAlgorithm(kAggregate, parameters);
+    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    EXPECT_EQ(number(run, "SUPPRESSED_GLOBAL"), 192);
+    EXPECT_EQ(checkKMap(run, 2000000), "");
+    QFile report(folder.filePath("report.html"));
+    ASSERT_TRUE(report.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(
+        QString::fromUtf8(report.readAll())
+            .contains("as fewer than k people of the whole population share their combination of values"));
+}
+
 TEST(KMapRelease, RefusesAQuasiIdentifierTheTableDoesNotSplit)
 {
     const Inputs inputs;
