@@ -11,6 +11,8 @@
 namespace vbas
 {
 
+struct PopulationTable;
+
 /**
  * The inputs of a run, apart from its configuration (PipelineConfig): the records with their regions (and
  * the values behind their codes), and what is known of the regions on the ground. Only the dataset is
@@ -52,6 +54,11 @@ struct Job
         ReleaseTerritory territory;
     };
     const EarlierReleases* earlier = nullptr;
+    /**
+     * People per small area, age band and sex: what k counts under k-map (option k_counts "population"); it
+     * must outlive the job. Null: none.
+     */
+    const PopulationTable* population = nullptr;
 };
 
 } // namespace vbas

@@ -28,6 +28,8 @@ struct MapReleaseInputs
     std::size_t strata = 1;
     std::vector<AgeBand> strataAges;
     std::vector<std::string> strataLabels;
+    /** The sex of every stratum ("" when the table has none); empty with a total per small area. */
+    std::vector<std::string> strataSexes;
     /** People per small area and stratum, small-area-major (population[area * strata + stratum]). */
     std::vector<double> population;
     /** Cases per small area and stratum like `population` (casesByStratum), or per small area. */

@@ -46,6 +46,7 @@ Pipeline::Pipeline(PipelineConfig config, const Registry& registry)
     registry.checkKnownOptions(options);
     checkSuppressionBudget(mConfig.suppressionBudget);
     mCriteria = Criteria::fromOptions(registry, options);
+    mKMap = KMap::on(options);
     mSiteCounter =
         Registry::find(registry.siteCounters, mConfig.siteCounter, "site-count method").make(options);
     mSiteLocator =
@@ -123,8 +124,17 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
         throw Error(Subject::K,
                     "k must be at least 2 (got " + std::to_string(k) +
                         "): with k = 1 every record is a group of its own; use 2 or more, e.g. 5");
-    const Count n = dataset.totalRecords();
-    if (k > n)
+    std::shared_ptr<const ClassPopulation> population;
+    if (mKMap)
+    {
+        if (job.population == nullptr)
+            throw optionError(KMap::option().key,
+                              "k-map counts the people of a population table, but none is given; give the "
+                              "people per small area, age band and sex, or let k count the records");
+        population =
+            std::make_shared<const ClassPopulation>(ClassPopulation::build(*job.population, dataset));
+    }
+    else if (const Count n = dataset.totalRecords(); k > n)
         throw Error(Subject::K, "k = " + std::to_string(k) + " is larger than the " + std::to_string(n) +
                                     " records: no group can ever reach it; lower k or release more records");
 
@@ -144,7 +154,16 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
         // The whole data set as one group: a class below k there stays below k in any aggregate.
         const HistogramTable whole = regionHistograms.mergeGroups(
             std::vector<std::uint32_t>(regionHistograms.size(), 0), 1, classCount);
-        const std::vector<bool> suppressed = mSuppressor->suppress(whole, k, feedback);
+        std::vector<bool> suppressed;
+        if (population)
+        {
+            // Under k-map a class is withheld everywhere when the whole population holds fewer than k of it.
+            const std::vector<Count> people = population->totals();
+            for (const ClassCount& entry : whole.allEntries())
+                suppressed.push_back(people[entry.cls] < k);
+        }
+        else
+            suppressed = mSuppressor->suppress(whole, k, feedback);
         for (std::size_t e = 0; e < suppressed.size(); ++e)
             if (suppressed[e])
             {
@@ -164,7 +183,8 @@ PreparedData Pipeline::prepare(const Job& job, Feedback& feedback) const
                       job.spatial,
                       job.regionParent,
                       {},
-                      {}};
+                      {},
+                      std::move(population)};
     for (RegionIndex r = 0; r < data.regions.size(); ++r)
         data.regionWeights.push_back(data.regions.records(r));
     data.regionOrder = std::make_shared<const std::vector<std::size_t>>(spatialOrder(data.regions.points()));
@@ -323,7 +343,7 @@ Sites Pipeline::refineSites(const PreparedData& data, std::vector<Point> seeds,
         return seeds;
     report.emplace();
     std::unique_ptr<Partitioner> constrained;
-    return mSiteRefiner->refine(data.regions, data.partitionInput(), {data.k, &mCriteria},
+    return mSiteRefiner->refine(data.regions, data.partitionInput(), data.rule(mCriteria),
                                 partitioner(data, constrained), std::move(seeds), *report, feedback);
 }
 
@@ -337,7 +357,7 @@ std::optional<Sites> Pipeline::resumeRefinement(const PreparedData& data, const 
     std::unique_ptr<Partitioner> constrained;
     RefinementReport continued;
     std::optional<Sites> sites = mSiteRefiner->resume(data.regions, data.partitionInput(),
-                                                      {data.k, &mCriteria}, partitioner(data, constrained),
+                                                      data.rule(mCriteria), partitioner(data, constrained),
                                                       refined, refinedReport, count, continued, feedback);
     if (sites)
         report = std::move(continued);
@@ -365,7 +385,7 @@ Pipeline::PartitionedSites Pipeline::partitionSites(const PreparedData& data, Si
         RefinementReport report;
         mBoundaryRefiner->refine(
             {data.regions, *data.spatial.adjacency, data.spatial.obstacles.get(), data.regionParent},
-            {data.k, &mCriteria}, out.partition.regionSite, out.partition.sites.size(), report, feedback);
+            data.rule(mCriteria), out.partition.regionSite, out.partition.sites.size(), report, feedback);
         out.boundary = report;
     }
     return out;
@@ -394,7 +414,8 @@ Count Pipeline::withheld(const PreparedData& data, Sites sites, Feedback& feedba
     PartitionedSites made = partitionSites(data, std::move(sites), feedback, refined);
     const Count value =
         SuppressionOutcome::apply(data.regions, Aggregation::build(data.regions, made.partition),
-                                  *mSuppressor, data.k, mCriteria, data.globallySuppressed, feedback)
+                                  *mSuppressor, data.k, mCriteria, data.globallySuppressed, feedback, nullptr,
+                                  data.population.get())
             .suppressed();
     if (partitioned != nullptr)
         *partitioned = std::move(made);
@@ -426,9 +447,11 @@ PipelineResult Pipeline::rate(const PreparedData& data, Partition partition, Agg
     feedback.checkCanceled();
     PipelineResult result;
     result.k = data.k;
+    result.kMap = data.population != nullptr;
     result.criteria = mCriteria.describe();
     result.suppression = SuppressionOutcome::apply(data.regions, aggregation, *mSuppressor, data.k, mCriteria,
-                                                   data.globallySuppressed, feedback, data.differences.get());
+                                                   data.globallySuppressed, feedback, data.differences.get(),
+                                                   data.population.get());
     result.partition = std::move(partition);
     result.aggregation = std::move(aggregation);
     result.classGloballySuppressed = data.classGloballySuppressed;

@@ -13,6 +13,7 @@
 #include "partition/ContiguityRepair.h"
 #include "partition/SpatialContext.h"
 #include "privacy/Criteria.h"
+#include "privacy/KMap.h"
 #include "privacy/PublishedColumns.h"
 #include "quality/AggregateFigures.h"
 #include "sitelocation/SiteRefiner.h"
@@ -102,6 +103,11 @@ struct PreparedData
     std::shared_ptr<const DifferenceRule> differences;
     /** The regions' points in spatial order, made once for the many partitions of a search. */
     std::shared_ptr<const std::vector<std::size_t>> regionOrder;
+    /** Under k-map, the people of every small area in every class: k counts them. Null: k counts records. */
+    std::shared_ptr<const ClassPopulation> population;
+
+    /** What every released group is held to: k (over records or the population) and the criteria. */
+    ReleaseRule rule(const Criteria& criteria) const { return {k, &criteria, population.get()}; }
 
     PartitionInput partitionInput() const
     {
@@ -140,6 +146,8 @@ struct MetricValue
 struct PipelineResult
 {
     Count k = 0;
+    /** Whether k counted the people of the population table (k-map) rather than the records. */
+    bool kMap = false;
     /** The criteria besides k every released group was held to, in words ("distinct 2-diversity"); empty:
      * none.
      */
@@ -261,6 +269,8 @@ public:
     const PipelineConfig& config() const { return mConfig; }
     /** The privacy criteria besides k that the configuration's options turn on (l-diversity...). */
     const Criteria& criteria() const { return mCriteria; }
+    /** Whether k counts the people of the job's population table (k-map) rather than the records. */
+    bool kMap() const { return mKMap; }
     const Registry& registry() const { return mRegistry; }
 
     /** What the chosen strategies and the contiguity repair need of a job, together. */
@@ -387,6 +397,8 @@ private:
     PipelineConfig mConfig;
     const Registry& mRegistry;
     Criteria mCriteria;
+    /** Whether k counts the job's population (k-map, option k_counts) rather than the records. */
+    bool mKMap = false;
     std::unique_ptr<SiteCounter> mSiteCounter;
     std::unique_ptr<SiteLocator> mSiteLocator;
     std::unique_ptr<SiteRefiner> mSiteRefiner;

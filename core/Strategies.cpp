@@ -5,6 +5,7 @@
 #include "partition/BarrierPartitioner.h"
 #include "partition/GeodesicPartitioner.h"
 #include "partition/VoronoiPartitioner.h"
+#include "privacy/KMap.h"
 #include "privacy/LDiversity.h"
 #include "privacy/TCloseness.h"
 #include "quality/Metrics.h"
@@ -98,8 +99,12 @@ Registry makeBuiltIn()
     };
 
     r.suppressors = {
-        {"suppression.small_classes", "Small classes", "withhold every record of a class smaller than k",
-         &SmallClassSuppression::create},
+        {"suppression.small_classes",
+         "Small classes",
+         "withhold every record of a class smaller than k (k_counts: its records, or its people in the "
+         "population)",
+         &SmallClassSuppression::create,
+         {KMap::option()}},
     };
     r.criteria = {
         {"criterion.l_diversity", "l-diversity",

@@ -125,9 +125,10 @@ public:
         , mAdjacency(input.adjacency)
         , mK(rule.k)
         , mBorderShare(borderShare)
-        , mScreen(rule.criteria == nullptr || !rule.criteria->summarized())
+        , mCountsDecide(rule.population == nullptr)
+        , mScreen(mCountsDecide && (rule.criteria == nullptr || !rule.criteria->summarized()))
         , mRegionSite(regionSite)
-        , mLedger(input.regions, regionSite, sites, rule.k, rule.criteria)
+        , mLedger(input.regions, regionSite, sites, rule.k, rule.criteria, rule.population)
         , mMembers(sites)
         , mReleased(input.regions.size(), 0)
         , mSiteReleased(sites, 0)
@@ -191,7 +192,7 @@ public:
             ++tried;
             for (IncrementalPartition::Change& change : mChanges)
                 change.to = to;
-            const CountChange counted = countChange(from, to);
+            const CountChange counted = mCountsDecide ? countChange(from, to) : CountChange{};
             // Without l-diversity the counts alone decide what is withheld: most moves stop here, before
             // the ledger is touched.
             if (mScreen && (counted.belowK > 0 || (counted.belowK == 0 && counted.deficit > 0)))
@@ -431,7 +432,12 @@ private:
     Count mK;
     /** The least border with the aggregate joined, as a share of the border with the aggregate left. */
     double mBorderShare;
-    /** Whether countChange() may skip moves (it knows nothing of l-diversity). */
+    /**
+     * Whether the moved records' counts decide what k withholds: under k-map the people of every class moved
+     * do, which countChange() does not see (its deficit is then 0, and the ledger alone decides).
+     */
+    bool mCountsDecide;
+    /** Whether countChange() may skip moves (it knows nothing of l-diversity or k-map). */
     bool mScreen;
     std::vector<SiteIndex>& mRegionSite;
     SuppressionLedger mLedger;

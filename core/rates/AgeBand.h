@@ -27,7 +27,8 @@ std::optional<std::size_t> bandContaining(const std::vector<AgeBand>& bands, int
 
 /**
  * Reads an age band as population tables label them: "0-4", "00-04", "85+", "85 and over", "0" (one year),
- * "<1" (under one). Throws Error(Option "standard_population") naming the text when it is none of these.
+ * "<1" (under one), "<18" (0-17), "[3,19)" and "[19,Inf)" (half open, as R's cut() writes them). Throws
+ * Error(Option "standard_population") naming the text when it is none of these.
  */
 AgeBand parseAgeBand(const std::string& text);
 

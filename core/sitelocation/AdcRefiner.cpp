@@ -106,6 +106,10 @@ Sites AdcRefiner::refine(const RegionSet& regions, const PartitionInput& input, 
                          Feedback& feedback) const
 {
     // ADC's objective is anonymity before suppression (SPEC section 6); l-diversity is not part of it.
+    if (rule.population != nullptr)
+        throw Error(Subject::Strategy,
+                    "refinement.adc raises the smallest class of records, which k-map does not count; with "
+                    "k_counts 'population' refine with refinement.suppression, or switch refinement off");
     const Count k = rule.k;
     const Clock::time_point start = Clock::now();
     std::vector<Point> sites = distinctSites(seeds);

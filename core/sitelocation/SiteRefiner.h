@@ -4,6 +4,7 @@
 #include "data/RegionSet.h"
 #include "partition/Partitioner.h"
 #include "privacy/Criteria.h"
+#include "privacy/KMap.h"
 
 #include <algorithm>
 #include <optional>
@@ -38,19 +39,25 @@ struct RefinementReport
     double entropyRise = 1.0;
 };
 
-/** What every released group must hold: k records, and the criteria on its sensitive values when any is on.
+/**
+ * What every released group must hold: k records (or, under k-map, k people of its region's population), and
+ * the criteria on its sensitive values when any is on.
  */
 struct ReleaseRule
 {
     // Implicit: k alone is the rule without other criteria.
-    ReleaseRule(Count k_, const Criteria* criteria_ = nullptr) // NOLINT(google-explicit-constructor)
+    ReleaseRule(Count k_, const Criteria* criteria_ = nullptr, // NOLINT(google-explicit-constructor)
+                const ClassPopulation* population_ = nullptr)
         : k(k_)
         , criteria(criteria_)
+        , population(population_)
     {
     }
     Count k;
     /** The criteria besides k (must outlive the rule); null: none. */
     const Criteria* criteria;
+    /** Under k-map, the people k counts (must outlive the rule); null: k counts records. */
+    const ClassPopulation* population;
 };
 
 /**

@@ -76,8 +76,7 @@ public:
         {
             Count released = 0;
             for (const ClassCount& entry : mRegions.histograms().entries(r))
-                if (mLedger.isWithheld(mLedger.count(j, entry.cls)) &&
-                    mLedger.count(s, entry.cls) + entry.count >= mK)
+                if (mLedger.belowK(j, entry.cls) && mLedger.kCountJoined(s, r, entry.cls, entry.count) >= mK)
                     released += entry.count;
             if (released == 0)
                 continue;
@@ -102,11 +101,10 @@ public:
             Count inRegion = 0;
             for (const ClassCount& entry : mRegions.histograms().entries(r))
             {
-                const Count count = mLedger.count(s, entry.cls);
-                if (!mLedger.isWithheld(count))
+                if (!mLedger.belowK(s, entry.cls))
                     continue;
                 inRegion += entry.count;
-                mDeficit.emplace_back(count, entry.cls);
+                mDeficit.emplace_back(mLedger.kCount(s, entry.cls), entry.cls);
             }
             if (inRegion > 0)
                 withheld.add(mRegions.point(r), double(inRegion));
@@ -292,7 +290,7 @@ Sites SuppressionRefiner::run(const RegionSet& regions, const PartitionInput& in
     const bool weighted = mMoveWeights;
     const std::unique_ptr<IncrementalPartition> partition =
         partitioner.incremental(input, std::move(sites), feedback);
-    SuppressionLedger ledger(regions, *partition, k, rule.criteria);
+    SuppressionLedger ledger(regions, *partition, k, rule.criteria, rule.population);
     Targets targets(regions, *partition, ledger, k);
     const Count withheldBefore = ledger.withheld();
     const std::size_t formed = ledger.formed();

@@ -13,13 +13,14 @@ constexpr std::size_t kDenseLimit = std::size_t(1) << 22;
 } // namespace
 
 SuppressionLedger::SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k,
-                                     const Criteria* criteria)
-    : SuppressionLedger(regions, partition.regionSite(), partition.sites().size(), k, criteria)
+                                     const Criteria* criteria, const ClassPopulation* population)
+    : SuppressionLedger(regions, partition.regionSite(), partition.sites().size(), k, criteria, population)
 {
 }
 
 SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector<SiteIndex>& regionSite,
-                                     std::size_t sites, Count k, const Criteria* criteria)
+                                     std::size_t sites, Count k, const Criteria* criteria,
+                                     const ClassPopulation* population)
     : mRegions(regions)
     , mK(k)
     , mClasses(regions.classCount())
@@ -27,6 +28,7 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector
     , mSiteRecords(sites, 0)
     , mSiteWithheld(sites, 0)
     , mRegionCount(sites, 0)
+    , mPopulation(population)
     , mCriteria(criteria)
     , mSummarized(criteria != nullptr && criteria->summarized())
 {
@@ -47,6 +49,14 @@ SuppressionLedger::SuppressionLedger(const RegionSet& regions, const std::vector
             mHistograms[s].add(entries);
         mSiteRecords[s] += regions.records(r);
         ++mRegionCount[s];
+    }
+    if (mPopulation != nullptr)
+    {
+        mPeople.assign(sites * mClasses, 0);
+        for (RegionIndex r = 0; r < regions.size(); ++r)
+            if (regionSite[r] != kNoSite)
+                for (ClassId cls = 0; cls < mClasses; ++cls)
+                    mPeople[std::size_t(regionSite[r]) * mClasses + cls] += mPopulation->people(r, cls);
     }
     if (mSummarized)
     {
@@ -72,12 +82,15 @@ void SuppressionLedger::moveRecords(RegionIndex region, SiteIndex from, SiteInde
     mFormed -= --mRegionCount[from] == 0;
     mFormed += mRegionCount[to]++ == 0;
     const HistogramTable::Range entries = mRegions.histograms().entries(region);
-    if (entries.size() == 0)
+    // Under k-map a region without records still carries people, who may release the records of others.
+    if (entries.size() == 0 && mPopulation == nullptr)
         return;
     mReleasing -= releases(from) + releases(to);
+    if (mPopulation != nullptr)
+        movePeople(region, from, to);
     Count* source = mDense ? mCounts.data() + std::size_t(from) * mClasses : nullptr;
     Count* target = mDense ? mCounts.data() + std::size_t(to) * mClasses : nullptr;
-    if (mDense && !mSummarized)
+    if (mDense && !mSummarized && mPopulation == nullptr)
     {
         // The refinement's inner loop (most of its time): counts alone decide what is withheld.
         const auto below = [k = mK](Count count) -> Count
@@ -137,6 +150,28 @@ void SuppressionLedger::moveClasses(RegionIndex region, SiteIndex from, SiteInde
     {
         mHistograms[from].remove(entries);
         mHistograms[to].add(entries);
+    }
+}
+
+void SuppressionLedger::movePeople(RegionIndex region, SiteIndex from, SiteIndex to)
+{
+    const Count* people = mPopulation->row(region);
+    for (ClassId cls = 0; cls < mClasses; ++cls)
+    {
+        if (people[cls] == 0)
+            continue;
+        // The records stay; what is withheld of them changes with the people they hide among.
+        const Count sourceCount = count(from, cls), targetCount = count(to, cls);
+        const Count sourceBefore = withheldPart(from, cls, sourceCount);
+        const Count targetBefore = withheldPart(to, cls, targetCount);
+        mPeople[std::size_t(from) * mClasses + cls] -= people[cls];
+        mPeople[std::size_t(to) * mClasses + cls] += people[cls];
+        // Unsigned wrap-around adds the signed differences exactly.
+        const Count sourceChange = withheldPart(from, cls, sourceCount) - sourceBefore;
+        const Count targetChange = withheldPart(to, cls, targetCount) - targetBefore;
+        mSiteWithheld[from] += sourceChange;
+        mSiteWithheld[to] += targetChange;
+        mWithheld += sourceChange + targetChange;
     }
 }
 
@@ -309,6 +344,15 @@ void SuppressionLedger::tallySensitiveValues()
 Count SuppressionLedger::globalAnonymity() const
 {
     Count alpha = 0;
+    if (mPopulation != nullptr)
+    {
+        // Under k-map, the fewest people any group with records hides among.
+        for (SiteIndex s = 0; s < mSiteRecords.size(); ++s)
+            for (ClassId cls = 0; cls < mClasses; ++cls)
+                if (count(s, cls) > 0 && (alpha == 0 || kCount(s, cls) < alpha))
+                    alpha = kCount(s, cls);
+        return alpha;
+    }
     for (SiteIndex s = 0; s < mSiteRecords.size(); ++s)
     {
         Count anonymity = 0;

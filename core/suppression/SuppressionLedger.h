@@ -5,6 +5,7 @@
 #include "data/RegionSet.h"
 #include "partition/IncrementalPartition.h"
 #include "privacy/Criteria.h"
+#include "privacy/KMap.h"
 
 #include <vector>
 
@@ -13,9 +14,10 @@ namespace vbas
 
 /**
  * The suppression refinement's bookkeeping over an incremental partition: the class histogram of
- * every site's aggregate, the records it withholds (classes with fewer than k records, and with the
- * l-diversity rule on, classes whose sensitive values fail it) and how many sites form an aggregate
- * or release records, so that a move costs only the entries of the regions it moved.
+ * every site's aggregate, the records it withholds (classes with fewer than k records, or under k-map fewer
+ * than k people of the population, and with the l-diversity rule on, classes whose sensitive values fail it)
+ * and how many sites form an aggregate or release records, so that a move costs only the entries of the
+ * regions it moved.
  *
  * With the l-diversity rule on, every (site, class) group keeps per sensitive field its number of distinct
  * values and their sum of c ln c, updated as records move, so that a check reads no value: its memory grows
@@ -24,12 +26,17 @@ namespace vbas
 class SuppressionLedger
 {
 public:
-    /** `criteria`: those besides k (null: none); the ledger follows those its summaries decide. */
+    /**
+     * `criteria`: those besides k (null: none); the ledger follows those its summaries decide. `population`:
+     * under k-map, the people k counts (every region's move carries its people in every class); null: k
+     * counts records.
+     */
     SuppressionLedger(const RegionSet& regions, const IncrementalPartition& partition, Count k,
-                      const Criteria* criteria = nullptr);
+                      const Criteria* criteria = nullptr, const ClassPopulation* population = nullptr);
     /** The same over a fixed assignment: `regionSite` gives a region one of `sites` sites (or kNoSite). */
     SuppressionLedger(const RegionSet& regions, const std::vector<SiteIndex>& regionSite, std::size_t sites,
-                      Count k, const Criteria* criteria = nullptr);
+                      Count k, const Criteria* criteria = nullptr,
+                      const ClassPopulation* population = nullptr);
 
     /** Moves the records of the changed regions between their aggregates. */
     void apply(const std::vector<IncrementalPartition::Change>& changes);
@@ -53,8 +60,19 @@ public:
     /** Whether the aggregate of site s withholds none of its records of class `cls` (true when it has none).
      */
     bool releasesClass(SiteIndex s, ClassId cls) const { return withheldPart(s, cls, count(s, cls)) == 0; }
-    /** Whether class count `count` is below k (0 < count < k). */
-    bool isWithheld(Count count) const { return count > 0 && count < mK; }
+    /** What k is compared with for class `cls` in the aggregate of site s: its records, or under k-map its
+     * people. */
+    Count kCount(SiteIndex s, ClassId cls) const
+    {
+        return mPopulation != nullptr ? mPeople[std::size_t(s) * mClasses + cls] : count(s, cls);
+    }
+    /** kCount() were `region`, holding `records` of class `cls`, to join the aggregate of site s. */
+    Count kCountJoined(SiteIndex s, RegionIndex region, ClassId cls, Count records) const
+    {
+        return kCount(s, cls) + (mPopulation != nullptr ? mPopulation->people(region, cls) : records);
+    }
+    /** Whether the aggregate of site s holds records of class `cls` but below k (by kCount()). */
+    bool belowK(SiteIndex s, ClassId cls) const { return below(s, cls, count(s, cls)); }
     /**
      * The aggregate of site s's part of the non-uniform entropy (SPEC section 7) were `members` its regions,
      * at the ledger's class counts: N log2 N - sum over members of n log2 n, n the records a region keeps
@@ -105,11 +123,18 @@ private:
      * past them) from the group of site `from` (kNoSite: from none) to that of site `to`.
      */
     void moveTallies(RegionIndex region, std::size_t& tally, ClassId cls, SiteIndex from, SiteIndex to);
+    /** Whether `count` records of class `cls` in the aggregate of site s are below k. */
+    bool below(SiteIndex s, ClassId cls, Count count) const
+    {
+        return count > 0 && (mPopulation != nullptr ? mPeople[std::size_t(s) * mClasses + cls] : count) < mK;
+    }
     /** The records of class `cls`, `count` of them in the aggregate of site s, that it withholds. */
     Count withheldPart(SiteIndex s, ClassId cls, Count count) const
     {
-        return isWithheld(count) || (count > 0 && mSummarized && !diverse(s, cls, count)) ? count : 0;
+        return below(s, cls, count) || (count > 0 && mSummarized && !diverse(s, cls, count)) ? count : 0;
     }
+    /** Under k-map, moves the people of `region` in every class between the aggregates of two sites. */
+    void movePeople(RegionIndex region, SiteIndex from, SiteIndex to);
     /** Whether the `count` records of class `cls` in the aggregate of site s pass the criteria it follows. */
     bool diverse(SiteIndex s, ClassId cls, Count count) const;
     void tallySensitiveValues();
@@ -134,6 +159,10 @@ private:
     std::vector<Count> mSiteRecords;
     std::vector<Count> mSiteWithheld;
     std::vector<std::uint32_t> mRegionCount;
+    /** Under k-map: the people k counts, and per site and class (sites x classes) their sum over its regions.
+     */
+    const ClassPopulation* mPopulation;
+    std::vector<Count> mPeople;
     Count mWithheld = 0;
     std::size_t mFormed = 0;
     std::size_t mReleasing = 0;

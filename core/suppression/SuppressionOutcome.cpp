@@ -9,18 +9,25 @@ namespace vbas
 SuppressionOutcome SuppressionOutcome::apply(const RegionSet& regions, const Aggregation& aggregation,
                                              const Suppressor& suppressor, Count k, const Criteria& criteria,
                                              Count globallySuppressed, Feedback& feedback,
-                                             const ReleaseCriterion* differences)
+                                             const ReleaseCriterion* differences,
+                                             const ClassPopulation* population)
 {
     SuppressionOutcome outcome;
     const HistogramTable& histograms = aggregation.histograms;
     const Dataset& dataset = regions.dataset();
-    outcome.aggregateEntrySuppressed = suppressor.suppress(histograms, k, feedback);
-    // Groups of k rows but fewer people are below k too.
-    const std::vector<bool> fewerPeople =
-        fewerPeopleThan(regions, aggregation, outcome.aggregateEntrySuppressed, k, feedback);
-    for (std::size_t e = 0; e < fewerPeople.size(); ++e)
-        if (fewerPeople[e])
-            outcome.aggregateEntrySuppressed[e] = true;
+    if (population != nullptr)
+        // k-map: the people who share the group in the population hide its records, however few they are.
+        outcome.aggregateEntrySuppressed = population->fewerThan(aggregation, k);
+    else
+    {
+        outcome.aggregateEntrySuppressed = suppressor.suppress(histograms, k, feedback);
+        // Groups of k rows but fewer people are below k too.
+        const std::vector<bool> fewerPeople =
+            fewerPeopleThan(regions, aggregation, outcome.aggregateEntrySuppressed, k, feedback);
+        for (std::size_t e = 0; e < fewerPeople.size(); ++e)
+            if (fewerPeople[e])
+                outcome.aggregateEntrySuppressed[e] = true;
+    }
     // A count table publishes finer rows than its groups: each must hold k too.
     outcome.rowInSmallPublishedRow =
         rowsInSmallPublishedRows(dataset, aggregation, outcome.aggregateEntrySuppressed, k);

@@ -5,6 +5,7 @@
 #include "base/Feedback.h"
 #include "model/Aggregation.h"
 #include "privacy/Criteria.h"
+#include "privacy/KMap.h"
 
 #include <vector>
 
@@ -52,7 +53,10 @@ struct SuppressionOutcome
 
     Count inputRecords = 0;
     Count globallySuppressed = 0;
-    /** Records in groups below k in their aggregate (groups of fewer than k people, when counting people). */
+    /**
+     * Records in groups below k in their aggregate (groups of fewer than k people, when counting people;
+     * under k-map, groups whose aggregate holds fewer than k people of their class in the population).
+     */
     Count locallySuppressed = 0;
     /** Records in groups of k or more that fail a criterion on the sensitive values (l-diversity...). */
     Count diversitySuppressed = 0;
@@ -71,15 +75,18 @@ struct SuppressionOutcome
     }
 
     /**
-     * Applies `suppressor` to the aggregates, withholds the groups of fewer than k people (when the dataset
-     * counts people), then the rows of a count table whose published row falls below k, then the remaining
-     * groups that fail one of `criteria` (l-diversity...), then those that `differences` withholds (the
-     * difference rule against earlier releases; null: none), and counts what is released.
+     * Applies `suppressor` to the aggregates and withholds the groups of fewer than k people (when the
+     * dataset counts people), or under k-map (`population` given) withholds the groups whose aggregate holds
+     * fewer than k people of their class in the population; then the rows of a count table whose published
+     * row falls below k, then the remaining groups that fail one of `criteria` (l-diversity...), then those
+     * that `differences` withholds (the difference rule against earlier releases; null: none), and counts
+     * what is released.
      */
     static SuppressionOutcome apply(const RegionSet& regions, const Aggregation& aggregation,
                                     const Suppressor& suppressor, Count k, const Criteria& criteria,
                                     Count globallySuppressed, Feedback& feedback,
-                                    const ReleaseCriterion* differences = nullptr);
+                                    const ReleaseCriterion* differences = nullptr,
+                                    const ClassPopulation* population = nullptr);
 };
 
 } // namespace vbas

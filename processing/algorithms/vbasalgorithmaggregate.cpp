@@ -3,6 +3,7 @@
 #include "vbasdataparameters.h"
 #include "vbasoutputguard.h"
 #include "vbasparameterreader.h"
+#include "vbaspopulationparameters.h"
 #include "vbasreleaseoutputs.h"
 #include "vbasreleaserun.h"
 #include "vbasstrategyparameters.h"
@@ -14,6 +15,7 @@ void VbasAlgorithmAggregate::initAlgorithm(const QVariantMap&)
     VbasStrategyParameters::addSiteLocationTo(*this);
     VbasStrategyParameters::addPartitionTo(*this);
     VbasDataParameters::addGeneralizationTo(*this);
+    VbasPopulationParameters::addKMapTo(*this);
     VbasReleaseOutputs::addTo(*this, true);
 }
 

@@ -4,6 +4,7 @@
 #include "vbasjob.h"
 #include "vbasparameterreader.h"
 #include "vbasqgiscompat.h"
+#include "vbasstrategyparameters.h"
 
 #include "base/Error.h"
 
@@ -12,6 +13,7 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -101,9 +103,10 @@ void VbasPopulationParameters::addTo(VbasAlgorithm& algorithm)
         "A census table of people per small area and age band (and sex), for age-standardized rates: long, a "
         "row per small area and band (POPULATION_TABLE_BAND_FIELD, POPULATION_TABLE_COUNT_FIELD, optionally "
         "POPULATION_TABLE_SEX_FIELD), or wide, a row per small area and a field per band "
-        "(POPULATION_TABLE_BAND_FIELDS, named like 0-4, age_0_4 or age_85plus). The bands must fit the "
-        "standard "
-        "population's age groups (STANDARD_POPULATION)."));
+        "(POPULATION_TABLE_BAND_FIELDS, named like 0-4, age_0_4 or age_85plus). For rates the bands must fit "
+        "the standard population's age groups (STANDARD_POPULATION); for k-map (K_COUNTS) they must cover "
+        "the "
+        "values of CASE_AGE_FIELD, and the sexes those of CASE_SEX_FIELD."));
     algorithm.addParameter(table);
     const auto field = [&](const QString& name, const QString& label, const QString& parent, bool multiple,
                            const QString& help)
@@ -225,6 +228,7 @@ void VbasPopulationParameters::read(const VbasParameterReader& read, const VbasJ
     for (const auto& [key, s] : strata.index)
     {
         inputs.strataAges.push_back({key.first.first, key.first.second});
+        inputs.strataSexes.push_back(key.second.toStdString());
         inputs.strataLabels.push_back(
             inputs.strataAges.back().label() +
             (key.second.isEmpty() ? std::string() : " " + key.second.toStdString()));
@@ -284,4 +288,41 @@ void VbasPopulationParameters::read(const VbasParameterReader& read, const VbasJ
                              : QString()));
         inputs.cases[area->second * inputs.strata + *s] += count;
     }
+}
+
+void VbasPopulationParameters::addKMapTo(VbasAlgorithm& algorithm)
+{
+    VbasStrategyParameters::addSuppressionTo(algorithm);
+    addTo(algorithm);
+}
+
+vbas::PopulationTable VbasPopulationParameters::readKMapTable(const VbasParameterReader& read,
+                                                              const VbasJob& job)
+{
+    vbas::MapReleaseInputs inputs;
+    VbasPopulationParameters::read(read, job, inputs);
+    vbas::PopulationTable table;
+    table.areaIds = std::move(inputs.areaIds);
+    table.strataAges = std::move(inputs.strataAges);
+    if (std::any_of(inputs.strataSexes.begin(), inputs.strataSexes.end(),
+                    [](const std::string& sex) { return !sex.empty(); }))
+        table.strataSexes = std::move(inputs.strataSexes);
+    table.people = std::move(inputs.population);
+    const QgsFields fields = job.records->fields();
+    const int age = read.fieldIndex(kCaseAgeField, fields), sex = read.fieldIndex(kCaseSexField, fields);
+    if (age >= 0)
+        table.ageField = fields.at(age).name().toStdString();
+    if (sex >= 0)
+        table.sexField = fields.at(sex).name().toStdString();
+    // Every quasi-identifier must be one the table is split by: name the parameter that says which.
+    for (const int field : job.recordFields.quasiIdentifiers)
+        if (field != age && field != sex)
+            throw parameterError(
+                kParameterQuasiIdentifiers,
+                QObject::tr("k-map (K_COUNTS population) counts the people who share a record's values, but "
+                            "the quasi-identifier '%1' is not in the population table: name it as "
+                            "CASE_AGE_FIELD (ages or age bands) or CASE_SEX_FIELD, or leave it out of "
+                            "QUASI_IDENTIFIERS")
+                    .arg(fields.at(field).name()));
+    return table;
 }

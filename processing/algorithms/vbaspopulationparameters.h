@@ -1,6 +1,7 @@
 #pragma once
 
 #include "MapRelease.h"
+#include "privacy/KMap.h"
 
 class QgsProcessingFeedback;
 class VbasAlgorithm;
@@ -26,4 +27,15 @@ void addTo(VbasAlgorithm& algorithm);
  * order) and the parameters; throws naming the parameter to fix.
  */
 void read(const VbasParameterReader& read, const VbasJob& job, vbas::MapReleaseInputs& inputs);
+/**
+ * Adds K_COUNTS (what k counts, as the engine's registry declares it) and the parameters of addTo(): a
+ * release of records that may hold k against the population (k-map).
+ */
+void addKMapTo(VbasAlgorithm& algorithm);
+/**
+ * The population table k-map counts, read as read() reads it, its bands and sexes describing the
+ * quasi-identifiers CASE_AGE_FIELD and CASE_SEX_FIELD name; throws naming the parameter to fix when a
+ * quasi-identifier is neither.
+ */
+vbas::PopulationTable readKMapTable(const VbasParameterReader& read, const VbasJob& job);
 } // namespace VbasPopulationParameters

@@ -2,6 +2,7 @@
 
 #include "vbasdataparameters.h"
 #include "vbasparameterreader.h"
+#include "vbaspopulationparameters.h"
 #include "vbasprovenance.h"
 #include "vbasreleaseoutputs.h"
 #include "vbassteps.h"
@@ -128,6 +129,8 @@ const VbasJob& VbasReleaseRun::loadJob(const vbas::Generalization* earlier)
         mPipeline = std::make_unique<vbas::Pipeline>(std::move(config));
     }
     mJob.emplace(VbasDataParameters::loadJob(mRead, mSteps.get()));
+    if (mPipeline->kMap())
+        mJob->population = VbasPopulationParameters::readKMapTable(mRead, *mJob);
     return *mJob;
 }
 
@@ -250,6 +253,9 @@ void VbasReleaseRun::compute(const Compute& engineCall)
     mRelease.emplace(engineCall(*mPipeline, job, request, mSteps.get()));
     mFeedback->pushInfo(
         QObject::tr("release computed in %1 s").arg(double(engine.elapsed()) / 1000.0, 0, 'f', 2));
+    // Which k was applied: over the records, or over the population (k-map).
+    mFeedback->pushInfo(
+        QString::fromStdString(vbas::KMap::describe(mRelease->result.k, mRelease->result.kMap)));
     refuseEmptyRelease();
     reportFieldChecks(published.fields);
     if (mLedger)
@@ -425,6 +431,10 @@ vbas::LedgerEntry VbasReleaseRun::ledgerEntry() const
             .toStdString();
     entry.k = release.result.k;
     entry.criteria = mPipeline->criteria().describe();
+    // k over the population is no k over records: the ledger says which k the release was held to.
+    if (release.result.kMap)
+        entry.criteria =
+            "k-map (k people of the population)" + (entry.criteria.empty() ? "" : " and " + entry.criteria);
     std::vector<std::size_t> levels(job.recordFields.quasiIdentifiers.size(), 0);
     if (release.generalization)
     {

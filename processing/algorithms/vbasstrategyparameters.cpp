@@ -282,6 +282,11 @@ void VbasStrategyParameters::addCriteriaTo(VbasAlgorithm& algorithm)
     addOptionParameters(algorithm, vbas::Registry::builtIn().criteria);
 }
 
+void VbasStrategyParameters::addSuppressionTo(VbasAlgorithm& algorithm)
+{
+    addOptionParameters(algorithm, vbas::Registry::builtIn().suppressors);
+}
+
 void VbasStrategyParameters::addPartitionTo(VbasAlgorithm& algorithm, bool recommendedBoundaries)
 {
     // Every parameter added after the first release is optional, with a default: QGIS refuses a saved model

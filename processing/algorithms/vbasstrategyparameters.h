@@ -55,6 +55,8 @@ void addPartitionTo(VbasAlgorithm& algorithm, bool recommendedBoundaries = true)
  * criterion added to the registry needs nothing here.
  */
 void addCriteriaTo(VbasAlgorithm& algorithm);
+/** Adds a parameter for every option the registered suppressions declare (K_COUNTS...). */
+void addSuppressionTo(VbasAlgorithm& algorithm);
 
 /**
  * Returns the configuration the strategy parameters describe (the first method where several were

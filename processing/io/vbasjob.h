@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Job.h"
+#include "privacy/KMap.h"
 #include "vbasjobloader.h"
 #include "vbasspatial.h"
 
@@ -24,6 +25,8 @@ struct VbasJob
     VbasSpatialInputs spatial;
     /** The earlier releases on this release's small areas that it is held to (the difference rule). */
     std::optional<vbas::Job::EarlierReleases> earlier;
+    /** The population k counts under k-map (K_COUNTS population). */
+    std::optional<vbas::PopulationTable> population;
 
     /** The engine's view of this job; it refers to this job's data, so this must outlive it. */
     vbas::Job engineJob() const
@@ -33,6 +36,7 @@ struct VbasJob
         job.spatial.obstacles = spatial.obstacles;
         job.regionParent = spatial.regionParent;
         job.earlier = earlier ? &*earlier : nullptr;
+        job.population = population ? &*population : nullptr;
         return job;
     }
 };

@@ -152,8 +152,10 @@ QString withheldFrom(const VbasRelease& release, const VbasOutputs::RecordLayout
     QStringList reasons;
     for (const auto& [records, reason] :
          {std::pair(counts.globallySuppressed,
-                    QObject::tr("as their combination of values is rarer than k in "
-                                "the whole data set")),
+                    release.result.kMap ? QObject::tr("as fewer than k people of the whole population share "
+                                                      "their combination of values")
+                                        : QObject::tr("as their combination of values is rarer than k in "
+                                                      "the whole data set")),
           std::pair(counts.locallySuppressed, QObject::tr("as too few like them live in their region")),
           std::pair(counts.smallRowSuppressed,
                     QObject::tr("as the count row they would be published in holds fewer than k records")),
@@ -262,7 +264,12 @@ QString summary(const VbasJob& job, const VbasRelease& release, const VbasOutput
     for (const int field : layout.roles.quasiIdentifiers)
         quasiIdentifiers << fieldName(job, field);
     QString protection =
-        quasiIdentifiers.isEmpty()
+        result.kMap
+            ? QObject::tr("%1 (k-map: the people who share a released record's region and %2 in the "
+                          "population table hide it, however few cases they are).")
+                  .arg(QString::fromStdString(vbas::KMap::describe(result.k, true)),
+                       quasiIdentifiers.isEmpty() ? QObject::tr("small areas") : listed(quasiIdentifiers))
+        : quasiIdentifiers.isEmpty()
             ? QObject::tr("Every released region holds at least %1 records (a population floor). It protects "
                           "counts only: nothing protects a person whose age, sex or other values someone "
                           "knows.")

@@ -82,6 +82,13 @@ TEST(AgeBand, ReadsCensusLabels)
     EXPECT_EQ(parseAgeBand("1 to 4 years"), (AgeBand{1, 4}));
     EXPECT_EQ(parseAgeBand("0"), (AgeBand{0, 0}));
     EXPECT_EQ(parseAgeBand("<1"), (AgeBand{0, 0}));
+    EXPECT_EQ(parseAgeBand("under 1"), (AgeBand{0, 0}));
+    EXPECT_EQ(parseAgeBand("<18"), (AgeBand{0, 17}));
+    EXPECT_EQ(parseAgeBand("[3,19)"), (AgeBand{3, 18}));
+    EXPECT_EQ(parseAgeBand("[20, 30)"), (AgeBand{20, 29}));
+    EXPECT_EQ(parseAgeBand("[19,Inf)"), (AgeBand{19, AgeBand::kOpenAge}));
+    EXPECT_THROW(parseAgeBand("[5,5)"), Error);
+    EXPECT_THROW(parseAgeBand("<0"), Error);
     EXPECT_EQ(AgeBand({85, AgeBand::kOpenAge}).label(), "85+");
     EXPECT_THROW(parseAgeBand("10-5"), Error);
     EXPECT_THROW(parseAgeBand("female"), Error);
