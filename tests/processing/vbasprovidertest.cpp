@@ -89,8 +89,8 @@ TEST(Provider, OffersEveryAlgorithmWithGroupHelpAndCapitalParameters)
     names.sort();
     EXPECT_EQ(names,
               (QStringList{"aggregateregions", "checkanonymity", "compareapproaches", "estimatesitecount",
-                           "maprelease", "partitionregions", "populationfloor", "rateaggregation", "releaseonaggregation",
-                           "selectsites", "withdrawrelease"}));
+                           "maprelease", "partitionregions", "populationfloor", "rateaggregation",
+                           "releaseonaggregation", "selectsites", "withdrawrelease"}));
 }
 
 namespace
