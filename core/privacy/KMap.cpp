@@ -216,12 +216,14 @@ std::vector<bool> ClassPopulation::fewerThan(const Aggregation& aggregation, Cou
 
 const OptionSpec& KMap::option()
 {
-    static const OptionSpec spec = OptionSpec::choice(
-        "k_counts", "What k counts", {"records", "population"}, "records",
-        "records: every released class holds at least k records (k-anonymity; k people when the records are "
-        "counted by person); population: at least k people of the population share every released class in "
-        "its region (k-map, the journalist model, for a case list that samples the population), counted in a "
-        "population table per small area, age band and sex that covers every quasi-identifier");
+    static const OptionSpec spec =
+        OptionSpec::choice("k_counts", "What k counts", {"records", "population"}, "records",
+                           "records: every released class holds at least k records (k-anonymity; k people "
+                           "when the records are counted by person); population: at least k people of the "
+                           "population share every released class in its region (k-map, the journalist "
+                           "model, for a case list that samples the population), counted in a population "
+                           "table per small area, age band and sex that covers every quasi-identifier")
+            .asAdvanced();
     return spec;
 }
 

@@ -88,14 +88,18 @@ struct Strata
 };
 } // namespace
 
-void VbasPopulationParameters::addTo(VbasAlgorithm& algorithm)
+void VbasPopulationParameters::addTo(VbasAlgorithm& algorithm, bool advanced)
 {
+    const auto add = [&](QgsProcessingParameterDefinition* parameter)
+    {
+        algorithm.addParameter(advanced ? VbasCompat::advanced(parameter) : parameter);
+    };
     auto* population =
         new QgsProcessingParameterField(kPopulationField, QObject::tr("Population of each small area"),
                                         QVariant(), kRegions, VbasCompat::FieldNumeric, false, true);
     population->setHelp(QObject::tr("The number of people of each small area, the denominator of every rate. "
                                     "Not needed with POPULATION_TABLE."));
-    algorithm.addParameter(population);
+    add(population);
     auto* table = new QgsProcessingParameterFeatureSource(
         kPopulationTable, QObject::tr("Population by small area and age band"),
         {static_cast<int>(VbasCompat::SourceTypeVector)}, QVariant(), true);
@@ -107,14 +111,14 @@ void VbasPopulationParameters::addTo(VbasAlgorithm& algorithm)
         "the standard population's age groups (STANDARD_POPULATION); for k-map (K_COUNTS) they must cover "
         "the "
         "values of CASE_AGE_FIELD, and the sexes those of CASE_SEX_FIELD."));
-    algorithm.addParameter(table);
+    add(table);
     const auto field = [&](const QString& name, const QString& label, const QString& parent, bool multiple,
                            const QString& help)
     {
         auto* parameter = new QgsProcessingParameterField(name, label, QVariant(), parent,
                                                           VbasCompat::FieldTypeAny, multiple, true);
         parameter->setHelp(help);
-        algorithm.addParameter(parameter);
+        add(parameter);
     };
     field(
         kTableAreaField, QObject::tr("Small area of each row of the population table"), kPopulationTable,
@@ -293,7 +297,7 @@ void VbasPopulationParameters::read(const VbasParameterReader& read, const VbasJ
 void VbasPopulationParameters::addKMapTo(VbasAlgorithm& algorithm)
 {
     VbasStrategyParameters::addSuppressionTo(algorithm);
-    addTo(algorithm);
+    addTo(algorithm, true);
 }
 
 vbas::PopulationTable VbasPopulationParameters::readKMapTable(const VbasParameterReader& read,

@@ -19,17 +19,18 @@ namespace VbasPopulationParameters
 /**
  * Adds POPULATION_FIELD, POPULATION_TABLE, POPULATION_TABLE_AREA_FIELD, POPULATION_TABLE_BAND_FIELD,
  * POPULATION_TABLE_SEX_FIELD, POPULATION_TABLE_COUNT_FIELD, POPULATION_TABLE_BAND_FIELDS, CASE_AGE_FIELD and
- * CASE_SEX_FIELD.
+ * CASE_SEX_FIELD; among the advanced settings when `advanced` (a release of records, which needs them only
+ * for k-map).
  */
-void addTo(VbasAlgorithm& algorithm);
+void addTo(VbasAlgorithm& algorithm, bool advanced = false);
 /**
  * Fills the small areas' ids, people and cases of `inputs` from `job` (its dataset's small areas, in its
  * order) and the parameters; throws naming the parameter to fix.
  */
 void read(const VbasParameterReader& read, const VbasJob& job, vbas::MapReleaseInputs& inputs);
 /**
- * Adds K_COUNTS (what k counts, as the engine's registry declares it) and the parameters of addTo(): a
- * release of records that may hold k against the population (k-map).
+ * Adds K_COUNTS (what k counts, as the engine's registry declares it) and the parameters of addTo(), all
+ * advanced: a release of records that may hold k against the population (k-map).
  */
 void addKMapTo(VbasAlgorithm& algorithm);
 /**
