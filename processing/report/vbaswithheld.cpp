@@ -177,7 +177,7 @@ QString VbasWithheld::overWithheld(int shown) const
             }
     if (over.isEmpty())
         return QString();
-    const int more = over.size() - std::min(int(over.size()), shown);
+    const int more = std::max(0, int(over.size()) - shown);
     using vbas::RecordFate;
     const std::pair<RecordFate, QString> reasons[] = {
         {RecordFate::SuppressedLocally, QObject::tr("%1 as too few like them in their region")},
