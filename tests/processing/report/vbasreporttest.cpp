@@ -293,6 +293,36 @@ TEST(ReleaseReport, SaysWhoWasWithheldAsThePublishedFilesRecountIt)
     EXPECT_EQ(reportedShares(html, QStringLiteral(R"(<table class="regions">)"), "region"), regions);
 }
 
+namespace
+{
+/** A run of vbas:partitionregions (k = 3) of `records` on `squares` around `sites`, and its report read back.
+ */
+struct ReportedRelease
+{
+    AlgorithmRun run;
+    QString html;
+};
+
+ReportedRelease releaseAroundSites(QgsVectorLayer& squares, QgsVectorLayer& records,
+                                   const QStringList& quasiIdentifiers, QgsVectorLayer& sites)
+{
+    const QTemporaryDir folder;
+    const QVariantMap parameters{{"REGIONS", asParameter(&squares)},
+                                 {"REGION_ID_FIELD", "id"},
+                                 {"RECORDS", asParameter(&records)},
+                                 {"RECORD_REGION_FIELD", "area"},
+                                 {"QUASI_IDENTIFIERS", quasiIdentifiers},
+                                 {"K", 3},
+                                 {"SITES", asParameter(&sites)},
+                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
+                                 {"OUTPUT_HTML_FILE", folder.filePath("report.html")}};
+    ReportedRelease release{runAlgorithm("vbas:partitionregions", parameters), QString()};
+    EXPECT_TRUE(release.run.ok) << release.run.errors.toStdString();
+    release.html = readText(folder.filePath("report.html"));
+    return release;
+}
+} // namespace
+
 // Issue 31: the summary and who was withheld, worked out by hand. Squares A..D = [i, i+1] x [0, 1]; sites
 // (1, 0.5) and (3, 0.5) take {A, B} (region 1) and {C, D} (region 2); k = 3 over band and sex.
 //   A: 3 x (20-29, f), 2 x (30-39, f)    B: 1 x (20-29, f), 1 x (20-29, m)
@@ -320,19 +350,10 @@ TEST(ReleaseReport, SummaryAndWhoWasWithheldWorkedOutByHand)
     add("D", "30-39", nullText(), 3);
     const auto records = makeTable({"area:string", "band:string", "sex:string"}, rows);
     const auto sites = makePoints({{1, 0.5}, {3, 0.5}});
-    const QTemporaryDir folder;
-    const QVariantMap parameters{{"REGIONS", asParameter(squares.get())},
-                                 {"REGION_ID_FIELD", "id"},
-                                 {"RECORDS", asParameter(records.get())},
-                                 {"RECORD_REGION_FIELD", "area"},
-                                 {"QUASI_IDENTIFIERS", QStringList{"band", "sex"}},
-                                 {"K", 3},
-                                 {"SITES", asParameter(sites.get())},
-                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
-                                 {"OUTPUT_HTML_FILE", folder.filePath("report.html")}};
-    const AlgorithmRun run = runAlgorithm("vbas:partitionregions", parameters);
-    ASSERT_TRUE(run.ok) << run.errors.toStdString();
-    const QString html = readText(folder.filePath("report.html"));
+    const ReportedRelease release = releaseAroundSites(*squares, *records, {"band", "sex"}, *sites);
+    ASSERT_TRUE(release.run.ok);
+    const AlgorithmRun& run = release.run;
+    const QString& html = release.html;
 
     // The plain summary comes first, before the map and the details.
     const QString summary = html.section("<h2 id=\"summary\">", 1).section("<h2 ", 0, 0);
@@ -402,18 +423,9 @@ TEST(ReleaseReport, AValueLosingMoreThanTwiceTheOverallShareIsNamedWithWhyInTheL
     rows += repeated({"B", "old", "M"}, 1);
     const auto records = makeTable({"area:string", "age:string", "sex:string"}, rows);
     const auto sites = makePoints({{0.5, 0.5}, {1.5, 0.5}});
-    const QTemporaryDir folder;
-    const QVariantMap parameters{{"REGIONS", asParameter(squares.get())},
-                                 {"REGION_ID_FIELD", "id"},
-                                 {"RECORDS", asParameter(records.get())},
-                                 {"RECORD_REGION_FIELD", "area"},
-                                 {"QUASI_IDENTIFIERS", QStringList{"age", "sex"}},
-                                 {"K", 3},
-                                 {"SITES", asParameter(sites.get())},
-                                 {"OUTPUT", QgsProcessing::TEMPORARY_OUTPUT},
-                                 {"OUTPUT_HTML_FILE", folder.filePath("report.html")}};
-    const AlgorithmRun run = runAlgorithm("vbas:partitionregions", parameters);
-    ASSERT_TRUE(run.ok) << run.errors.toStdString();
+    const ReportedRelease release = releaseAroundSites(*squares, *records, {"age", "sex"}, *sites);
+    ASSERT_TRUE(release.run.ok);
+    const AlgorithmRun& run = release.run;
     const QString expected = "Withheld more than twice the 16.7 % overall, so analyses of them are biased: "
                              "age = old (100.0 %, 5 of "
                              "5: 4 as too few like them in their region, 1 as rare in the whole data set). "
@@ -422,9 +434,9 @@ TEST(ReleaseReport, AValueLosingMoreThanTwiceTheOverallShareIsNamedWithWhyInTheL
     EXPECT_TRUE(run.log.contains("What the release cost: 5 of 30 records withheld (16.7 %).\n"))
         << run.log.toStdString();
     EXPECT_TRUE(run.log.contains(expected + "\n")) << run.log.toStdString();
-    const QString html = readText(folder.filePath("report.html"));
-    EXPECT_TRUE(html.contains("<p class=\"warning\" data-field=\"over_withheld\">" + expected + "</p>"))
-        << html.section("Who was withheld", 1).left(2000).toStdString();
+    EXPECT_TRUE(
+        release.html.contains("<p class=\"warning\" data-field=\"over_withheld\">" + expected + "</p>"))
+        << release.html.section("Who was withheld", 1).left(2000).toStdString();
 }
 
 TEST(ReleaseReport, IsTheSameForTheSameInput)
