@@ -13,7 +13,7 @@ import traceback
 import processing
 from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import QTimer
-from qgis.PyQt.QtWidgets import QApplication, QLineEdit, QTabWidget, QTextEdit
+from qgis.PyQt.QtWidgets import QApplication, QLineEdit, QListView, QTabWidget, QTextEdit
 from qgis.utils import iface
 
 OUT = os.environ["SHOTS_OUT"]
@@ -43,16 +43,15 @@ def finish():
 
 
 def plugin_manager():
+    iface.mainWindow().move(0, 0)
+    iface.mainWindow().resize(1400, 900)  # the screen's size: Xvfb has no window manager to maximize it
     QgsProject.instance().setPresetHomePath(os.environ["SHOTS_PROJECT"])
     state["tracts"] = QgsVectorLayer(os.path.join(DATA, "olinda.gpkg") + "|layername=tracts", "tracts", "ogr")
     state["patients"] = QgsVectorLayer(os.path.join(DATA, "olinda_patients.csv"), "patients", "ogr")
     QgsProject.instance().addMapLayers([state["tracts"], state["patients"]])
     iface.setActiveLayer(state["tracts"])
-    import pyplugin_installer
-
-    pyplugin_installer.instance().exportPluginsToManager()
-    iface.pluginManagerInterface().showPluginManager(0)  # the tab of installed plugins
-    step(filter_plugins)
+    step(filter_plugins)  # before the trigger: the Plugin Manager is modal, and its loop runs the timer
+    iface.actionManagePlugins().trigger()  # Plugins > Manage and Install Plugins...
 
 
 def plugin_manager_window():
@@ -65,6 +64,12 @@ def filter_plugins():
     for edit in window.findChildren(QLineEdit):
         if edit.objectName() == "leFilter":
             edit.setText("VBAS")
+    step(select_plugin)
+
+
+def select_plugin():
+    plugins_view = plugin_manager_window().findChild(QListView, "vwPlugins")
+    plugins_view.setCurrentIndex(plugins_view.model().index(0, 0))  # its details, as a click shows them
     step(shoot_plugins)
 
 

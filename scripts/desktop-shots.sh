@@ -26,8 +26,10 @@ scripts/debian-root.sh run "$root" -- bash -c '
     cd /shots
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q > apt.log 2>&1
+    # Open Sans from Debian: QGIS otherwise downloads it on its first start, and says so in a banner when the
+    # root cannot reach the font site.
     apt-get install -y -q --no-install-recommends ./vbas-qgis_*.deb ./vbas-qgis-cli_*.deb xvfb xauth \
-        fonts-dejavu-core >> apt.log 2>&1 || { tail -30 apt.log; exit 1; }
+        fonts-dejavu-core fonts-open-sans >> apt.log 2>&1 || { tail -30 apt.log; exit 1; }
     echo "QGIS $(dpkg-query -W -f="\${Version}" qgis), $(dpkg-query -W -f="\${Package} \${Version}" vbas-qgis)"
     mkdir -p profile runtime project out && chmod 700 runtime
     # The plugin ticked, as a user does in the Plugin Manager; no plugin repository fetched.
@@ -37,7 +39,7 @@ scripts/debian-root.sh run "$root" -- bash -c '
         timeout 300 xvfb-run -a -s "-screen 0 1400x900x24" qgis --noversioncheck --nologo \
         --globalsettingsfile /shots/global.ini --code /shots/desktop-shots.py > qgis.log 2>&1 || true
     cat out/log.txt 2> /dev/null || true
-    ls out/*.png > /dev/null 2>&1 || { tail -40 qgis.log; exit 1; }
+    ls out/*.png > /dev/null 2>&1 || { echo "QGIS wrote no screenshot; its output:"; tail -40 qgis.log; exit 1; }
 '
 cp "$root"/shots/out/*.png "$root"/shots/out/log.txt "$out/"
 ls -la "$out"
