@@ -80,9 +80,12 @@ summary() {
     if [ ${#failed[@]} -gt 0 ]; then
         local name
         for name in "${failed[@]}"; do
-            # ctest's own list of what failed, if the part was a ctest run.
-            [ ! -f "$logs/$name.log" ] || sed -n '/^The following tests FAILED:/,/^Errors while running CTest/p' \
-                "$logs/$name.log" | sed "s|^|$name: |"
+            # ctest's own list of what failed, if the part was a ctest run, and the tests that failed in a
+            # suite run as one ctest (cmake/VbasTestSuites.cmake).
+            [ ! -f "$logs/$name.log" ] || {
+                sed -n '/^The following tests FAILED:/,/^Errors while running CTest/p' "$logs/$name.log"
+                grep -E '^\[  FAILED  \] [^ ]+ \(' "$logs/$name.log" | sort -u || true
+            } | sed "s|^|$name: |"
         done
         echo "FAILED: ${failed[*]}"
         exit 1
