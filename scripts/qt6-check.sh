@@ -7,7 +7,7 @@
 # (qt6-base-dev, qt6-svg-dev) and the headers of libqgis-dev 3.44 from Debian unstable, unpacked
 # into /opt/qgis-3.44 (not installed: its dependencies are unstable's).
 #
-# Prints one line: "Qt6 syntax check: N files against QGIS 3.44... and Qt 6.8...: E errors".
+# Prints one line: "Qt6 syntax check: N files against QGIS 3.44... and Qt 6.8... (M passed unchanged before): E errors".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,11 +68,15 @@ cmake -S /src -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVBAS_REQUIRE_QGI
     -DQGIS_INCLUDE_DIR="$qgis/usr/include/qgis" -DVBAS_QT_MAJOR=6 > /tmp/qt6-configure.log 2>&1 ||
     { cat /tmp/qt6-configure.log >&2; exit 1; }
 qt_version=$(dpkg-query -W -f='${Version}' qt6-base-dev | sed 's/[+~-].*//')
+# A file whose preprocessed text (with the compiler and its arguments) passed once passes again: its
+# digest is kept in $passed, in the dev root, so that a run compiles only what changed since one that passed.
+passed=$build/passed
+mkdir -p "$passed"
 python3 - "$build/compile_commands.json" "$qgis/usr/include/qgis" "${JOBS:-2}" \
-    "QGIS ${QGIS_SID_VERSION%%+*} and Qt $qt_version" << 'EOF'
-import concurrent.futures, json, re, shlex, subprocess, sys
+    "QGIS ${QGIS_SID_VERSION%%+*} and Qt $qt_version" "$passed" << 'EOF'
+import concurrent.futures, hashlib, json, os, re, shlex, subprocess, sys
 
-commands_file, qgis_include, jobs, against = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+commands_file, qgis_include, jobs, against, passed = sys.argv[1:6]
 checks = []
 for entry in json.load(open(commands_file)):
     if qgis_include not in entry["command"] or "_autogen" in entry["file"] or "mocs_compilation" in entry["file"]:
@@ -80,23 +84,34 @@ for entry in json.load(open(commands_file)):
     args = shlex.split(entry["command"])
     i = args.index("-o")
     del args[i:i + 2]
-    checks.append((entry["file"], entry["directory"], args + ["-fsyntax-only", "-Werror=deprecated-declarations"]))
+    checks.append((entry["file"], entry["directory"], args))
+compiler = subprocess.run([checks[0][2][0], "--version"], capture_output=True).stdout if checks else b""
 
 def check(item):
     file, directory, args = item
-    run = subprocess.run(args, cwd=directory, capture_output=True, text=True)
+    preprocessed = subprocess.run(args + ["-E", "-o", "-"], cwd=directory, capture_output=True)
+    stamp = os.path.join(passed, hashlib.sha256(compiler + "\0".join(args).encode() + b"\0" +
+                                                preprocessed.stdout).hexdigest())
+    if preprocessed.returncode == 0 and os.path.exists(stamp):
+        return file, 0, "", True
+    run = subprocess.run(args + ["-fsyntax-only", "-Werror=deprecated-declarations"], cwd=directory,
+                         capture_output=True, text=True)
     errors = len(re.findall(r"^[^\n]*: (?:fatal )?error: ", run.stderr, re.M))
     if run.returncode != 0 and errors == 0:
         errors = 1  # failed without a diagnostic we recognise: still a failure
-    return file, errors, run.stderr
+    if errors == 0 and preprocessed.returncode == 0:
+        open(stamp, "w").close()
+    return file, errors, run.stderr, False
 
-total = 0
-with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-    for file, errors, stderr in pool.map(check, checks):
+total = unchanged = 0
+with concurrent.futures.ThreadPoolExecutor(int(jobs)) as pool:
+    for file, errors, stderr, seen in pool.map(check, checks):
         total += errors
+        unchanged += seen
         if errors:
             sys.stderr.write(stderr)
             print(f"{file}: {errors} errors", flush=True)
-print(f"Qt6 syntax check: {len(checks)} files against {against}: {total} errors")
+print(f"Qt6 syntax check: {len(checks)} files against {against} ({unchanged} passed unchanged before): "
+      f"{total} errors")
 sys.exit(1 if total or not checks else 0)
 EOF
