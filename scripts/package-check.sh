@@ -16,6 +16,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The digest of what a demo release published (demo-output/publish/ or FOLDER): every .csv byte for byte and
+# every row of every layer of every .gpkg, geometry blobs included, in order; not the GeoPackages' own
+# timestamps, and not map.png, which each QGIS draws with its own fonts.
+published_digest() {
+    python3 - "${1:-demo-output/publish}" << 'EOF'
+import hashlib, os, sqlite3, sys
+
+digest = hashlib.sha256()
+for folder, _, files in sorted(os.walk(sys.argv[1])):
+    for name in sorted(files):
+        path = os.path.join(folder, name)
+        digest.update(os.path.relpath(path, sys.argv[1]).encode() + b"\0")
+        if name.endswith(".csv"):
+            digest.update(open(path, "rb").read())
+        elif name.endswith(".gpkg"):
+            database = sqlite3.connect(path)
+            for (table,) in database.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name"):
+                for row in database.execute(f'SELECT * FROM "{table}" ORDER BY 1'):
+                    digest.update(repr(row).encode())
+print(digest.hexdigest())
+EOF
+}
+
 # Runs scripts/demo.sh with RUNNER, a command of qgis_process syntax, and checks that every release passes.
 check_demo() {
     local runner=$1 log=$2
@@ -51,6 +74,7 @@ if [ "${1:-}" = --inside ]; then
     done
     echo "running /usr/bin/vbas_process, without QGIS desktop"
     check_demo /usr/bin/vbas_process demo-cli.log
+    cp -r demo-output/publish published-cli # its digest once python3 is here, with the plugin
     echo "package check: scripts/demo.sh through vbas_process of vbas-qgis-cli alone: $passes releases, each VERDICT PASS"
 
     apt-get install -y -q --no-install-recommends ./vbas-qgis_*.deb > apt-install.log 2>&1 ||
@@ -93,6 +117,13 @@ if [ "${1:-}" = --inside ]; then
     # the next quarter on its regions, each released table checked by vbas:checkanonymity.
     check_demo /vbas-check/qgis-process-headless demo.log
     echo "package check: $algorithms vbas algorithms listed by stock $qgis_process; scripts/demo.sh through it: $passes releases, each VERDICT PASS"
+    # The same release from both front ends; scripts/test.sh compares this line across the Debians.
+    digest=$(published_digest)
+    if [ "$(published_digest published-cli)" != "$digest" ]; then
+        echo "vbas_process and qgis_process published different demo releases"
+        exit 1
+    fi
+    echo "published by the demo (layers and CSV): sha256 $digest"
     exit 0
 fi
 

@@ -7,7 +7,8 @@
 #   qt6       the QGIS 4 stand-in: every QGIS-facing file compiled against QGIS 3.44's and Qt 6.8's
 #             headers, deprecations as errors (scripts/qt6-check.sh)
 #   packages  each .deb installed with apt into a clean root of its Debian, then stock qgis_process
-#             lists the algorithms, runs the demo release and checks it (scripts/package-check.sh)
+#             lists the algorithms, runs the demo release and checks it (scripts/package-check.sh); what
+#             the demo published must be the same on both Debians
 # VBAS_SUITES chooses the parts (default: host,debian13,qt6,packages; VBAS_SUITES=host for a quick
 # local run). Every part chosen runs even when an earlier one failed (unless it needs what failed);
 # any failure fails the run, and the summary at the end names the tests that failed. The Debian roots are
@@ -133,4 +134,16 @@ if wants qt6; then
 fi
 bg_wait "package check: Debian 12" || true
 bg_wait "package check: Debian 13" || true
+if wants packages; then
+    # The same inputs publish the same release on every QGIS: the digests the package checks printed.
+    same_release() {
+        local debian12 debian13
+        debian12=$(grep -h '^published by the demo' "$logs/package check: Debian 12.log" || true)
+        debian13=$(grep -h '^published by the demo' "$logs/package check: Debian 13.log" || true)
+        echo "Debian 12, QGIS 3.22: ${debian12:-no digest}"
+        echo "Debian 13, QGIS 3.40: ${debian13:-no digest}"
+        [ -n "$debian12" ] && [ "$debian12" = "$debian13" ]
+    }
+    part "packages: the demo publishes the same on QGIS 3.22 and 3.40" same_release || true
+fi
 summary
