@@ -16,9 +16,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The digest of what a demo release published (demo-output/publish/ or FOLDER): every .csv byte for byte and
-# every row of every layer of every .gpkg, geometry blobs included, in order; not the GeoPackages' own
-# timestamps, and not map.png, which each QGIS draws with its own fonts.
+# The digest of what a demo release published (demo-output/publish/ or FOLDER): the header and the rows of
+# every .csv, byte for byte, in sorted order (the released records are shuffled from the system's randomness
+# on every run), and every row of every layer of every .gpkg, geometry blobs included; not the GeoPackages'
+# own timestamps, and not map.png, which each QGIS draws with its own fonts.
 published_digest() {
     python3 - "${1:-demo-output/publish}" << 'EOF'
 import hashlib, os, sqlite3, sys
@@ -29,10 +30,12 @@ for folder, _, files in sorted(os.walk(sys.argv[1])):
         path = os.path.join(folder, name)
         digest.update(os.path.relpath(path, sys.argv[1]).encode() + b"\0")
         if name.endswith(".csv"):
-            digest.update(open(path, "rb").read())
+            header, *rows = open(path, "rb").read().splitlines(keepends=True)
+            digest.update(header + b"".join(sorted(rows)))
         elif name.endswith(".gpkg"):
             database = sqlite3.connect(path)
             for (table,) in database.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name"):
+                digest.update(table.encode() + b"\0")
                 for row in database.execute(f'SELECT * FROM "{table}" ORDER BY 1'):
                     digest.update(repr(row).encode())
 print(digest.hexdigest())

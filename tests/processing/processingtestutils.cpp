@@ -17,6 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace
 {
 /** Keeps the errors apart from the rest of the log. */
@@ -203,6 +206,31 @@ QgsVectorLayer* outputLayer(const AlgorithmRun& run, const QString& name)
     const auto found = run.layers.find(name);
     EXPECT_TRUE(found != run.layers.end()) << name.toStdString();
     return found == run.layers.end() ? nullptr : found->second.get();
+}
+
+testing::AssertionResult sameButAntialiasing(const QImage& first, const QImage& second)
+{
+    if (first.size() != second.size())
+        return testing::AssertionFailure() << "the maps differ in size";
+    const QImage a = first.convertToFormat(QImage::Format_RGB32);
+    const QImage b = second.convertToFormat(QImage::Format_RGB32);
+    qint64 differing = 0;
+    int largest = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+        {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            const int difference = std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                                             std::abs(qBlue(p) - qBlue(q))});
+            differing += difference > 0 ? 1 : 0;
+            largest = std::max(largest, difference);
+        }
+    const qint64 allowed = qint64(a.width()) * a.height() / 1000;
+    if (largest <= 32 && differing <= allowed)
+        return testing::AssertionSuccess()
+               << differing << " pixels differ, by at most " << largest << " levels";
+    return testing::AssertionFailure() << differing << " pixels differ (anti-aliasing: at most " << allowed
+                                       << "), by up to " << largest << " levels (anti-aliasing: at most 32)";
 }
 
 QMap<QString, QByteArray> filesIn(const QString& folder)

@@ -5,9 +5,12 @@
 #include <qgsvectorlayer.h>
 
 #include <QByteArray>
+#include <QImage>
 #include <QMap>
 #include <QStringList>
 #include <QVariantMap>
+
+#include <gtest/gtest.h>
 
 #include <functional>
 #include <map>
@@ -54,6 +57,16 @@ struct AlgorithmRun
 
 /** Returns every file of `folder` (hidden ones too) with its bytes, to tell whether a run changed any. */
 QMap<QString, QByteArray> filesIn(const QString& folder);
+
+/**
+ * Whether two maps drawn by QGIS are the same but for the anti-aliasing of their labels' glyphs: the same
+ * size, no pixel more than 32 levels apart in any channel, at most 0.1 % of them apart at all. Qt's font
+ * cache, which QGIS's text rendering goes through, drops and remakes its font engines on a timer, and a
+ * remade engine's outlines can differ in their last bits, so that one release's maps drawn seconds apart in
+ * one process may differ by a few levels at the edges of some letters (seen only after other tests drew
+ * maps). A word, a shade or a line that differs moves pixels by far more.
+ */
+testing::AssertionResult sameButAntialiasing(const QImage& first, const QImage& second);
 
 /** Returns the numeric result `name` of `run`, failing the test when there is none. */
 qint64 number(const AlgorithmRun& run, const char* name);
