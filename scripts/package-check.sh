@@ -16,13 +16,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The digest of what a demo release published (demo-output/publish/ or FOLDER): the header and the rows of
-# every .csv, byte for byte, in sorted order (the released records are shuffled from the system's randomness
-# on every run), and every row of every layer of every .gpkg, geometry blobs included; not the GeoPackages'
-# own timestamps, and not map.png, which each QGIS draws with its own fonts.
+# The digest of what a demo release published (demo-output/publish/ or FOLDER): every cell of every .csv, its
+# rows in sorted order, and every row of every layer of every .gpkg, geometry blobs byte for byte. Not the
+# CSV files' bytes: the released records are shuffled from the system's randomness on every run, and GDAL
+# 3.6 (Debian 12) quotes numbers where GDAL 3.10 (Debian 13) does not. Not the GeoPackages' own timestamps,
+# and not map.png, which each QGIS draws with its own fonts.
 published_digest() {
     python3 - "${1:-demo-output/publish}" << 'EOF'
-import hashlib, os, sqlite3, sys
+import csv, hashlib, os, sqlite3, sys
 
 digest = hashlib.sha256()
 for folder, _, files in sorted(os.walk(sys.argv[1])):
@@ -30,8 +31,8 @@ for folder, _, files in sorted(os.walk(sys.argv[1])):
         path = os.path.join(folder, name)
         digest.update(os.path.relpath(path, sys.argv[1]).encode() + b"\0")
         if name.endswith(".csv"):
-            header, *rows = open(path, "rb").read().splitlines(keepends=True)
-            digest.update(header + b"".join(sorted(rows)))
+            header, *rows = csv.reader(open(path, newline="", encoding="utf-8"))
+            digest.update(repr([header] + sorted(rows)).encode())
         elif name.endswith(".gpkg"):
             database = sqlite3.connect(path)
             for (table,) in database.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name"):
