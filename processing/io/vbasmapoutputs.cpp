@@ -83,26 +83,27 @@ void VbasMapOutputs::writeRegions(VbasSink& sink, const vbas::MapRelease& releas
         for (const vbas::FigureStatus& status : all.status)
             flagged = flagged || status.flagged, withheld = withheld || status.suppressed;
         QgsFeature feature(fields);
-        QgsAttributes attributes(QVector<QVariant>{int(r + 1),
-                                 areas[r],
-                                 number(shown.population),
-                                 number(shown.cases),
-                                 number(shown.crudeRate),
-                                 number(shown.crudeInterval.lower),
-                                 number(shown.crudeInterval.upper),
-                                 shown.adjusted ? number(shown.adjusted->rate) : QVariant(),
-                                 shown.adjusted ? number(shown.adjusted->interval.lower) : QVariant(),
-                                 shown.adjusted ? number(shown.adjusted->interval.upper) : QVariant(),
-                                 number(shown.ratio ? shown.ratio->expected : nan),
-                                 number(shown.ratio ? shown.ratio->ratio : nan),
-                                 number(shown.ratio ? shown.ratio->interval.lower : nan),
-                                 number(shown.ratio ? shown.ratio->interval.upper : nan),
-                                 number(shown.globalSmoothedRate),
-                                 number(shown.localSmoothedRate),
-                                 regions.regionAtFloor[r] ? 1 : 0,
-                                 flagged ? 1 : 0,
-                                 withheld ? 1 : 0,
-                                 reasons(all)});
+        QgsAttributes attributes(
+            QVector<QVariant>{int(r + 1),
+                              areas[r],
+                              number(shown.population),
+                              number(shown.cases),
+                              number(shown.crudeRate),
+                              number(shown.crudeInterval.lower),
+                              number(shown.crudeInterval.upper),
+                              shown.adjusted ? number(shown.adjusted->rate) : QVariant(),
+                              shown.adjusted ? number(shown.adjusted->interval.lower) : QVariant(),
+                              shown.adjusted ? number(shown.adjusted->interval.upper) : QVariant(),
+                              number(shown.ratio ? shown.ratio->expected : nan),
+                              number(shown.ratio ? shown.ratio->ratio : nan),
+                              number(shown.ratio ? shown.ratio->interval.lower : nan),
+                              number(shown.ratio ? shown.ratio->interval.upper : nan),
+                              number(shown.globalSmoothedRate),
+                              number(shown.localSmoothedRate),
+                              regions.regionAtFloor[r] ? 1 : 0,
+                              flagged ? 1 : 0,
+                              withheld ? 1 : 0,
+                              reasons(all)});
         feature.setAttributes(attributes);
         QgsGeometry geometry;
         geometry.fromWkb(QByteArray(reinterpret_cast<const char*>(release.polygons[r].wkb.data()),
@@ -148,9 +149,9 @@ void VbasMapOutputs::writeCrosswalk(VbasSink& sink, const QgsFeatureSource& area
                 ? QObject::tr("its parent holds fewer than the floor: its region is below it")
                 : QString();
         QgsFeature feature(fields);
-        feature.setAttributes(QgsAttributes(QVector<QVariant>{input.attribute(idField), int(flag),
-                                                              reason.isEmpty() ? QVariant() : QVariant(reason),
-                                                              int(release.regions.regionOfArea[a] + 1)}));
+        feature.setAttributes(QgsAttributes(QVector<QVariant>{
+            input.attribute(idField), int(flag), reason.isEmpty() ? QVariant() : QVariant(reason),
+            int(release.regions.regionOfArea[a] + 1)}));
         QgsGeometry geometry = input.geometry();
         geometry.convertToMultiType();
         feature.setGeometry(geometry);
