@@ -865,7 +865,18 @@ void VbasOutputGuard::verify(const Destination& destination) const
         fail(QObject::tr("the file written for %1 holds no layer %2").arg(path, destination.layer));
     // Every feature read, not a count from a header that the writer may have updated before it failed.
     bool readError = false;
-    const qint64 features = readEveryFeature(layer, readError);
+    qint64 features = 0;
+    if (VbasGdal::isGeoPackage(dataset))
+    {
+        OGRLayerH everyRow = VbasGdal::selectFrom(dataset, layer, {}, QString());
+        if (!everyRow)
+            fail(QObject::tr("the file written for %1 cannot be read back (%2)")
+                     .arg(path, VbasQuietGdal::last()));
+        features = readEveryFeature(everyRow, readError);
+        GDALDatasetReleaseResultSet(dataset, everyRow);
+    }
+    else
+        features = readEveryFeature(layer, readError);
     readError = readError || CPLGetLastErrorType() >= CE_Failure;
     if (features != written || readError)
         fail(QObject::tr("the file written for %1 holds %2 of the %3 features written%4")

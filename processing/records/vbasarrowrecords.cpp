@@ -19,6 +19,7 @@
 #include <ogr_recordbatch.h>
 
 #include <cstring>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -190,12 +191,17 @@ void appendValueBytes(const ArrowArray& array, Kind kind, std::int64_t row, std:
 struct VbasArrowRecords::Stream
 {
     GDALDatasetH dataset = nullptr;
+    /** The layer streamed: the file's layer, or the result of a query owned by the dataset until released. */
     OGRLayerH layer = nullptr;
-    /** The layer is the result of a GROUP BY query (openGroups), owned by the dataset until released. */
     bool resultSet = false;
+    /** The rows GDAL counts without a pass over the data, -1 when it cannot (a CSV) or rows are groups. */
+    long expectedRows = -1;
     ArrowArrayStream stream{};
     ArrowSchema schema{};
+    /** The batch being read, and the next one, which a thread of its own reads from GDAL meanwhile. */
     ArrowArray batch{};
+    ArrowArray ahead{};
+    std::future<int> readingAhead;
     std::int64_t row = 0;
     int fidColumn = -1;
     /** Per asked field: its column and kind (the feature id column for a GeoPackage's "fid"). */
@@ -216,9 +222,13 @@ struct VbasArrowRecords::Stream
 
     ~Stream()
     {
-        // The batch and the stream belong to the layer, which belongs to the dataset: released in that order.
-        if (batch.release != nullptr)
-            batch.release(&batch);
+        // The batches and the stream belong to the layer, which belongs to the dataset: released in that
+        // order.
+        if (readingAhead.valid())
+            readingAhead.wait();
+        for (ArrowArray* array : {&batch, &ahead})
+            if (array->release != nullptr)
+                array->release(array);
         if (schema.release != nullptr)
             schema.release(&schema);
         if (stream.release != nullptr)
@@ -227,6 +237,16 @@ struct VbasArrowRecords::Stream
             GDALDatasetReleaseResultSet(dataset, layer);
         if (dataset != nullptr)
             GDALClose(dataset);
+    }
+
+    /**
+     * Reads the next batch into `ahead` in a thread of its own while this one converts `batch`: GDAL's
+     * reading and the conversion overlap, as GDAL's own worker threads had them overlap for a GeoPackage.
+     * Nothing else touches the dataset until readingAhead is done.
+     */
+    void readAhead()
+    {
+        readingAhead = std::async(std::launch::async, [this] { return stream.get_next(&stream, &ahead); });
     }
 
     int columnNamed(const QString& name) const
@@ -307,27 +327,43 @@ std::unique_ptr<VbasArrowRecords> VbasArrowRecords::open(const QgsVectorLayer& l
         !VbasSql::fieldsInTheSource(layer, fields))
         return nullptr;
     auto stream = std::make_unique<Stream>();
-    if (!VbasGdal::openLayer(layer.source(), false, stream->dataset, stream->layer))
+    OGRLayerH ogrLayer = nullptr;
+    if (!VbasGdal::openLayer(layer.source(), false, stream->dataset, ogrLayer))
         return nullptr;
-    OGRLayerH ogrLayer = stream->layer;
     if (!subset.isEmpty() && OGR_L_SetAttributeFilter(ogrLayer, subset.toUtf8().constData()) != OGRERR_NONE)
         return nullptr;
+    stream->expectedRows = long(OGR_L_GetFeatureCount(ogrLayer, FALSE));
+    stream->layer = ogrLayer;
 
     // Only the asked fields travel.
     const QString fidName = QString::fromUtf8(OGR_L_GetFIDColumn(ogrLayer));
-    CPLStringList ignored;
-    OGRFeatureDefnH definition = OGR_L_GetLayerDefn(ogrLayer);
-    if (OGR_FD_GetGeomFieldCount(definition) > 0) // else GDAL complains of no geometry column
-        ignored.AddString("OGR_GEOMETRY");
-    ignored.AddString("OGR_STYLE");
-    for (int f = 0; f < OGR_FD_GetFieldCount(definition); ++f)
+    if (VbasGdal::isGeoPackage(stream->dataset))
     {
-        const char* name = OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(definition, f));
-        if (!fields.contains(QString::fromUtf8(name)))
-            ignored.AddString(name);
+        const VbasQuietGdal quiet;
+        QStringList columns = fields;
+        columns.removeAll(fidName);
+        columns.prepend(fidName);
+        stream->layer = VbasGdal::selectFrom(stream->dataset, ogrLayer, columns, subset);
+        if (stream->layer == nullptr)
+            return nullptr;
+        stream->resultSet = true;
     }
-    if (OGR_L_SetIgnoredFields(ogrLayer, const_cast<const char**>(ignored.List())) != OGRERR_NONE)
-        return nullptr;
+    else
+    {
+        CPLStringList ignored;
+        OGRFeatureDefnH definition = OGR_L_GetLayerDefn(ogrLayer);
+        if (OGR_FD_GetGeomFieldCount(definition) > 0) // else GDAL complains of no geometry column
+            ignored.AddString("OGR_GEOMETRY");
+        ignored.AddString("OGR_STYLE");
+        for (int f = 0; f < OGR_FD_GetFieldCount(definition); ++f)
+        {
+            const char* name = OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(definition, f));
+            if (!fields.contains(QString::fromUtf8(name)))
+                ignored.AddString(name);
+        }
+        if (OGR_L_SetIgnoredFields(ogrLayer, const_cast<const char**>(ignored.List())) != OGRERR_NONE)
+            return nullptr;
+    }
     if (!stream->start(fields, fidName, true))
         return nullptr;
     return std::unique_ptr<VbasArrowRecords>(new VbasArrowRecords(std::move(stream)));
@@ -401,15 +437,20 @@ bool VbasArrowRecords::next(QgsFeatureId& id, QVector<QVariant>& values)
     {
         if (s.batch.release != nullptr)
             s.batch.release(&s.batch);
-        if (s.stream.get_next(&s.stream, &s.batch) != 0)
+        if (!s.readingAhead.valid())
+            s.readAhead();
+        if (s.readingAhead.get() != 0)
         {
             const char* error = s.stream.get_last_error(&s.stream);
             throw QgsProcessingException(QObject::tr("RECORDS: GDAL could not read the next rows: %1")
                                              .arg(QString::fromUtf8(error != nullptr ? error : "")));
         }
+        s.batch = s.ahead;
+        s.ahead = ArrowArray{};
         s.row = 0;
         if (s.batch.release == nullptr)
             return false; // the end of the stream
+        s.readAhead();
     }
     // A struct array's offset applies to its children too.
     const std::int64_t row = s.row + s.batch.offset;
@@ -444,8 +485,7 @@ const std::uint32_t* VbasArrowRecords::valueIds() const
 
 long VbasArrowRecords::expectedRows() const
 {
-    // A query's result is counted by running the query again.
-    return grouped() ? -1 : long(OGR_L_GetFeatureCount(mStream->layer, FALSE));
+    return mStream->expectedRows;
 }
 
 bool VbasArrowRecords::grouped() const

@@ -8,6 +8,8 @@
 
 #include <cpl_string.h>
 
+#include <cstring>
+
 QString VbasSql::quotedIdentifier(QString name)
 {
     return QLatin1Char('"') + name.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
@@ -41,7 +43,8 @@ QString VbasSql::selectQuery(const QStringList& fields, const QString& from, con
         columns << quotedIdentifier(field);
         places << QString::number(places.size() + 1);
     }
-    QString sql = QStringLiteral("SELECT %1").arg(columns.join(QStringLiteral(", ")));
+    QString sql = QStringLiteral("SELECT %1")
+                      .arg(columns.isEmpty() ? QStringLiteral("*") : columns.join(QStringLiteral(", ")));
     if (!countName.isEmpty())
         sql += QStringLiteral(", COUNT(*) AS %1").arg(countName);
     sql += QStringLiteral(" FROM %1").arg(from);
@@ -77,4 +80,17 @@ bool VbasGdal::openLayer(const QString& source, bool update, GDALDatasetH& datas
                 ? GDALDatasetGetLayerByName(dataset, layerName.toUtf8().constData())
                 : GDALDatasetGetLayer(dataset, parts.value(QStringLiteral("layerId"), 0).toInt());
     return layer != nullptr;
+}
+
+bool VbasGdal::isGeoPackage(GDALDatasetH dataset)
+{
+    return std::strcmp(GDALGetDriverShortName(GDALGetDatasetDriver(dataset)), "GPKG") == 0;
+}
+
+OGRLayerH VbasGdal::selectFrom(GDALDatasetH dataset, OGRLayerH layer, const QStringList& columns,
+                               const QString& filter)
+{
+    const QString sql = VbasSql::selectQuery(
+        columns, VbasSql::quotedIdentifier(QString::fromUtf8(OGR_L_GetName(layer))), filter);
+    return GDALDatasetExecuteSQL(dataset, sql.toUtf8().constData(), nullptr, nullptr);
 }

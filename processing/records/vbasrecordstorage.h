@@ -24,9 +24,9 @@ bool fieldsInTheSource(const QgsVectorLayer& layer, const QStringList& fields);
 /** The FROM item of a database layer: its schema-qualified table, or its query (a query layer) aliased. */
 QString fromItem(const QgsDataSourceUri& uri);
 /**
- * `SELECT fields FROM from WHERE (filter)`; with a `countName`, identical rows become one row and their
- * count: `SELECT fields, COUNT(*) AS countName ... GROUP BY fields`. Unordered: a sort would cost a third
- * of the query at national scale, and the release reads the rows once.
+ * `SELECT fields FROM from WHERE (filter)` (every column when `fields` is empty); with a `countName`,
+ * identical rows become one row and their count: `SELECT fields, COUNT(*) AS countName ... GROUP BY fields`.
+ * Unordered: a sort would cost a third of the query at national scale, and the release reads the rows once.
  */
 QString selectQuery(const QStringList& fields, const QString& from, const QString& filter,
                     const QString& countName = QString());
@@ -42,6 +42,20 @@ QString path(const QString& source);
  * and `layer` nullptr, when GDAL cannot. The caller closes `dataset`.
  */
 bool openLayer(const QString& source, bool update, GDALDatasetH& dataset, OGRLayerH& layer);
+/**
+ * Whether `dataset` is a GeoPackage. Its tables are read through GDAL's Arrow stream as queries
+ * (selectFrom): GDAL before 3.11.4 fills the batches of a table's own stream in worker threads that can
+ * write a batch while it is read (GDAL issue 12934), and read garbage one run in about fifty on a loaded
+ * machine; a query's stream reads in the caller's thread, as fast.
+ */
+bool isGeoPackage(GDALDatasetH dataset);
+/**
+ * The result set of `SELECT columns FROM layer WHERE (filter)` (every column when `columns` is empty, no
+ * WHERE when `filter` is), for the caller to release with GDALDatasetReleaseResultSet; nullptr when the
+ * database refused it (VbasQuietGdal::last() says why).
+ */
+OGRLayerH selectFrom(GDALDatasetH dataset, OGRLayerH layer, const QStringList& columns,
+                     const QString& filter);
 } // namespace VbasGdal
 
 /**
