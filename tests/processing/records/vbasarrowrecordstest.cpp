@@ -234,7 +234,7 @@ namespace
 /** The threads of this process now. */
 int threadsNow()
 {
-    return QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size();
+    return int(QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
 }
 
 /** The threads that appeared while the first batch of `layer`'s Arrow stream was read, and its rows. */
