@@ -421,8 +421,11 @@ TEST_F(ReleaseOnDisk, AKilledRunLeavesTheOldOrTheNewReleaseAndTheNextRunCleansUp
         else
         {
             // Killed among the renames of its commit: the journal is there for the next run to complete.
-            const QStringList staged = leftovers(folder);
-            ASSERT_EQ(staged.size(), 1) << "at " << fraction << ": " << now.describe();
+            // The renames hold the folder's lock, whose file a killed run cannot remove.
+            QStringList staged = leftovers(folder);
+            staged.removeAll(QStringLiteral(".vbas-release.lock"));
+            ASSERT_EQ(staged.size(), 1)
+                << "at " << fraction << ": " << staged.join(", ").toStdString() << "; " << now.describe();
             EXPECT_TRUE(QFile::exists(folder.filePath(staged.constFirst() + "/journal"))) << now.describe();
         }
     }
