@@ -45,8 +45,8 @@ bool openLayer(const QString& source, bool update, GDALDatasetH& dataset, OGRLay
 /**
  * Whether `dataset` is a GeoPackage. Its tables are read through GDAL's Arrow stream as queries
  * (selectFrom): GDAL before 3.11.4 fills the batches of a table's own stream in worker threads that can
- * write a batch while it is read (GDAL issue 12934), and read garbage one run in about fifty on a loaded
- * machine; a query's stream reads in the caller's thread, as fast.
+ * write a batch while it is read (GDAL issue 12934), so that a release could read garbage; a query's
+ * stream reads in the caller's thread.
  */
 bool isGeoPackage(GDALDatasetH dataset);
 /**

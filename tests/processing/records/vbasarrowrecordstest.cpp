@@ -260,9 +260,8 @@ std::pair<int, qint64> threadsStartedAndRows(OGRLayerH layer)
 TEST(ArrowRecords, AGeoPackageQueryIsStreamedInTheCallersThread)
 {
     // GDAL before 3.11.4 fills the batches of a GeoPackage table's own stream in worker threads that can
-    // write a batch while it is read (GDAL issue 12934): 1 run in about 50 of the typed-fields test read
-    // garbage on a loaded machine. A query's stream, which the records and the output guard read, starts
-    // none.
+    // write a batch while it is read (GDAL issue 12934), which made the typed-fields test above read garbage
+    // on a loaded machine. A query's stream, which the records and the output guard read, starts none.
     QTemporaryDir dir;
     const QString path = writeTypedTable(dir.filePath("typed.gpkg"), "GPKG", {"a", "b"}, 140000);
     GDALDatasetH dataset = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR, nullptr, nullptr, nullptr);
